@@ -1,0 +1,78 @@
+"""Command line: ``papersite import|build|serve|check|eval|init``.
+
+Only argument parsing lives here; each command is a function of the stage
+module that owns it, called with the parsed arguments and the project config.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from generator.config import ConfigError, load_config
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="papersite", description=__doc__.splitlines()[0])
+    parser.add_argument("--project", type=Path, default=Path("."), help="project root (default: current directory)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    imp = commands.add_parser("import", help="read listings and write/update one page per paper")
+    imp.add_argument("sources", nargs="*", type=Path, help="listing files (default: every file in corpus/)")
+    imp.add_argument("--report", type=Path, help="write the import report as JSON to this file")
+    imp.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+
+    build = commands.add_parser("build", help="import, enrich, index and build the static site into site/")
+    build.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
+    build.add_argument("--no-import", action="store_true", help="build from the pages as they are")
+    build.add_argument("--quiet", action="store_true")
+
+    serve = commands.add_parser("serve", help="preview the site with live reload")
+    serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
+    serve.add_argument("--dev-addr", default="127.0.0.1:8000")
+
+    commands.add_parser("check", help="validate every paper page; report all problems as path:line: message")
+
+    evaluate = commands.add_parser("eval", help="measure topic accuracy, calibration and keyword statistics")
+    evaluate.add_argument("--labels", type=Path, action="append", default=[], help="labelled JSONL (title, abstract, topic)")
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    init = commands.add_parser("init", help="create a new, working site skeleton in DIR")
+    init.add_argument("directory", type=Path)
+    init.add_argument("--site-name", default="My papers")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "init":
+            from generator.scaffold import run_init
+
+            return run_init(args)
+        config = load_config(args.project)
+        if args.command == "import":
+            from generator.importer import run_import
+
+            return run_import(args, config)
+        if args.command in ("build", "serve"):
+            from generator.site.build import run_build, run_serve
+
+            return run_build(args, config) if args.command == "build" else run_serve(args, config)
+        if args.command == "check":
+            from generator.check import run_check
+
+            return run_check(args, config)
+        if args.command == "eval":
+            from generator.evaluate import run_eval
+
+            return run_eval(args, config)
+    except ConfigError as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 2
+    raise AssertionError(args.command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
