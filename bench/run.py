@@ -1,0 +1,558 @@
+"""Scale benchmark: build papersite sites of growing size and print the figures.
+
+For each corpus size this script makes a listing (the first N real ICLR 2025
+submissions; beyond the real 11,672, new records mixed deterministically from
+pairs of real ones so they do not merge), builds a site from it in a fresh
+project, and measures:
+
+  import, enrichment, index and engine seconds; total ms per paper; peak RSS;
+  site size; HTML bytes of a paper page; search index bytes; browser time to
+  the first search result (header search and Explore) and browser memory once
+  search is ready.
+
+It also builds the same papers as plain Markdown pages with bare MkDocs
+Material (minimal mkdocs.yml, no papersite) -- the reference row -- so every
+figure has a ratio measured in the same run. Figures only: nothing here asserts.
+
+    python bench/run.py                       # 1k, 5k, 11,672, 20k with MkDocs
+    python bench/run.py --sizes 1000,11672 --engine zensical --out bench/out/z.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import http.server
+import json
+import os
+import platform
+import shutil
+import socketserver
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+DATASET = REPO.parent / "shared" / "datasets" / "iclr2025_submissions.jsonl.gz"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--disable-default-apps", "--disable-sync", "--no-first-run",
+                 "--no-default-browser-check", "--enable-precise-memory-info"]
+DEFAULT_SIZES = (1000, 5000, 11672, 20000)
+# A paper every corpus holds (placed first), the one the header-search query looks for.
+PROBE_TITLE = "One Step Diffusion via Shortcut Models"
+
+
+# --------------------------------------------------------------------------- corpora
+
+
+def real_records() -> list[dict[str, Any]]:
+    with gzip.open(DATASET, "rt", encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    records.sort(key=lambda r: r["title"] != PROBE_TITLE)  # stable: probe first, rest in file order
+    return records
+
+
+def _halves(text: str, sep: str) -> tuple[str, str]:
+    parts = text.split(sep)
+    middle = max(1, len(parts) // 2)
+    return sep.join(parts[:middle]), sep.join(parts[middle:])
+
+
+def mixed_record(records: list[dict[str, Any]], index: int) -> dict[str, Any]:
+    """A new, realistic record: the first half of one real record joined to the second half of another.
+
+    Deterministic in ``index``; titles and abstracts differ enough from every
+    real record that no merge step takes them for duplicates.
+    """
+    digest = hashlib.sha256(str(index).encode()).digest()
+    a = records[int.from_bytes(digest[:4], "big") % len(records)]
+    b = records[int.from_bytes(digest[4:8], "big") % len(records)]
+    if a is b:
+        b = records[(records.index(a) + 1) % len(records)]
+    title = f"{_halves(a['title'], ' ')[0]} {_halves(b['title'], ' ')[1]}".strip()
+    abstract = f"{_halves(a['abstract'] or '', '. ')[0]}. {_halves(b['abstract'] or '', '. ')[1]}".strip()
+    authors = list(dict.fromkeys((a["authors"] or [])[:2] + (b["authors"] or [])[-2:]))
+    forum = hashlib.sha256(f"bench-{index}".encode()).hexdigest()[:10]
+    return {"title": title, "authors": authors, "abstract": abstract, "decision": a.get("decision"),
+            "openreview_url": f"https://openreview.net/forum?id=bench{forum}"}
+
+
+def make_corpus(size: int, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    corpus = list(records[:size])
+    corpus += [mixed_record(records, i) for i in range(size - len(corpus))]
+    return corpus
+
+
+def write_listing(corpus: list[dict[str, Any]], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as handle:
+        for record in corpus:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+# --------------------------------------------------------------------------- measuring processes
+
+
+@dataclass
+class Measured:
+    seconds: float
+    peak_rss_mb: float
+    cpu_seconds: float  # user + system, of it and its waited-for descendants
+    stages: dict[str, float] = field(default_factory=dict)  # sub-stage seconds reported by the child
+    output: str = ""
+
+
+def run_measured(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Measured:
+    """Run a command; wall time and peak RSS of it and every descendant it waited for (wait4)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, **(env or {})})
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        tail = "\n".join(output.strip().splitlines()[-30:])
+        raise RuntimeError(f"{' '.join(command)} (in {cwd}) exited with {process.returncode}:\n{tail}")
+    stages: dict[str, float] = {}
+    for line in output.splitlines():
+        if line.startswith("BENCH-STAGES "):
+            stages = json.loads(line.removeprefix("BENCH-STAGES "))
+    return Measured(seconds=seconds, peak_rss_mb=usage.ru_maxrss / 1024, cpu_seconds=usage.ru_utime + usage.ru_stime,
+                    stages=stages, output=output)
+
+
+# The child side: run one papersite command in-process, timing the stages it
+# goes through by wrapping the stage functions the pipeline calls. Stage
+# functions that do not exist (yet) are simply not timed.
+_CHILD = r'''
+import json, sys, time, importlib
+timings = {}
+def timed(module_name, attr, label):
+    try:
+        module = importlib.import_module(module_name)
+        original = getattr(module, attr)
+    except (ImportError, AttributeError):
+        return
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            timings[label] = timings.get(label, 0.0) + time.perf_counter() - start
+    setattr(module, attr, wrapper)
+    return wrapper
+for spec in json.loads(sys.argv[1]):
+    timed(*spec)
+from generator.cli import main
+status = main(sys.argv[2:])
+print("BENCH-STAGES " + json.dumps(timings))
+sys.exit(status)
+'''
+
+# (module, function, label): wrapped in the child when they exist; the
+# module is imported before the wrapper so later ``from x import f`` see it.
+STAGE_FUNCTIONS = [
+    ["generator.enrich", "enrich_records", "enrich"],
+    ["generator.site.build", "stage_docs", "index"],  # index pages, paper pages, search index, staged docs
+    ["generator.site.build", "mkdocs_build", "engine"],
+    ["generator.site.build", "zensical_build", "engine"],
+]
+
+
+def papersite_measured(project: Path, *args: str) -> Measured:
+    return run_measured([sys.executable, "-c", _CHILD, json.dumps(STAGE_FUNCTIONS), "--project", str(project), *args],
+                        cwd=REPO)
+
+
+# --------------------------------------------------------------------------- projects
+
+
+_NOT_COPIED = {".git", ".venv", "site", "build", "bench", "tests", "generator", "docs", "corpus", ".papersite",
+               ".pytest_cache", ".hypothesis", "__pycache__", "papersite.egg-info", ".github", ".ci"}
+
+
+def new_project(directory: Path, corpus: list[dict[str, Any]]) -> Path:
+    """A copy of the repository's site project (its mkdocs.yml, papersite.yml, site_src) holding only the
+    benchmark listing and no paper pages."""
+    if directory.exists():
+        shutil.rmtree(directory)
+    shutil.copytree(REPO, directory, ignore=lambda d, names: [n for n in names if Path(d) == REPO and n in _NOT_COPIED])
+    # mkdocs.yml may name package files by project-relative path (theme custom_dir)
+    (directory / "generator").symlink_to(REPO / "generator", target_is_directory=True)
+    shutil.rmtree(directory / "site_src" / "papers", ignore_errors=True)
+    (directory / "site_src" / "papers").mkdir(parents=True)
+    write_listing(corpus, directory / "corpus" / "bench.jsonl")
+    return directory
+
+
+def reference_project(directory: Path, corpus: list[dict[str, Any]]) -> Path:
+    """The same papers as plain Markdown pages for bare MkDocs Material.
+
+    The nav lists the home page only (as papersite's nav holds sections only):
+    an automatic nav would put every paper into every page.
+    """
+    if directory.exists():
+        shutil.rmtree(directory)
+    docs = directory / "docs"
+    (docs / "papers").mkdir(parents=True)
+    (directory / "mkdocs.yml").write_text(
+        "site_name: Reference\ntheme:\n  name: material\nplugins:\n  - search\nnav:\n  - Home: index.md\n",
+        encoding="utf-8")
+    (docs / "index.md").write_text("# Papers\n\nReference site: plain Markdown pages.\n", encoding="utf-8")
+    used: set[str] = set()
+    for number, record in enumerate(corpus):
+        slug = _slug(record["title"]) or f"paper-{number}"
+        while slug in used:
+            slug += "-x"
+        used.add(slug)
+        authors = ", ".join(record["authors"] or [])
+        text = f"# {record['title']}\n\n**Authors:** {authors}\n\n**Decision:** {record.get('decision') or ''}\n\n" \
+               f"## Abstract\n\n{record['abstract'] or ''}\n"
+        (docs / "papers" / f"{slug}.md").write_text(text, encoding="utf-8")
+    return directory
+
+
+def _slug(title: str) -> str:
+    out = "".join(c.lower() if c.isalnum() else "-" for c in title)
+    return "-".join(filter(None, out.split("-")))[:80]
+
+
+# --------------------------------------------------------------------------- site figures
+
+
+def tree_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def paper_page_bytes(site: Path) -> tuple[int, int, int]:
+    """HTML bytes of the probe paper's page, and the median and max over all paper pages."""
+    pages = sorted((site / "papers").glob("*/index.html"))
+    pages = [p for p in pages if p.parent.name != "papers"]
+    if not pages:
+        return 0, 0, 0
+    sizes = [p.stat().st_size for p in pages]
+    probe = site / "papers" / _slug(PROBE_TITLE) / "index.html"
+    return (probe.stat().st_size if probe.exists() else 0), int(statistics.median(sizes)), max(sizes)
+
+
+def search_index_bytes(site: Path) -> dict[str, int]:
+    """Every search index the site ships (Material's and papersite's own), by relative path."""
+    found = {}
+    for path in site.rglob("*"):
+        relative = path.relative_to(site).as_posix().lower()
+        is_index = path.suffix in (".json", ".js", ".gz") and ("search" in relative or "explore" in relative) \
+            and ("index" in path.name.lower() or path.name == "search.json") and "/javascripts/" not in "/" + relative
+        if path.is_file() and is_index:
+            found[path.relative_to(site).as_posix()] = path.stat().st_size
+    return dict(sorted(found.items()))
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+def serve(site: Path) -> tuple[_Server, str]:
+    server = _Server(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def _renderer_rss_mb(browser: Any) -> float:
+    """Resident memory of the largest renderer process (the page with its web workers)."""
+    session = browser.new_browser_cdp_session()
+    try:
+        info = session.send("SystemInfo.getProcessInfo")
+    finally:
+        session.detach()
+    largest = 0
+    for process in info.get("processInfo", []):
+        if process.get("type") != "renderer":
+            continue
+        try:
+            status = Path(f"/proc/{process['id']}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                largest = max(largest, int(line.split()[1]))
+    return round(largest / 1024, 1)
+
+
+def _heap_mb(page: Any) -> float:
+    """Used JS heap of the page plus its web workers (Material searches in a worker), after a GC."""
+    session = page.context.new_cdp_session(page)
+    workers: list[str] = []
+    replies: dict[str, dict] = {}
+    session.on("Target.attachedToTarget",
+               lambda event: workers.append(event["sessionId"]) if event["targetInfo"]["type"] == "worker" else None)
+    session.on("Target.receivedMessageFromTarget",
+               lambda event: replies.__setitem__(event["sessionId"], json.loads(event["message"])))
+    try:
+        session.send("HeapProfiler.collectGarbage")
+        used = session.send("Runtime.getHeapUsage")["usedSize"]
+        session.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": False})
+        page.wait_for_timeout(200)
+        for worker in workers:
+            for number, method in enumerate(("HeapProfiler.collectGarbage", "Runtime.getHeapUsage"), start=1):
+                session.send("Target.sendMessageToTarget",
+                             {"sessionId": worker, "message": json.dumps({"id": number, "method": method})})
+        deadline = time.monotonic() + 5
+        while len(replies) < len(workers) or any(r.get("id") != 2 for r in replies.values()):
+            if time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(50)
+        used += sum(r.get("result", {}).get("usedSize", 0) for r in replies.values() if r.get("id") == 2)
+    finally:
+        session.detach()
+    return round(used / 2**20, 1)
+
+
+HEADER_TOGGLE = "button.md-search__button:visible, label[for=__search]:visible"  # Zensical / Material (narrow)
+HEADER_INPUT = "input.md-search__input:visible, input[role=combobox][aria-label=Search]:visible"
+HEADER_RESULT = ".md-search-result__item, [role=listbox][aria-label='Search results'] [role=option]"
+EXPLORE_INPUT = "#ps-q, main input[type=search]"
+EXPLORE_RESULT = "[data-ps-explore-results] li"
+
+
+def browser_figures(site: Path, query: str = PROBE_TITLE) -> dict[str, Any]:
+    """Time from typing a query (as soon as the page loaded) to the first result shown, and memory then."""
+    from playwright.sync_api import sync_playwright
+
+    figures: dict[str, Any] = {}
+    server, base = serve(site)
+    try:
+        with sync_playwright() as playwright:
+            for kind, path, field_selector, result_selector in (
+                    ("header", "", HEADER_INPUT, HEADER_RESULT),
+                    ("explore", "explore/", EXPLORE_INPUT, EXPLORE_RESULT)):
+                if kind == "explore" and not (site / "explore" / "index.html").exists():
+                    continue
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                try:
+                    context = browser.new_context(viewport={"width": 1280, "height": 900})
+                    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
+                                  or route.request.url.startswith("data:") else route.abort())
+                    page = context.new_page()
+                    page.goto(base + path, wait_until="load")
+                    if kind == "header" and not page.locator(field_selector).count():
+                        page.locator(HEADER_TOGGLE).first.click()
+                    field_ = page.locator(field_selector).first
+                    start = time.perf_counter()
+                    field_.fill(query)
+                    page.locator(result_selector).first.wait_for(state="visible", timeout=120_000)
+                    figures[f"{kind}_first_result_s"] = round(time.perf_counter() - start, 3)
+                    first = page.locator(result_selector).first.inner_text()
+                    figures[f"{kind}_first_result_is_probe"] = query.lower() in first.lower()
+                    page.wait_for_timeout(500)  # let the search settle before reading memory
+                    figures[f"{kind}_js_heap_mb"] = _heap_mb(page)
+                    figures[f"{kind}_renderer_rss_mb"] = _renderer_rss_mb(browser)
+                except Exception as error:  # a figure that cannot be taken is reported, not fatal
+                    figures[f"{kind}_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+                finally:
+                    browser.close()
+    finally:
+        server.shutdown()
+    return figures
+
+
+# --------------------------------------------------------------------------- rows
+
+
+@dataclass
+class Row:
+    kind: str  # papersite | reference
+    engine: str
+    size: int  # papers in the listing
+    pages: int = 0  # paper pages written
+    import_s: float = 0.0  # import without enrichment
+    enrich_s: float = 0.0
+    index_s: float = 0.0  # index pages, search index, staging: everything of the build but the engine
+    engine_s: float = 0.0
+    total_s: float = 0.0
+    cpu_s: float = 0.0  # CPU seconds (user + system): less sensitive than wall time to a busy machine
+    ms_per_paper: float = 0.0
+    peak_rss_mb: float = 0.0
+    site_mb: float = 0.0
+    html_pages: int = 0  # every page the engine wrote (papers, authors, keywords, topics ...)
+    paper_html_bytes: int = 0
+    paper_html_median_bytes: int = 0
+    paper_html_max_bytes: int = 0
+    search_index_bytes: dict[str, int] = field(default_factory=dict)
+    browser: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+def bench_papersite(size: int, corpus: list[dict[str, Any]], engine: str, work: Path, browser: bool) -> Row:
+    row = Row(kind="papersite", engine=engine, size=size)
+    project = new_project(work / f"papersite-{engine}-{size}", corpus)
+    try:
+        imported = papersite_measured(project, "import", "--quiet")
+        row.enrich_s = round(imported.stages.get("enrich", 0.0), 2)
+        row.import_s = round(imported.seconds - row.enrich_s, 2)
+        built = papersite_measured(project, "build", "--no-import", "--quiet", "--engine", engine)
+    except RuntimeError as error:
+        row.error = str(error)
+        return row
+    row.engine_s = round(built.stages.get("engine", 0.0), 2)
+    # index: staging (index pages, rendered paper pages, search index) plus start-up
+    row.index_s = round(built.seconds - row.engine_s, 2)
+    row.total_s = round(imported.seconds + built.seconds, 2)
+    row.cpu_s = round(imported.cpu_seconds + built.cpu_seconds, 2)
+    row.peak_rss_mb = round(max(imported.peak_rss_mb, built.peak_rss_mb), 1)
+    row.pages = len(list((project / "site_src" / "papers").glob("*.md")))
+    _site_figures(row, _site_dir(project), browser)
+    return row
+
+
+def _site_dir(project: Path) -> Path:
+    sys.path.insert(0, str(REPO))
+    from generator.config import load_config
+
+    return load_config(project).site_dir
+
+
+def bench_reference(size: int, corpus: list[dict[str, Any]], engine: str, work: Path, browser: bool) -> Row:
+    row = Row(kind="reference", engine=engine, size=size, pages=size)
+    project = reference_project(work / f"reference-{engine}-{size}", corpus)
+    command = [str(Path(sys.executable).parent / "mkdocs"), "build", "-q"] if engine == "mkdocs" else \
+        [str(Path(sys.executable).parent / "zensical"), "build", "-f", "mkdocs.yml"]
+    try:
+        built = run_measured(command, cwd=project)
+    except RuntimeError as error:
+        row.error = str(error)
+        return row
+    row.engine_s = row.total_s = round(built.seconds, 2)
+    row.cpu_s = round(built.cpu_seconds, 2)
+    row.peak_rss_mb = round(built.peak_rss_mb, 1)
+    _site_figures(row, project / "site", browser)
+    return row
+
+
+def _site_figures(row: Row, site: Path, browser: bool) -> None:
+    row.ms_per_paper = round(1000 * row.total_s / max(1, row.size), 2)
+    row.site_mb = round(tree_bytes(site) / 2**20, 1)
+    row.html_pages = sum(1 for _ in site.rglob("*.html"))
+    row.paper_html_bytes, row.paper_html_median_bytes, row.paper_html_max_bytes = paper_page_bytes(site)
+    row.search_index_bytes = search_index_bytes(site)
+    if browser and Path(CHROMIUM).exists():
+        row.browser = browser_figures(site)
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _ratio(value: float, reference: float) -> str:
+    return f"{value / reference:.2f}x" if reference else "-"
+
+
+def markdown_table(rows: list[Row]) -> str:
+    header = ("| kind | engine | papers | pages | import s | enrich s | index s | engine s | total s | CPU s | ms/paper "
+              "| peak RSS MB | site MB | HTML pages | paper HTML B (median/max) | search index B | header 1st result s "
+              "| explore 1st result s | heap MB (JS / renderer RSS) |")
+    lines = [header, "|" + "---|" * (header.count("|") - 1)]
+    by_size: dict[tuple[str, int], dict[str, Row]] = {}
+    for row in rows:
+        by_size.setdefault((row.engine, row.size), {})[row.kind] = row
+    for (engine, size), kinds in sorted(by_size.items()):
+        for kind in ("papersite", "reference"):
+            row = kinds.get(kind)
+            if row is None:
+                continue
+            if row.error:
+                lines.append(f"| {kind} | {engine} | {size} |" + " |" * (header.count("|") - 5) + " failed: "
+                             f"{row.error.splitlines()[-1][:80]} |")
+                continue
+            lines.append("| " + " | ".join(map(str, _cells(row))) + " |")
+        paper, ref = kinds.get("papersite"), kinds.get("reference")
+        if paper and ref and not paper.error and not ref.error:
+            lines.append("| ratio | " + engine + f" | {size} | | | | | {_ratio(paper.engine_s, ref.engine_s)} "
+                         f"| {_ratio(paper.total_s, ref.total_s)} | {_ratio(paper.cpu_s, ref.cpu_s)} "
+                         f"| {_ratio(paper.ms_per_paper, ref.ms_per_paper)} "
+                         f"| {_ratio(paper.peak_rss_mb, ref.peak_rss_mb)} | {_ratio(paper.site_mb, ref.site_mb)} "
+                         f"| {_ratio(paper.html_pages, ref.html_pages)} "
+                         f"| {_ratio(paper.paper_html_median_bytes, ref.paper_html_median_bytes)} "
+                         f"| {_ratio(sum(paper.search_index_bytes.values()), sum(ref.search_index_bytes.values()))} "
+                         f"| {_ratio(paper.browser.get('header_first_result_s', 0), ref.browser.get('header_first_result_s', 0))} "
+                         f"| | {_ratio(paper.browser.get('header_renderer_rss_mb', 0), ref.browser.get('header_renderer_rss_mb', 0))} |")
+    return "\n".join(lines)
+
+
+def _cells(row: Row) -> list[Any]:
+    b = row.browser
+
+    def seconds(kind: str) -> str:
+        if f"{kind}_error" in b:
+            return "error"
+        value = b.get(f"{kind}_first_result_s")
+        if value is None:
+            return "-"
+        return f"{value}" + ("" if b.get(f"{kind}_first_result_is_probe", True) else " (not 1st)")
+
+    heap = "-"
+    if "header_js_heap_mb" in b or "explore_js_heap_mb" in b:
+        heap = " ; ".join(f"{k[0]}: {b[k + '_js_heap_mb']} / {b[k + '_renderer_rss_mb']}"
+                          for k in ("header", "explore") if k + "_js_heap_mb" in b)
+    index = " + ".join(f"{v}" for v in row.search_index_bytes.values()) or "-"
+    return [row.kind, row.engine, row.size, row.pages, row.import_s, row.enrich_s, row.index_s, row.engine_s,
+            row.total_s, row.cpu_s, row.ms_per_paper, row.peak_rss_mb, row.site_mb, row.html_pages,
+            f"{row.paper_html_bytes or '-'} ({row.paper_html_median_bytes}/{row.paper_html_max_bytes})",
+            index, seconds("header"), seconds("explore"), heap]
+
+
+def machine() -> dict[str, Any]:
+    memory_kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                     if line.startswith("MemTotal:"))
+    return {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "nproc": os.cpu_count(), "ram_gb": round(memory_kb / 2**20, 1),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "python": platform.python_version(), "platform": platform.platform()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)),
+                        help="comma-separated corpus sizes (11672 = the real dataset)")
+    parser.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
+    parser.add_argument("--out", type=Path, help="also write the results as JSON to this file")
+    parser.add_argument("--work", type=Path, default=REPO / "bench" / "out", help="where projects are built")
+    parser.add_argument("--no-browser", action="store_true", help="skip the browser figures")
+    parser.add_argument("--no-reference", action="store_true", help="skip the bare MkDocs Material rows")
+    parser.add_argument("--reference-only", action="store_true", help="only the bare MkDocs Material rows")
+    args = parser.parse_args(argv)
+
+    started_on = machine()
+    records = real_records()
+    rows: list[Row] = []
+    for size in (int(s) for s in args.sizes.split(",") if s.strip()):
+        corpus = make_corpus(size, records)
+        if not args.reference_only:
+            rows.append(bench_papersite(size, corpus, args.engine, args.work, not args.no_browser))
+            print(f"# papersite {args.engine} {size}: {json.dumps(asdict(rows[-1]))}", file=sys.stderr, flush=True)
+        if not args.no_reference:
+            rows.append(bench_reference(size, corpus, args.engine, args.work, not args.no_browser))
+            print(f"# reference {args.engine} {size}: {json.dumps(asdict(rows[-1]))}", file=sys.stderr, flush=True)
+    result = {"machine": started_on, "load_average_at_end": machine()["load_average"], "rows": [asdict(r) for r in rows]}
+    print(markdown_table(rows))
+    print()
+    print(json.dumps(result, indent=1))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 1 if any(r.error for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,440 @@
+"""Site engines: run MkDocs + Material or Zensical on a staged project.
+
+In: an engine name and an ``mkdocs.yml``-style config file whose docs dir has
+already been staged (every page and asset exists as a file). Out: the built
+site in ``site_dir`` and an :class:`EngineResult` with timing and the engine's
+output; a failure is an :class:`EngineError` whose message names the engine and
+what to do.
+
+Both engines run as subprocesses of this interpreter (``python -m mkdocs`` /
+``python -m zensical``): the build's output can be captured and timed the same
+way, and one engine's global state (MkDocs plugins, Zensical's Rust runtime)
+never leaks into the next build in the same process (tests build with both).
+
+Zensical reads ``mkdocs.yml`` itself, but not quite as MkDocs does, so it gets a
+config derived from the project's (:func:`zensical_config`); see
+docs/ZENSICAL.md for what differs and why.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ENGINES = ("mkdocs", "zensical")
+
+# The version docs/ZENSICAL.md describes and pyproject's `zensical` extra pins.
+ZENSICAL_TESTED_VERSION = "0.0.73"
+
+INSTALL_HINT = {
+    "mkdocs": "pip install -e .",
+    "zensical": "pip install -e '.[zensical]'",
+}
+
+# Zensical implements its own tags plugin whose listing page needs memory that
+# grows with the square of the number of tagged pages (1.4 GB at 640 papers,
+# 10.5 GB at 2,000, measured for issue 7), so it never reaches Zensical.
+_PLUGINS_DROPPED_FOR_ZENSICAL = frozenset({"tags", "material/tags"})
+
+# Plugins Zensical re-implements (zensical/config.py, _PLUGIN_UNSUPPORTED_OPTIONS
+# in 0.0.73). Any other plugin is silently skipped by Zensical, which matters to
+# us only if it changes the site: we report it instead of staying silent.
+_PLUGINS_ZENSICAL_RUNS = frozenset(
+    {
+        "api-autonav", "autorefs", "awesome-nav", "blog", "callouts", "exclude",
+        "gh-admonitions", "glightbox", "include-markdown", "literate-nav",
+        "llmstxt", "macros", "mkdocs-nav-weight", "markdown-exec",
+        "markdownextradata", "meta", "mike", "minify", "mkdocs-audio",
+        "mkdocs-autoapi", "mkdocs-video", "mkdocstrings", "offline", "privacy",
+        "redirects", "rss", "search", "social", "table-reader", "tags",
+    }
+)
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+class EngineError(Exception):
+    """A build that could not run or did not succeed; the message says what to do."""
+
+    def __init__(self, message: str, result: EngineResult | None = None):
+        super().__init__(message)
+        self.result = result
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    """One engine run: where the site went, how long it took, what the engine said."""
+
+    engine: str
+    config_file: Path
+    site_dir: Path
+    seconds: float
+    returncode: int
+    output: str
+    notes: list[str] = field(default_factory=list)  # what the adapter changed or skipped
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+
+# -- config ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Tagged:
+    """A YAML value under a tag PyYAML's safe loader does not know (``!ENV``,
+    ``!!python/name:...``); kept as written so the derived config still means
+    what the project's config meant to the engine that reads it."""
+
+    tag: str
+    value: Any
+    kind: str  # "scalar", "sequence" or "mapping"
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_tagged(loader: _ConfigLoader, tag_suffix: str, node: yaml.Node) -> _Tagged:
+    if isinstance(node, yaml.ScalarNode):
+        return _Tagged(node.tag, loader.construct_scalar(node), "scalar")
+    if isinstance(node, yaml.SequenceNode):
+        return _Tagged(node.tag, loader.construct_sequence(node, deep=True), "sequence")
+    return _Tagged(node.tag, loader.construct_mapping(node, deep=True), "mapping")
+
+
+_ConfigLoader.add_multi_constructor("", _construct_tagged)
+
+
+class _ConfigDumper(yaml.SafeDumper):
+    pass
+
+
+def _represent_tagged(dumper: _ConfigDumper, data: _Tagged) -> yaml.Node:
+    if data.kind == "scalar":
+        return dumper.represent_scalar(data.tag, data.value)
+    if data.kind == "sequence":
+        return dumper.represent_sequence(data.tag, data.value)
+    return dumper.represent_mapping(data.tag, data.value)
+
+
+def _represent_str(dumper: _ConfigDumper, data: str) -> yaml.Node:
+    # not_in_nav / exclude_docs are gitignore-style multi-line strings; a block
+    # scalar keeps the derived config readable next to the original.
+    style = "|" if "\n" in data else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_ConfigDumper.add_representer(_Tagged, _represent_tagged)
+_ConfigDumper.add_representer(str, _represent_str)
+
+
+def read_config(text: str) -> dict:
+    """The project's mkdocs.yml as a dict; unknown tags kept as :class:`_Tagged`."""
+    data = yaml.load(text, Loader=_ConfigLoader)  # noqa: S506 - safe loader plus inert tag holder
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise EngineError("mkdocs config: expected a mapping of settings at the top level")
+    return data
+
+
+def _plugin_entries(plugins: Any) -> list[tuple[str, Any]]:
+    if isinstance(plugins, dict):
+        return list(plugins.items())
+    entries = []
+    for item in plugins or []:
+        if isinstance(item, str):
+            entries.append((item, None))
+        elif isinstance(item, dict) and len(item) == 1:
+            entries.append(next(iter(item.items())))
+    return entries
+
+
+def zensical_config(
+    mkdocs_yml_text: str,
+    *,
+    docs_dir: str | None = None,
+    site_dir: str | None = None,
+    custom_dir: str | None = None,
+) -> tuple[str, list[str]]:
+    """Derive the config Zensical builds from, and say what was changed.
+
+    The result is a function of its arguments only, so two runs on the same
+    project produce the same file. Paths stay as written (relative to the
+    config's folder), which is why the derived file must sit beside the original.
+    """
+    config = read_config(mkdocs_yml_text)
+    notes: list[str] = []
+
+    if docs_dir is not None:
+        config["docs_dir"] = docs_dir
+    if site_dir is not None:
+        config["site_dir"] = site_dir
+
+    if config.get("hooks"):
+        notes.append("hooks are not run by Zensical: " + ", ".join(map(str, config["hooks"])))
+        del config["hooks"]
+
+    if "plugins" in config:
+        kept = []
+        for name, options in _plugin_entries(config["plugins"]):
+            if name in _PLUGINS_DROPPED_FOR_ZENSICAL:
+                notes.append(f"plugin {name!r} removed: Zensical's tags listing grows memory quadratically")
+                continue
+            if name.removeprefix("material/") not in _PLUGINS_ZENSICAL_RUNS:
+                notes.append(f"plugin {name!r} is not run by Zensical")
+                continue
+            kept.append(name if options is None else {name: options})
+        config["plugins"] = kept
+
+    # Zensical's default look ("modern": Inter, Lucide icons, new CSS) is not
+    # Material's; "classic" is its Material look, so both engines show one site.
+    theme = config.get("theme")
+    if isinstance(theme, str):
+        theme = config["theme"] = {"name": theme}
+    if isinstance(theme, dict) and "variant" not in theme:
+        theme["variant"] = "classic"
+    # Zensical runs no plugin, so the templates MkDocs gets from our plugin come
+    # from a custom_dir instead (a project's own custom_dir is left as it is).
+    if custom_dir is not None and isinstance(theme, dict) and not theme.get("custom_dir"):
+        theme["custom_dir"] = custom_dir
+
+    header = (
+        f"# Derived by papersite (generator/engines.py) from the project's MkDocs config\n"
+        f"# for Zensical (tested with {ZENSICAL_TESTED_VERSION}); rewritten on every build.\n"
+    )
+    body = yaml.dump(config, Dumper=_ConfigDumper, sort_keys=False, allow_unicode=True, width=1000)
+    return header + body, notes
+
+
+# -- running -----------------------------------------------------------------
+
+
+def engine_available(engine: str) -> bool:
+    module = {"mkdocs": "material", "zensical": "zensical"}[engine]
+    return importlib.util.find_spec(module) is not None and importlib.util.find_spec(engine) is not None
+
+
+def require_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise EngineError(f"unknown site engine {engine!r}; expected one of: {', '.join(ENGINES)}")
+    if not engine_available(engine):
+        raise EngineError(
+            f"the {engine} site engine is not installed in this Python ({sys.executable}); "
+            f"install it with: {INSTALL_HINT[engine]}"
+        )
+
+
+def _site_dir_of(config: dict, config_file: Path) -> Path:
+    site = config.get("site_dir") or "site"
+    return (config_file.parent / str(site)).resolve()
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def _run(command: list[str], cwd: Path, quiet: bool) -> tuple[int, str]:
+    env = dict(os.environ)
+    if quiet:
+        # Material's end-of-life banner would be the only thing a quiet build prints.
+        env.setdefault("NO_MKDOCS_2_WARNING", "1")
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, encoding="utf-8", errors="replace",
+    )
+    lines = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(line)
+        if not quiet:
+            sys.stdout.write(line)
+    return process.wait(), "".join(lines)
+
+
+def _failure(engine: str, config_file: Path, returncode: int, output: str) -> str:
+    lines = [line for line in _ANSI.sub("", output).splitlines() if line.strip()]
+    # Zensical ends a failed build with a traceback of its own CLI; what a user
+    # can act on is the warnings above it and the exception's last line.
+    if "Traceback (most recent call last):" in lines:
+        cut = lines.index("Traceback (most recent call last):")
+        lines = lines[:cut] + lines[-1:]
+    shown = "\n".join(lines[-30:])
+    return f"{engine} build of {config_file} failed (exit {returncode}):\n{shown}"
+
+
+def build_with_engine(
+    engine: str,
+    config_file: Path,
+    *,
+    docs_dir: Path | None = None,
+    site_dir: Path | None = None,
+    overrides_dir: Path | None = None,
+    strict: bool = True,
+    quiet: bool = False,
+) -> EngineResult:
+    """Build the site described by ``config_file`` with ``engine``.
+
+    ``docs_dir`` (the staged docs dir) and ``site_dir`` override the config's;
+    ``overrides_dir`` is the theme custom_dir Zensical uses when the config has none.
+    Raises :class:`EngineError` when the engine is missing or the build fails
+    (in strict mode, on any warning).
+    """
+    require_engine(engine)
+    config_file = Path(config_file).resolve()
+    if not config_file.is_file():
+        raise EngineError(f"{config_file}: no such config file")
+    text = config_file.read_text(encoding="utf-8")
+    target = Path(site_dir).resolve() if site_dir is not None else _site_dir_of(read_config(text), config_file)
+    docs = _config_path(Path(docs_dir), config_file.parent) if docs_dir is not None else None
+    if engine == "mkdocs":
+        return _build_mkdocs(config_file, docs, target, strict, quiet)
+    overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
+    return _build_zensical(config_file, text, docs, target, strict, quiet, overrides)
+
+
+def _config_path(path: Path, root: Path) -> str:
+    """How a derived config beside the original names ``path``."""
+    path = path.resolve()
+    return path.relative_to(root).as_posix() if _is_within(path, root) else str(path)
+
+
+def _build_mkdocs(config_file: Path, docs: str | None, target: Path, strict: bool, quiet: bool) -> EngineResult:
+    used = config_file
+    if docs is not None:
+        # MkDocs' command line cannot move docs_dir; a two-line config that
+        # inherits the project's can, and keeps every relative path meaning the same.
+        used = config_file.with_name(f".{config_file.stem}.mkdocs.yml")
+        used.write_text(f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n", encoding="utf-8")
+    command = [sys.executable, "-m", "mkdocs", "build", "-f", str(used), "-d", str(target)]
+    if strict:
+        command.append("--strict")
+    if quiet:
+        command.append("--quiet")
+    start = time.perf_counter()
+    try:
+        code, output = _run(command, config_file.parent, quiet)
+    finally:
+        if used != config_file:
+            used.unlink(missing_ok=True)
+    result = EngineResult("mkdocs", config_file, target, time.perf_counter() - start, code, output)
+    if not result.ok:
+        raise EngineError(_failure("mkdocs", config_file, code, output), result)
+    return result
+
+
+def _derived_config_path(config_file: Path) -> Path:
+    # Beside the original: Zensical resolves docs_dir, custom_dir and site_dir
+    # against the config file's folder and refuses paths outside it.
+    return config_file.with_name(f".{config_file.stem}.zensical.yml")
+
+
+def _build_zensical(
+    config_file: Path, text: str, docs: str | None, target: Path, strict: bool, quiet: bool, overrides: str | None
+) -> EngineResult:
+    root = config_file.parent
+    # Zensical refuses a site_dir outside the config's folder; build inside it
+    # and move the result where it was asked for.
+    staging = target if _is_within(target, root) else root / ".zensical-site"
+    derived_text, notes = zensical_config(
+        text, docs_dir=docs, site_dir=staging.relative_to(root).as_posix(), custom_dir=overrides
+    )
+    derived = _derived_config_path(config_file)
+    derived.write_text(derived_text, encoding="utf-8")
+    if not quiet:
+        for note in notes:
+            print(f"papersite: zensical: {note}")
+    command = [sys.executable, "-m", "zensical", "build", "-f", str(derived)]
+    if strict:
+        command.append("--strict")
+    start = time.perf_counter()
+    try:
+        code, output = _run(command, root, quiet)
+    finally:
+        derived.unlink(missing_ok=True)
+    if code == 0 and staging != target:
+        if target.exists():
+            shutil.rmtree(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(staging), str(target))
+    result = EngineResult("zensical", config_file, target, time.perf_counter() - start, code, output, notes)
+    if not result.ok:
+        shutil.rmtree(root / ".zensical-site", ignore_errors=True)
+        raise EngineError(_failure("zensical", config_file, code, output), result)
+    return result
+
+
+def serve_with_engine(
+    engine: str,
+    config_file: Path,
+    *,
+    docs_dir: Path | None = None,
+    overrides_dir: Path | None = None,
+    dev_addr: str = "127.0.0.1:8000",
+) -> int:
+    """Preview the site with live reload until interrupted; returns the engine's exit code.
+
+    Zensical rebuilds when the staged docs dir changes, not when site_src does:
+    restaging on edits is the caller's job (MkDocs' project plugin does it itself).
+    """
+    require_engine(engine)
+    config_file = Path(config_file).resolve()
+    docs = _config_path(Path(docs_dir), config_file.parent) if docs_dir is not None else None
+    if engine == "mkdocs":
+        used = config_file
+        if docs is not None:
+            used = config_file.with_name(f".{config_file.stem}.mkdocs.yml")
+            used.write_text(f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n", encoding="utf-8")
+        command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(used), "-a", dev_addr]
+    else:
+        overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
+        derived_text, notes = zensical_config(
+            config_file.read_text(encoding="utf-8"), docs_dir=docs, custom_dir=overrides
+        )
+        for note in notes:
+            print(f"papersite: zensical: {note}")
+        used = _derived_config_path(config_file)
+        used.write_text(derived_text, encoding="utf-8")
+        command = [sys.executable, "-m", "zensical", "serve", "-f", str(used), "-a", dev_addr]
+    try:
+        return subprocess.call(command, cwd=config_file.parent)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if used != config_file:
+            used.unlink(missing_ok=True)
+
+
+# -- comparing ---------------------------------------------------------------
+
+
+def page_urls(site_dir: Path) -> set[str]:
+    """Directory URLs of the built HTML pages ('' is the home page), engine-neutral.
+
+    Leaves out what only one engine writes by design: its 404 page and theme assets.
+    """
+    site_dir = Path(site_dir)
+    urls = set()
+    for page in site_dir.rglob("index.html"):
+        rel = page.parent.relative_to(site_dir).as_posix()
+        if rel.startswith("assets/") or rel == "assets":
+            continue
+        urls.add("" if rel == "." else rel + "/")
+    return urls

@@ -1,0 +1,220 @@
+"""Evaluation (``papersite eval``): how far to trust inferred topics and keywords.
+
+In:  the site's paper pages (or, before the first import, its listings) and any
+     ``--labels`` JSONL files (title, abstract, topic ``Area · Sub-area``).
+Out: one report (text, or one JSON object with ``--json``) with topic accuracy
+     by leave-one-out on papers whose topic came from a listing and on each
+     labels file, accuracy per confidence band, and keyword statistics.
+
+Leave-one-out: the topic model is fixed data and never trained on the site's
+papers, so predicting each listed paper from the model alone is a held-out
+prediction; the paper's own label is never an input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.config import ProjectConfig
+from generator.keywords import extract_keywords
+from generator.record import RecordError, read_page
+from generator.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
+from generator.topics import infer_topic, load_topic_model
+
+CONFIDENCE_BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0001))
+
+
+@dataclass(frozen=True)
+class LabelledPaper:
+    title: str
+    abstract: str
+    area: str
+    subarea: str | None
+
+
+def papers_from_pages(papers_dir: Path) -> list[tuple[str, str, list[str], Any]]:
+    """(title, abstract, keywords, topic) of every readable page."""
+    found = []
+    for path in sorted(papers_dir.glob("*.md")) if papers_dir.is_dir() else []:
+        try:
+            record = read_page(path)
+        except RecordError as error:
+            print(f"papersite eval: skipping {error}", file=sys.stderr)
+            continue
+        found.append((record.title, record.abstract or "", list(record.keywords), record.topic))
+    return found
+
+
+def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], Any]]:
+    """Papers straight from the listings, for a site that has not imported yet."""
+    from generator.listing import ListingError, read_listing
+
+    found, seen = [], set()
+    for path in sorted(corpus_dir.iterdir()) if corpus_dir.is_dir() else []:
+        try:
+            listing = read_listing(path)
+        except ListingError:
+            continue
+        for entry in listing.entries:
+            identity = ((entry.title or "").casefold(), (entry.abstract or "").casefold()[:200])
+            if identity in seen:
+                continue
+            seen.add(identity)
+            topic = None
+            if entry.topic:
+                from generator.record import Topic
+
+                topic = Topic(area=entry.topic[0], subarea=entry.topic[1], source="listing")
+            found.append((entry.title or "", entry.abstract or "", [], topic))
+    return found
+
+
+def read_labels(path: Path) -> list[LabelledPaper]:
+    labelled = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            area, subarea = parse_topic_label(str(row["topic"]))
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"papersite eval: {path}:{number}: expected a JSON object with title, abstract, topic")
+        labelled.append(LabelledPaper(str(row.get("title") or ""), str(row.get("abstract") or ""), area, subarea))
+    return labelled
+
+
+def topic_accuracy(labelled: list[LabelledPaper], taxonomy: Taxonomy) -> dict[str, Any]:
+    """Area and sub-area accuracy of the inferred topic, plus accuracy per confidence band.
+
+    Sub-area accuracy is over papers labelled with a sub-area and counts an
+    area-only answer as wrong, so abstaining is never rewarded. Calibration
+    counts an answer right when it is right at the level it claims (area only,
+    or area and sub-area).
+    """
+    model = load_topic_model()
+    area_hits = sub_hits = sub_total = abstained = 0
+    bands = [{"band": f"{lo:.1f}-{min(hi, 1.0):.1f}", "n": 0, "correct": 0, "confidence_sum": 0.0} for lo, hi in CONFIDENCE_BANDS]
+    for paper in labelled:
+        topic = infer_topic(paper.title, paper.abstract, taxonomy, model)
+        if topic is None:
+            continue
+        area_right = topic.area == paper.area
+        area_hits += area_right
+        if paper.subarea:
+            sub_total += 1
+            sub_hits += area_right and topic.subarea == paper.subarea
+        abstained += topic.subarea is None
+        claimed_right = area_right and (topic.subarea is None or topic.subarea == paper.subarea)
+        confidence = topic.confidence or 0.0
+        for band, (lo, hi) in zip(bands, CONFIDENCE_BANDS):
+            if lo <= confidence < hi:
+                band["n"] += 1
+                band["correct"] += claimed_right
+                band["confidence_sum"] += confidence
+    calibration = [
+        {
+            "band": b["band"],
+            "n": b["n"],
+            "accuracy": round(b["correct"] / b["n"], 3) if b["n"] else None,
+            "mean_confidence": round(b["confidence_sum"] / b["n"], 3) if b["n"] else None,
+        }
+        for b in bands
+    ]
+    return {
+        "papers": len(labelled),
+        "area_accuracy": round(area_hits / len(labelled), 3) if labelled else None,
+        "subarea_accuracy": round(sub_hits / sub_total, 3) if sub_total else None,
+        "papers_with_subarea": sub_total,
+        "area_only_answers": abstained,
+        "calibration": calibration,
+    }
+
+
+def keyword_statistics(keyword_lists: list[list[str]]) -> dict[str, Any]:
+    uses = Counter(k for keywords in keyword_lists for k in set(keywords))
+    per_paper = Counter(len(keywords) for keywords in keyword_lists)
+    return {
+        "papers": len(keyword_lists),
+        "keywords_per_paper": {str(n): per_paper[n] for n in sorted(per_paper)},
+        "papers_with_fewer_than_3": sum(c for n, c in per_paper.items() if n < 3),
+        "distinct_keywords": len(uses),
+        "share_used_by_2_or_more": round(sum(1 for n in uses.values() if n >= 2) / len(uses), 3) if uses else None,
+        "top_30": [[k, n] for k, n in sorted(uses.items(), key=lambda item: (-item[1], item[0]))[:30]],
+    }
+
+
+def build_report(config: ProjectConfig, label_files: list[Path]) -> dict[str, Any]:
+    taxonomy = load_taxonomy(config.taxonomy_file)
+    papers = papers_from_pages(config.papers_dir)
+    source = "pages"
+    if not papers:
+        papers = papers_from_listings(config.corpus_dir)
+        source = "listings"
+    listed = [
+        LabelledPaper(title, abstract, topic.area, topic.subarea)
+        for title, abstract, _, topic in papers
+        if topic is not None and topic.source == "listing"
+    ]
+    keyword_lists = [keywords for _, _, keywords, _ in papers]
+    if source == "listings" or not any(keyword_lists):
+        # Nothing imported yet: measure what enrichment would propose.
+        keyword_lists = extract_keywords([(title, abstract) for title, abstract, _, _ in papers])
+    report: dict[str, Any] = {
+        "source": source,
+        "taxonomy": str(config.taxonomy_file),
+        "topics_leave_one_out": topic_accuracy(listed, taxonomy),
+        "topics_labels": {str(path): topic_accuracy(read_labels(path), taxonomy) for path in label_files},
+        "keywords": keyword_statistics(keyword_lists),
+    }
+    return report
+
+
+def _format_topics(name: str, result: dict[str, Any]) -> list[str]:
+    lines = [f"{name}: {result['papers']} papers"]
+    if not result["papers"]:
+        return lines
+    lines.append(
+        f"  area accuracy {result['area_accuracy']:.1%}; sub-area accuracy "
+        + (f"{result['subarea_accuracy']:.1%}" if result["subarea_accuracy"] is not None else "n/a")
+        + f" (of {result['papers_with_subarea']}); area-only answers {result['area_only_answers']}"
+    )
+    for band in result["calibration"]:
+        if band["n"]:
+            lines.append(f"  confidence {band['band']}: {band['n']:4d} papers, accuracy {band['accuracy']:.1%}, mean confidence {band['mean_confidence']:.2f}")
+    return lines
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [f"papersite eval (papers from {report['source']}; taxonomy {report['taxonomy']})", ""]
+    lines += _format_topics("Topics, leave-one-out on listed topics", report["topics_leave_one_out"])
+    for path, result in report["topics_labels"].items():
+        lines += _format_topics(f"Topics, labels {path}", result)
+    k = report["keywords"]
+    lines += [
+        "",
+        f"Keywords: {k['papers']} papers, {k['distinct_keywords']} distinct keywords",
+        f"  per paper: " + ", ".join(f"{n}: {c}" for n, c in k["keywords_per_paper"].items()),
+        f"  papers with fewer than 3: {k['papers_with_fewer_than_3']}",
+        f"  share of keywords used by >= 2 papers: " + (f"{k['share_used_by_2_or_more']:.1%}" if k["share_used_by_2_or_more"] is not None else "n/a"),
+        "  top 30: " + ", ".join(f"{name} ({n})" for name, n in k["top_30"]),
+    ]
+    return "\n".join(lines)
+
+
+def run_eval(args: Any, config: ProjectConfig) -> int:
+    for path in args.labels:
+        if not path.is_file():
+            print(f"papersite eval: {path}:1: labels file does not exist", file=sys.stderr)
+            return 2
+    report = build_report(config, list(args.labels))
+    if args.json:
+        json.dump(report, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(format_report(report))
+    return 0

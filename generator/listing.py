@@ -1,0 +1,422 @@
+"""Listing stage: read one listing file into typed entries, whatever its format.
+
+In:  a listing file (plain text in one of three layouts, or JSON Lines / a JSON
+     array, optionally gzip-compressed).
+Out: a ``Listing`` holding the detected format, the announced paper count if
+     the header gives one, warnings, and one ``ListingEntry`` per paper.
+
+The format is detected from the content, never from the file name, because
+users save exports under whatever name their browser picks. Every problem is
+reported as ``path:line: what is wrong``; a file that cannot be read raises
+``ListingError`` so the importer can refuse to write anything.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+FORMAT_ABSTRACTS = "abstracts"
+FORMAT_NUMBERED = "numbered"
+FORMAT_TRIPLES = "triples"
+FORMAT_JSON = "json"
+
+TRIPLES_HEADER = "论文检索"
+TOPIC_SEPARATOR = re.compile(r"\s*·\s*")
+
+# An abstract paragraph shorter than this (in words) is not prose; a file whose
+# paragraphs are mostly that short is not an abstract list.
+MIN_ABSTRACT_WORDS = 12
+
+
+class ListingError(ValueError):
+    """A listing that cannot be read; ``str()`` gives ``path:line: message``."""
+
+    def __init__(self, path: str | Path, line: int, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        super().__init__(f"{self.path}:{line}: {message}")
+
+
+@dataclass
+class ListingEntry:
+    """One paper as one listing gives it; missing fields are None or empty."""
+
+    file: str  # file name (no directory): what pages cite as their source
+    entry: int  # 1-based position in the file (the printed number for numbered lists)
+    line: int  # line where the entry starts, for messages
+    format: str
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    abstract: str | None = None  # None when absent or a placeholder ("No absctract")
+    topic: tuple[str, str | None] | None = None  # (area, subarea)
+    decision: str | None = None
+    links: dict[str, str] = field(default_factory=dict)
+    keywords: list[str] = field(default_factory=list)
+
+    def label(self) -> str:
+        return f"{self.file} #{self.entry}"
+
+    def sort_key(self) -> tuple[str, int]:
+        return (self.file, self.entry)
+
+
+@dataclass
+class Listing:
+    path: Path
+    format: str
+    entries: list[ListingEntry]
+    announced: int | None = None  # paper count the header claims
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+_PLACEHOLDER = re.compile(
+    r"(no|none|n/?a|nil|null|tbd|todo|missing|unavailable|not available|coming soon|abstract)\b.*",
+    re.IGNORECASE,
+)
+
+
+def is_placeholder_abstract(text: str | None) -> bool:
+    """True for text that stands where an abstract should be but is not one."""
+    if text is None:
+        return True
+    stripped = text.strip().strip(".-–—_*()[] ")
+    if not stripped:
+        return True
+    return len(stripped.split()) <= 5 and _PLACEHOLDER.fullmatch(stripped) is not None
+
+
+def clean_abstract(text: str | None) -> str | None:
+    if text is None:
+        return None
+    text = text.strip()
+    return None if is_placeholder_abstract(text) else text
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def read_listing(path: Path | str) -> Listing:
+    """Read and parse one listing file; raises ListingError if it is not a listing."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ListingError(path, 1, f"cannot read file ({error.strerror})") from None
+    return parse_listing(data, path)
+
+
+def parse_listing(data: bytes, path: Path | str) -> Listing:
+    path = Path(path)
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as error:
+            raise ListingError(path, 1, f"gzip data is corrupt ({error})") from None
+    text = _decode(data, path)
+    if not text.strip():
+        raise ListingError(path, 1, "empty listing: expected paper entries")
+    lines = [line.rstrip() for line in text.split("\n")]
+    fmt = detect_format(lines)
+    if fmt is None:
+        first = next(i for i, line in enumerate(lines) if line.strip()) + 1
+        raise ListingError(
+            path,
+            first,
+            "unrecognised listing: expected an abstract list, a numbered list ('1Title¶'), "
+            f"a '{TRIPLES_HEADER}' triples list, or JSON records",
+        )
+    reader = {
+        FORMAT_JSON: _read_json,
+        FORMAT_TRIPLES: _read_triples,
+        FORMAT_NUMBERED: _read_numbered,
+        FORMAT_ABSTRACTS: _read_abstracts,
+    }[fmt]
+    listing = reader(lines, path)
+    if not listing.entries:
+        raise ListingError(path, 1, f"no paper entries found in this {fmt} listing")
+    return listing
+
+
+def _decode(data: bytes, path: Path) -> str:
+    if b"\x00" in data:
+        raise ListingError(path, 1, "binary file (contains NUL bytes): expected a UTF-8 text listing")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ListingError(path, line, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+    text = text.lstrip("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_NUMBERED_TITLE = re.compile(r"^(\d+)(.*?)\s*¶$")
+_LINKS_LINE = re.compile(r"^(\[[^\]]+\]\s*)+$")
+
+
+def detect_format(lines: list[str]) -> str | None:
+    """Which reader fits these lines (None: none does)."""
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if first.startswith(("{", "[")) and not _LINKS_LINE.match(first):
+        return FORMAT_JSON
+    if first == TRIPLES_HEADER:
+        return FORMAT_TRIPLES
+    if any(_NUMBERED_TITLE.match(line) for line in lines):
+        return FORMAT_NUMBERED
+    paragraphs = list(_paragraphs(lines))
+    if len(paragraphs) >= 2 and len(paragraphs[0][1].split("\n")) == 1:
+        body = paragraphs[1:]
+        prose = sum(1 for _, text in body if len(text.split()) >= MIN_ABSTRACT_WORDS)
+        if prose * 2 > len(body):
+            return FORMAT_ABSTRACTS
+    return None
+
+
+def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(1-based first line, text with lines joined by newlines) per blank-line block."""
+    start, block = 0, []
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            if not block:
+                start = number
+            block.append(line.strip())
+        elif block:
+            yield start, "\n".join(block)
+            block = []
+    if block:
+        yield start, "\n".join(block)
+
+
+def _join(text: str) -> str:
+    return " ".join(text.split("\n"))
+
+
+# --------------------------------------------------------------------------- readers
+
+
+def _read_abstracts(lines: list[str], path: Path) -> Listing:
+    paragraphs = list(_paragraphs(lines))[1:]  # the first one is the header line
+    entries = [
+        ListingEntry(path.name, number, line, FORMAT_ABSTRACTS, abstract=clean_abstract(_join(text)))
+        for number, (line, text) in enumerate(paragraphs, 1)
+    ]
+    listing = Listing(path, FORMAT_ABSTRACTS, entries)
+    for entry in entries:
+        if entry.abstract is None:
+            listing.warnings.append(f"{path}:{entry.line}: entry {entry.entry} has no abstract and no title")
+    return listing
+
+
+_ANNOUNCED = re.compile(r"\b(\d[\d,]*)\s+(?:papers|entries|submissions)\b", re.IGNORECASE)
+
+
+def _read_numbered(lines: list[str], path: Path) -> Listing:
+    listing = Listing(path, FORMAT_NUMBERED, [])
+    entries = listing.entries
+    current: ListingEntry | None = None
+    abstract: list[list[str]] = []  # paragraphs of the current abstract
+    in_abstract = False
+    previous_blank = True
+    header: list[str] = []
+
+    def finish() -> None:
+        if current is None:
+            return
+        text = "\n\n".join(" ".join(p) for p in abstract if p)
+        current.abstract = clean_abstract(text) if text else None
+        if not text:
+            listing.warnings.append(
+                f"{path}:{current.line}: entry {current.entry} has no abstract (cut off?); kept with its title"
+            )
+
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            previous_blank = True
+            continue
+        expected = entries[-1].entry + 1 if entries else 1
+        split = _split_number(line, expected) if previous_blank else None
+        if split is not None:
+            finish()
+            seq, title = split
+            if seq != expected:
+                listing.warnings.append(f"{path}:{number}: entry number {seq} follows {expected - 1}")
+            current = ListingEntry(path.name, seq, number, FORMAT_NUMBERED, title=title)
+            entries.append(current)
+            abstract, in_abstract = [], False
+        elif current is None:
+            header.append(line)
+        elif _LINKS_LINE.match(line) and not in_abstract:
+            pass  # "[openreview] [pdf]": the export keeps the labels but not the URLs
+        else:
+            if line.startswith("Abstract") and not in_abstract:
+                line = line[len("Abstract") :].lstrip(" :")
+                in_abstract = True
+            elif not in_abstract:
+                listing.warnings.append(f"{path}:{number}: text before 'Abstract' read as abstract")
+                in_abstract = True
+            if previous_blank or not abstract:
+                abstract.append([])
+            if line:
+                abstract[-1].append(line)
+        previous_blank = False
+    finish()
+    for line in header:
+        match = _ANNOUNCED.search(line)
+        if match:
+            listing.announced = int(match.group(1).replace(",", ""))
+            break
+    if listing.announced is not None and listing.announced != len(entries):
+        listing.warnings.append(
+            f"{path}:1: header announces {listing.announced} papers, found {len(entries)}"
+        )
+    return listing
+
+
+def _split_number(line: str, expected: int) -> tuple[int, str] | None:
+    """Split '555100 instances…¶' into (555, '100 instances…') using the expected number.
+
+    A title may itself start with digits, so the digits alone cannot say where
+    the entry number ends; the running count can.
+    """
+    match = _NUMBERED_TITLE.match(line)
+    if match is None:
+        return None
+    digits, rest = match.group(1), match.group(2)
+    prefix = str(expected)
+    if digits.startswith(prefix) and (len(digits) > len(prefix) or rest.strip()):
+        title = (digits[len(prefix) :] + rest).strip()
+        if title:
+            return expected, title
+    # Out of sequence: take the shortest number past the previous one that leaves a title.
+    for cut in range(1, len(digits) + 1):
+        seq = int(digits[:cut])
+        title = (digits[cut:] + rest).strip()
+        if seq >= expected and title:
+            return seq, title
+    return None
+
+
+def _read_triples(lines: list[str], path: Path) -> Listing:
+    paragraphs = list(_paragraphs(lines))[1:]
+    listing = Listing(path, FORMAT_TRIPLES, [])
+    if len(paragraphs) % 3:
+        line = paragraphs[len(paragraphs) - len(paragraphs) % 3][0]
+        raise ListingError(
+            path, line, "incomplete entry: expected topic line, authors line and abstract per paper"
+        )
+    for number, index in enumerate(range(0, len(paragraphs), 3), 1):
+        (topic_line, topic), (_, authors), (_, abstract) = paragraphs[index : index + 3]
+        topic = _join(topic)
+        if len(topic.split()) > 12 or topic.endswith("."):
+            raise ListingError(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
+        parts = [p for p in TOPIC_SEPARATOR.split(topic) if p]
+        area, subarea = parts[0], (" · ".join(parts[1:]) or None)
+        names = [name.strip() for name in _join(authors).split(",") if name.strip()]
+        listing.entries.append(
+            ListingEntry(
+                path.name,
+                number,
+                topic_line,
+                FORMAT_TRIPLES,
+                authors=names,
+                abstract=clean_abstract(_join(abstract)),
+                topic=(area, subarea),
+            )
+        )
+    return listing
+
+
+def _read_json(lines: list[str], path: Path) -> Listing:
+    text = "\n".join(lines)
+    records: list[tuple[int, Any]] = []
+    if text.lstrip().startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ListingError(path, error.lineno, f"not valid JSON: {error.msg}") from None
+        if not isinstance(data, list):
+            raise ListingError(path, 1, "expected a JSON array of paper records")
+        records = [(1, item) for item in data]
+    else:
+        decoder = json.JSONDecoder()
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append((number, decoder.decode(line)))
+            except json.JSONDecodeError as error:
+                raise ListingError(path, number, f"not valid JSON Lines: {error.msg}") from None
+    listing = Listing(path, FORMAT_JSON, [])
+    for number, (line, item) in enumerate(records, 1):
+        listing.entries.append(_json_entry(item, path, number, line))
+    return listing
+
+
+def _text_field(item: dict, key: str, path: Path, line: int) -> str | None:
+    value = item.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ListingError(path, line, f"field '{key}' must be a string, got {type(value).__name__}")
+    return value.strip() or None
+
+
+def _string_list(item: dict, key: str, path: Path, line: int) -> list[str]:
+    value = item.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ListingError(path, line, f"field '{key}' must be a list of strings")
+    return [v.strip() for v in value if v.strip()]
+
+
+def _json_entry(item: Any, path: Path, number: int, line: int) -> ListingEntry:
+    if not isinstance(item, dict):
+        raise ListingError(path, line, f"record {number} must be a JSON object, got {type(item).__name__}")
+    title = _text_field(item, "title", path, line)
+    abstract = clean_abstract(_text_field(item, "abstract", path, line))
+    if title is None and abstract is None:
+        raise ListingError(path, line, f"record {number} has neither 'title' nor 'abstract'")
+    topic = None
+    raw_topic = item.get("topic", item.get("primary_area"))
+    if isinstance(raw_topic, dict) and isinstance(raw_topic.get("area"), str):
+        topic = (raw_topic["area"].strip(), (raw_topic.get("subarea") or None))
+    elif isinstance(raw_topic, str) and raw_topic.strip():
+        parts = [p for p in TOPIC_SEPARATOR.split(raw_topic.strip()) if p]
+        topic = (parts[0], " · ".join(parts[1:]) or None)
+    elif raw_topic is not None:
+        raise ListingError(path, line, "field 'topic' must be 'Area · Sub-area' or {area, subarea}")
+    links: dict[str, str] = {}
+    raw_links = item.get("links") or {}
+    if not isinstance(raw_links, dict):
+        raise ListingError(path, line, "field 'links' must map names to URLs")
+    links.update({str(k): str(v) for k, v in raw_links.items() if v})
+    for key in ("openreview_url", "pdf_url", "code_url", "url"):
+        value = _text_field(item, key, path, line)
+        if value:
+            links.setdefault(key.removesuffix("_url") if key != "url" else "url", value)
+    return ListingEntry(
+        path.name,
+        number,
+        line,
+        FORMAT_JSON,
+        title=title,
+        authors=_string_list(item, "authors", path, line),
+        abstract=abstract,
+        topic=topic,
+        decision=_text_field(item, "decision", path, line),
+        links=links,
+        keywords=_string_list(item, "keywords", path, line),
+    )

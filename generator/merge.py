@@ -1,0 +1,276 @@
+"""Merge stage: one cluster per paper, however many listings mention it.
+
+In:  ``ListingEntry`` objects from any number of listings (any order).
+Out: ``MergedPaper`` objects, one per paper, each holding its entries (sorted),
+     the best value of every field, and the evidence (with a score) for every
+     merge that formed it.
+
+Two entries are the same paper when their normalized titles are equal (and
+their abstracts, if both have one, do not contradict that), or when their
+abstracts are near-identical after typography is normalized (word 3-shingle
+Jaccard or containment). Candidates come from an inverted index of rare
+shingles and a title table, never from comparing all pairs, so 20k entries
+stay fast. Placeholder abstracts were already turned into None by the listing
+stage, so "No absctract" twice is no evidence. Authors and topic are never
+evidence: the same group writes several papers on one subject.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from generator.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry
+from generator.record import SourceRef
+
+SHINGLE_WORDS = 3
+# Shingles shared by more documents than this are common phrasing ("in this
+# paper we"), not evidence; skipping them keeps candidate lists short.
+RARE_SHINGLE_MAX_DF = 40
+# Thresholds, tuned on the bundled corpus: true duplicates with a rewritten
+# sentence score about 0.57 Jaccard; unrelated ICLR abstracts stay below 0.2.
+ABSTRACT_JACCARD = 0.5
+ABSTRACT_CONTAINMENT = 0.85  # one version is the other minus a sentence / code URL
+MIN_CONTAINMENT_SHINGLES = 20  # shorter abstracts are boilerplate or placeholders
+RETITLED_JACCARD = 0.8  # both titled, titles differ: only a near copy counts
+SAME_TITLE_CONTAINMENT = 0.3  # same title and abstracts overlap at least this much
+
+# Which format's value wins for a field: lower is better.
+TITLE_PRIORITY = {FORMAT_NUMBERED: 0, FORMAT_JSON: 1}
+AUTHORS_PRIORITY = {FORMAT_TRIPLES: 0, FORMAT_JSON: 1}
+TOPIC_PRIORITY = {FORMAT_TRIPLES: 0, FORMAT_JSON: 1}
+
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u00b4": "'", "`": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u00ab": '"', "\u00bb": '"', "\u2033": '"',
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+        "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u200b": "",
+    }
+)
+_WORD = re.compile(r"\w+")
+# Only shingles whose last word id has these bits clear are indexed: the same
+# shingle is kept or dropped in every document alike, so near-duplicates still
+# share about 1/4 of their shingles in the index, at 1/4 of the cost.
+_SAMPLE_MASK = 0b11
+
+
+def normalize_text(text: str) -> str:
+    """Lower-case text with typographic variants (quotes, dashes, spaces) unified."""
+    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY).lower()
+    return " ".join(text.split())
+
+
+def title_key(title: str | None) -> str:
+    return " ".join(_WORD.findall(normalize_text(title))) if title else ""
+
+
+@dataclass(frozen=True)
+class MergeEvidence:
+    """Why two entries were judged the same paper."""
+
+    left: str  # entry label, "file #n"
+    right: str
+    kind: str  # "title", "title+abstract", "abstract"
+    score: float  # Jaccard of abstract shingles (1.0 for a title match without abstracts)
+
+    def to_json(self) -> dict:
+        return {"left": self.left, "right": self.right, "kind": self.kind, "score": round(self.score, 3)}
+
+
+@dataclass
+class _Doc:
+    title: str  # title_key, "" if none
+    shingles: frozenset[int]
+    sample: tuple[int, ...] = ()  # the shingles used for candidate lookup
+    record_url: str = ""  # the paper's own record (OpenReview forum); distinct URLs: distinct papers
+
+
+class SimilarityIndex:
+    """Documents (title + abstract) indexed for candidate lookup and scoring."""
+
+    def __init__(self) -> None:
+        self._vocab: dict[str, int] = {}
+        self.docs: list[_Doc] = []
+        self._postings: dict[int, list[int]] = {}
+        self._titles: dict[str, list[int]] = {}
+
+    def make_doc(self, title: str | None, abstract: str | None, record_url: str | None = None) -> _Doc:
+        shingles: frozenset[int] = frozenset()
+        sample: tuple[int, ...] = ()
+        if abstract:
+            vocab = self._vocab
+            ids = [vocab.setdefault(word, len(vocab)) for word in _WORD.findall(normalize_text(abstract))]
+            # Word ids stay below 2**20 for any realistic corpus, so this packing is exact.
+            shingles = frozenset((a << 40) | (b << 20) | c for a, b, c in zip(ids, ids[1:], ids[2:]))
+            sample = tuple(s for s in shingles if not s & _SAMPLE_MASK)
+        return _Doc(title_key(title), shingles, sample, record_url or "")
+
+    def add(self, title: str | None, abstract: str | None, record_url: str | None = None) -> int:
+        doc = self.make_doc(title, abstract, record_url)
+        number = len(self.docs)
+        self.docs.append(doc)
+        postings = self._postings
+        for shingle in doc.sample:
+            posting = postings.get(shingle)
+            if posting is None:
+                postings[shingle] = [number]
+            else:
+                posting.append(number)
+        if doc.title:
+            self._titles.setdefault(doc.title, []).append(number)
+        return number
+
+    def candidates(self, doc: _Doc) -> list[int]:
+        """Indexed documents sharing the title or a rare shingle with ``doc``, sorted."""
+        found: Counter[int] = Counter()
+        postings = self._postings
+        for shingle in doc.sample:
+            posting = postings.get(shingle)
+            if posting is not None and len(posting) <= RARE_SHINGLE_MAX_DF:
+                found.update(posting)
+        result = set(self._titles.get(doc.title, ())) if doc.title else set()
+        result.update(number for number, shared in found.items() if shared >= 2)
+        return sorted(result)
+
+    @staticmethod
+    def evidence(a: _Doc, b: _Doc) -> tuple[str, float] | None:
+        """(kind, score) when the two documents are the same paper, else None."""
+        if a.record_url and b.record_url and a.record_url != b.record_url:
+            return None  # two records of the same database (an author pasted one abstract twice)
+        jaccard = containment = 0.0
+        both_abstracts = bool(a.shingles) and bool(b.shingles)
+        if both_abstracts:
+            shared = len(a.shingles & b.shingles)
+            smaller = min(len(a.shingles), len(b.shingles))
+            jaccard = shared / (len(a.shingles) + len(b.shingles) - shared)
+            containment = shared / smaller if smaller >= MIN_CONTAINMENT_SHINGLES else jaccard
+        if a.title and a.title == b.title:
+            if not both_abstracts:
+                return "title", 1.0
+            if containment >= SAME_TITLE_CONTAINMENT or jaccard >= SAME_TITLE_CONTAINMENT:
+                return "title+abstract", jaccard
+            return None  # same title, unrelated abstracts: two papers (reported by the caller)
+        if not both_abstracts or min(len(a.shingles), len(b.shingles)) < MIN_CONTAINMENT_SHINGLES:
+            return None  # "We have withdrawn our paper." is boilerplate, not evidence
+        if a.title and b.title:
+            return ("abstract", jaccard) if jaccard >= RETITLED_JACCARD else None
+        if jaccard >= ABSTRACT_JACCARD or containment >= ABSTRACT_CONTAINMENT:
+            return "abstract", jaccard
+        return None
+
+
+@dataclass
+class MergedPaper:
+    """One paper: its entries and the best value of each field across them."""
+
+    entries: list[ListingEntry]
+    title: str | None
+    authors: list[str]
+    abstract: str | None
+    topic: tuple[str, str | None] | None
+    decision: str | None
+    links: dict[str, str]
+    keywords: list[str]
+    evidence: list[MergeEvidence] = field(default_factory=list)
+
+    @property
+    def sources(self) -> list[SourceRef]:
+        return sorted(SourceRef(e.file, e.entry, e.format) for e in self.entries)
+
+    def label(self) -> str:
+        return self.entries[0].label()
+
+
+def merge_duplicates(entries: Iterable[ListingEntry], warnings: list[str] | None = None) -> list[MergedPaper]:
+    """Cluster entries that are the same paper; result order is canonical (first source)."""
+    ordered = sorted(entries, key=ListingEntry.sort_key)
+    index = SimilarityIndex()
+    for entry in ordered:
+        index.add(entry.title, entry.abstract, entry.links.get("openreview"))
+
+    edges: list[tuple[float, int, int, str]] = []
+    for i, doc in enumerate(index.docs):
+        for j in index.candidates(doc):
+            if j <= i:
+                continue
+            found = SimilarityIndex.evidence(doc, index.docs[j])
+            if found is not None:
+                edges.append((found[1], i, j, found[0]))
+            elif doc.title and doc.title == index.docs[j].title and warnings is not None:
+                warnings.append(
+                    f"{ordered[i].label()} and {ordered[j].label()} share a title but not their abstracts: kept apart"
+                )
+
+    # Strongest evidence first, so a weak link cannot chain two titled papers together.
+    edges.sort(key=lambda edge: (-edge[0], edge[1], edge[2]))
+    parent = list(range(len(ordered)))
+    titles: dict[int, set[str]] = {i: {d.title} if d.title else set() for i, d in enumerate(index.docs)}
+    evidence: dict[int, list[MergeEvidence]] = {}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for score, i, j, kind in edges:
+        ri, rj = root(i), root(j)
+        if ri == rj:
+            continue
+        if titles[ri] and titles[rj] and not titles[ri] & titles[rj] and score < RETITLED_JACCARD:
+            if warnings is not None:
+                warnings.append(
+                    f"{ordered[i].label()} ~ {ordered[j].label()} (score {score:.2f}) would join two titled papers: kept apart"
+                )
+            continue
+        keep, gone = min(ri, rj), max(ri, rj)
+        parent[gone] = keep
+        titles[keep] |= titles.pop(gone)
+        evidence.setdefault(keep, []).extend(evidence.pop(gone, []))
+        evidence[keep].append(MergeEvidence(ordered[i].label(), ordered[j].label(), kind, score))
+
+    clusters: dict[int, list[ListingEntry]] = {}
+    for i, entry in enumerate(ordered):
+        clusters.setdefault(root(i), []).append(entry)
+    return [
+        _merge_fields(members, sorted(evidence.get(r, []), key=lambda e: (e.left, e.right)))
+        for r, members in sorted(clusters.items())
+    ]
+
+
+def _first(entries: list[ListingEntry], priority: dict[str, int], value) -> object:
+    ranked = sorted(entries, key=lambda e: (priority.get(e.format, len(priority)), e.file, e.entry))
+    for entry in ranked:
+        found = value(entry)
+        if found:
+            return found
+    return None
+
+
+def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence]) -> MergedPaper:
+    # The longest real abstract wins (ties: first in file/entry order): versions
+    # differ by typography, a dropped sentence or a dropped code URL, and the
+    # longer one has lost nothing.
+    abstracts = [e for e in entries if e.abstract]
+    best = max(abstracts, key=lambda e: len(e.abstract or ""), default=None)
+    links: dict[str, str] = {}
+    keywords: list[str] = []
+    for entry in entries:
+        for key, url in entry.links.items():
+            links.setdefault(key, url)
+        keywords.extend(k for k in entry.keywords if k not in keywords)
+    return MergedPaper(
+        entries=entries,
+        title=_first(entries, TITLE_PRIORITY, lambda e: e.title),  # type: ignore[arg-type]
+        authors=list(_first(entries, AUTHORS_PRIORITY, lambda e: e.authors) or []),  # type: ignore[arg-type]
+        abstract=best.abstract if best else None,
+        topic=_first(entries, TOPIC_PRIORITY, lambda e: e.topic),  # type: ignore[arg-type]
+        decision=_first(entries, {FORMAT_JSON: 0}, lambda e: e.decision),  # type: ignore[arg-type]
+        links=links,
+        keywords=keywords,
+        evidence=evidence,
+    )

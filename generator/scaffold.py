@@ -1,0 +1,96 @@
+"""Scaffolding: ``papersite init DIR`` writes a new, working site skeleton.
+
+In:  a target directory (absent or empty) and a site name.
+Out: papersite.yml, mkdocs.yml, corpus/ with a tiny example listing, site_src/
+     with home and about pages, and a .gitignore. ``papersite build`` and
+     ``papersite check`` work in it straight away; the user then swaps the
+     example listing for their own.
+
+The templates live in ``generator/scaffold/`` as plain files so that they can
+be read and diffed like the real site's. ``mkdocs.yml`` there is kept in step
+with the repository's own (tests/test_scaffold.py compares them), so a new
+site gets the same theme and plugins as the bundled one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from string import Template
+
+TEMPLATE_PACKAGE = "generator"
+TEMPLATE_DIR = "scaffold"
+
+# Template file -> path in the new site. Files that git or a shell would hide
+# are stored under visible names so that packaging keeps them.
+RENAMES = {"gitignore": ".gitignore"}
+# Only these get $site_name substituted; the rest are copied byte for byte.
+SUBSTITUTED = {"papersite.yml", "mkdocs.yml"}
+
+
+def template_root() -> Traversable:
+    return resources.files(TEMPLATE_PACKAGE) / TEMPLATE_DIR
+
+
+def _walk(node: Traversable, prefix: str = "") -> list[tuple[str, Traversable]]:
+    files = []
+    for child in sorted(node.iterdir(), key=lambda c: c.name):
+        rel = f"{prefix}{child.name}"
+        if child.is_dir():
+            if child.name != "__pycache__":
+                files.extend(_walk(child, f"{rel}/"))
+        else:
+            files.append((rel, child))
+    return files
+
+
+def skeleton_files(site_name: str) -> dict[str, str]:
+    """Relative path in the new site -> file text."""
+    files = {}
+    for rel, source in _walk(template_root()):
+        text = source.read_text(encoding="utf-8")
+        if rel in SUBSTITUTED:
+            # safe_substitute: a stray '$' in a template must not break init.
+            text = Template(text).safe_substitute(site_name=_yaml_safe(site_name) if rel.endswith(".yml") else site_name)
+        files[RENAMES.get(rel, rel)] = text
+    return files
+
+
+def _yaml_safe(value: str) -> str:
+    """A site name as a YAML scalar: quoted, so 'Papers: 2025' stays one string."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def create_site(directory: Path, site_name: str) -> list[Path]:
+    """Write the skeleton into ``directory``; refuses to touch a non-empty one."""
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise FileExistsError(f"{directory} exists and is not an empty directory; choose a new one")
+    written = []
+    for rel, text in skeleton_files(site_name).items():
+        target = directory / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    (directory / "site_src" / "papers").mkdir(parents=True, exist_ok=True)
+    return written
+
+
+def run_init(args: argparse.Namespace) -> int:
+    directory: Path = args.directory
+    try:
+        written = create_site(directory, args.site_name)
+    except FileExistsError as error:
+        print(f"papersite init: {error}", file=sys.stderr)
+        return 2
+    print(f"papersite init: created {len(written)} files in {directory}")
+    print("Next steps:")
+    print(f"  cd {directory}")
+    print("  papersite build      # import corpus/, write one page per paper, build site/")
+    print("  papersite serve      # preview at http://127.0.0.1:8000/")
+    print("  papersite check      # what CI runs on every pull request")
+    print("Replace corpus/example.jsonl with your own listings, then build again.")
+    return 0

@@ -1,0 +1,137 @@
+"""``papersite build`` and ``papersite serve``: the whole pipeline, in order.
+
+1. import  (``generator.importer``, when present): listings -> paper pages;
+           reports no change when the pages are in sync.
+2. stage   (``stage.py``): paper pages -> display pages, index pages, stats,
+           Explore, search index and assets in ``build/docs``.
+3. engine  MkDocs + Material in strict mode (or Zensical), via ``generator/engines.py`` -> ``site/``.
+
+``mkdocs build`` / ``mkdocs serve`` on the project reach the same result through
+``plugin.py``, which runs step 2 from the config hook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from generator.check import check_pages, errors_only
+from generator.config import ProjectConfig
+from generator.engines import EngineError, build_with_engine, serve_with_engine
+from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
+
+MKDOCS_FILE = "mkdocs.yml"
+# 1980-01-01: the earliest date zip and friends accept; used when git has no answer.
+FALLBACK_EPOCH = "315532800"
+
+
+def source_date_epoch(root: Path) -> str:
+    """The build date for the sitemap: the last commit's time, so rebuilds of one input are identical."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return os.environ["SOURCE_DATE_EPOCH"]
+    try:
+        out = subprocess.run(
+            ["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True, text=True, timeout=10, check=False
+        )
+        value = out.stdout.strip()
+        if out.returncode == 0 and value.isdigit():
+            return value
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return FALLBACK_EPOCH
+
+
+def _say(quiet: bool, message: str) -> None:
+    if not quiet:
+        print(message, file=sys.stderr)
+
+
+def run_import_step(config: ProjectConfig, quiet: bool) -> int:
+    if importlib.util.find_spec("generator.importer") is None:
+        _say(quiet, "import: generator.importer not available; building from the pages as they are")
+        return 0
+    from generator import importer
+
+    runner = getattr(importer, "run_import", None)
+    if runner is None:
+        return 0
+    return int(runner(argparse.Namespace(sources=[], report=None, quiet=quiet), config) or 0)
+
+
+def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
+    quiet = bool(getattr(args, "quiet", False))
+    os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
+    started = time.perf_counter()
+    if not getattr(args, "no_import", False):
+        status = run_import_step(config, quiet)
+        if status:
+            return status
+    imported = time.perf_counter()
+    # The same validation as `papersite check`: never build a site from pages it rejects.
+    errors = errors_only(check_pages(config))
+    if errors:
+        for problem in errors:
+            print(problem, file=sys.stderr)
+        print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
+        return 1
+    try:
+        staged = stage_docs(config)
+    except StageError as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 1
+    stage_done = time.perf_counter()
+    _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
+         f"({staged.written} files written, {staged.removed} removed) in {stage_done - imported:.1f}s")
+    engine = getattr(args, "engine", "mkdocs")
+    config_file = config.root / MKDOCS_FILE
+    if not config_file.exists():
+        print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
+        return 1
+    try:
+        build_with_engine(
+            engine,
+            config_file,
+            docs_dir=staged.docs_dir,
+            site_dir=config.site_dir,
+            overrides_dir=staged_overrides_dir(config),
+            strict=True,
+            quiet=quiet,
+        )
+    except EngineError as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 1
+    done = time.perf_counter()
+    _say(quiet, f"build: {engine} -> {config.site_dir} in {done - stage_done:.1f}s "
+         f"(import {imported - started:.1f}s, total {done - started:.1f}s)")
+    return 0
+
+
+def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
+    """Live preview: the plugin restages on every rebuild and watches site_src."""
+    os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
+    if getattr(args, "engine", "mkdocs") == "zensical":
+        # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
+        staged = stage_docs(config)
+        try:
+            return serve_with_engine(
+                "zensical",
+                config.root / MKDOCS_FILE,
+                docs_dir=staged.docs_dir,
+                overrides_dir=staged_overrides_dir(config),
+                dev_addr=args.dev_addr,
+            )
+        except EngineError as error:
+            print(f"papersite: {error}", file=sys.stderr)
+            return 1
+    from mkdocs.commands.serve import serve
+
+    serve(config_file=str(config.root / MKDOCS_FILE), dev_addr=args.dev_addr, livereload=True)
+    return 0
+
+
+__all__ = ["run_build", "run_serve", "staged_docs_dir", "source_date_epoch"]

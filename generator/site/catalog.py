@@ -1,0 +1,233 @@
+"""The corpus as the site sees it: papers, and the authors, keywords and topics they share.
+
+In: paper records (``PaperRecord``). Out: a ``Catalog`` with one entry per author,
+keyword, area and sub-area, each with a unique slug and the papers it lists, in a
+fixed order so that every page built from it is deterministic.
+
+Author names are grouped only when they differ in case, accents or spacing
+("José  García" and "jose garcia"); names that differ in any other way stay
+separate people, even if their slugs collide (the later one gets ``-2``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from generator.record import PaperRecord
+from generator.site import urls
+
+NO_TOPIC = "No topic"
+
+
+def fold(text: str) -> str:
+    """Key that ignores case, accents and spacing; nothing else."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    spaced = re.sub(r"\s+", " ", stripped).strip().casefold()
+    # "J.Smith" and "J. Smith", "Jean - Pierre" and "Jean-Pierre" are spacing variants.
+    return re.sub(r"\s*([.\-'’])\s*", r"\1", spaced)
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    return (fold(name), name)
+
+
+@dataclass
+class Author:
+    name: str  # the most used spelling
+    slug: str
+    variants: list[str]  # every spelling seen, display name first
+    papers: list[PaperRecord] = field(default_factory=list)
+    coauthors: list[tuple["Author", int]] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return urls.author_url(self.slug)
+
+
+@dataclass
+class Keyword:
+    name: str
+    slug: str
+    papers: list[PaperRecord] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return urls.keyword_url(self.slug)
+
+
+@dataclass
+class Subarea:
+    name: str
+    slug: str
+    area: "Area"
+    papers: list[PaperRecord] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return urls.subarea_url(self.area.slug, self.slug)
+
+
+@dataclass
+class Area:
+    name: str
+    slug: str
+    papers: list[PaperRecord] = field(default_factory=list)  # all papers of the area
+    subareas: list[Subarea] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return urls.area_url(self.slug)
+
+    @property
+    def area_only(self) -> list[PaperRecord]:
+        """Papers with this area but no sub-area (low-confidence inferences land here)."""
+        return [p for p in self.papers if not (p.topic and p.topic.subarea)]
+
+
+@dataclass
+class Catalog:
+    papers: list[PaperRecord]  # sorted by title
+    authors: list[Author]
+    keywords: list[Keyword]
+    areas: list[Area]
+    author_of: dict[str, Author]  # folded name -> author
+    keyword_of: dict[str, Keyword]  # folded keyword -> keyword
+    area_of: dict[str, Area]  # area name -> area
+    subarea_of: dict[tuple[str, str], Subarea]
+
+    def paper_authors(self, paper: PaperRecord) -> list[Author]:
+        return [self.author_of[fold(name)] for name in paper.authors if fold(name)]
+
+    def paper_keywords(self, paper: PaperRecord) -> list[Keyword]:
+        seen: dict[str, Keyword] = {}
+        for name in paper.keywords:
+            if fold(name):
+                seen.setdefault(fold(name), self.keyword_of[fold(name)])
+        return list(seen.values())
+
+    def paper_area(self, paper: PaperRecord) -> Area | None:
+        return self.area_of.get(paper.topic.area) if paper.topic else None
+
+    def paper_subarea(self, paper: PaperRecord) -> Subarea | None:
+        if paper.topic and paper.topic.subarea:
+            return self.subarea_of.get((paper.topic.area, paper.topic.subarea))
+        return None
+
+
+def paper_sort_key(paper: PaperRecord) -> tuple[str, str]:
+    return (fold(paper.title), paper.slug)
+
+
+class _Slugs:
+    """Hands out unique slugs in call order: later names with the same slug get -2, -3."""
+
+    def __init__(self) -> None:
+        # "index" would collide with the section page of the same directory
+        self.used: set[str] = {"index"}
+
+    def take(self, name: str) -> str:
+        base = urls.slug_of(name)
+        slug, n = base, 1
+        while slug in self.used:
+            n += 1
+            slug = f"{base}-{n}"
+        self.used.add(slug)
+        return slug
+
+
+def _display_name(spellings: Counter[str]) -> str:
+    # Most used spelling; on a tie prefer the one with accents (more information), then code order.
+    return sorted(spellings, key=lambda s: (-spellings[s], -sum(ord(c) > 127 for c in s), s))[0]
+
+
+def build_catalog(records: list[PaperRecord]) -> Catalog:
+    papers = sorted(records, key=paper_sort_key)
+
+    author_spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    author_papers: dict[str, list[PaperRecord]] = defaultdict(list)
+    keyword_spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    keyword_papers: dict[str, list[PaperRecord]] = defaultdict(list)
+    for paper in papers:
+        for name in paper.authors:
+            key = fold(name)
+            if not key:
+                continue
+            author_spellings[key][re.sub(r"\s+", " ", name.strip())] += 1
+            if not author_papers[key] or author_papers[key][-1] is not paper:
+                author_papers[key].append(paper)
+        for name in paper.keywords:
+            key = fold(name)
+            if not key:
+                continue
+            keyword_spellings[key][name.strip()] += 1
+            if not keyword_papers[key] or keyword_papers[key][-1] is not paper:
+                keyword_papers[key].append(paper)
+
+    slugs = _Slugs()
+    authors: list[Author] = []
+    author_of: dict[str, Author] = {}
+    for key in sorted(author_spellings):
+        spellings = author_spellings[key]
+        name = _display_name(spellings)
+        variants = [name] + sorted(s for s in spellings if s != name)
+        author = Author(name=name, slug=slugs.take(name), variants=variants, papers=author_papers[key])
+        authors.append(author)
+        author_of[key] = author
+    authors.sort(key=lambda a: sort_key(a.name))
+
+    for author in authors:
+        counts: Counter[str] = Counter()
+        for paper in author.papers:
+            for other in {fold(n) for n in paper.authors if fold(n)}:
+                if author_of[other] is not author:
+                    counts[other] += 1
+        author.coauthors = [
+            (author_of[key], n) for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], sort_key(author_of[kv[0]].name)))
+        ]
+
+    slugs = _Slugs()
+    keywords: list[Keyword] = []
+    keyword_of: dict[str, Keyword] = {}
+    for key in sorted(keyword_spellings):
+        name = _display_name(keyword_spellings[key])
+        keyword = Keyword(name=name, slug=slugs.take(name), papers=keyword_papers[key])
+        keywords.append(keyword)
+        keyword_of[key] = keyword
+    keywords.sort(key=lambda k: sort_key(k.name))
+
+    area_of: dict[str, Area] = {}
+    subarea_of: dict[tuple[str, str], Subarea] = {}
+    area_slugs = _Slugs()
+    for paper in papers:
+        area_name = paper.topic.area if paper.topic else NO_TOPIC
+        if area_name not in area_of:
+            area_of[area_name] = Area(name=area_name, slug="")
+        area = area_of[area_name]
+        area.papers.append(paper)
+        if paper.topic and paper.topic.subarea:
+            key = (area_name, paper.topic.subarea)
+            if key not in subarea_of:
+                subarea_of[key] = Subarea(name=paper.topic.subarea, slug="", area=area)
+                area.subareas.append(subarea_of[key])
+            subarea_of[key].papers.append(paper)
+    areas = sorted(area_of.values(), key=lambda a: (a.name == NO_TOPIC, sort_key(a.name)))
+    for area in areas:
+        area.slug = area_slugs.take(area.name)
+        area.subareas.sort(key=lambda s: sort_key(s.name))
+        sub_slugs = _Slugs()
+        for sub in area.subareas:
+            sub.slug = sub_slugs.take(sub.name)
+    return Catalog(
+        papers=papers,
+        authors=authors,
+        keywords=keywords,
+        areas=areas,
+        author_of=author_of,
+        keyword_of=keyword_of,
+        area_of=area_of,
+        subarea_of=subarea_of,
+    )

@@ -1,0 +1,310 @@
+"""Index pages: home, all papers, topics, keywords, authors and about.
+
+In: the catalog and the site context. Out: ``{path in the docs dir: page text}``.
+These pages are derived from the paper records at every build and never committed,
+so an edit to a paper page shows up in every index after the next build.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import groupby
+
+from generator.record import PaperRecord
+from generator.site import urls
+from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
+from generator.site.html import block, esc, link, out_link, page, plain_title
+from generator.site.paper_pages import SiteContext, author_line, paper_list
+
+GENERATED = {"search": {"exclude": True}}
+
+
+def _front(title: str, hide_toc: bool = True) -> dict:
+    return {"title": plain_title(title), **({"hide": ["toc"]} if hide_toc else {}), **GENERATED}
+
+
+def _crumbs(here: str, trail: list[tuple[str, str]]) -> str:
+    parts = [link(urls.relative(here, url), text) for url, text in trail]
+    return f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(parts)}</nav>'
+
+
+def _letter(name: str) -> str:
+    first = fold(name)[:1].upper()
+    return first if "A" <= first <= "Z" else "#"
+
+
+def _a_to_z(here: str, entries: list[tuple[str, str, int]], unit: str) -> str:
+    """Entries (name, url, count) grouped by first letter, with a letter bar on top."""
+    groups = [(letter, list(items)) for letter, items in groupby(entries, key=lambda e: _letter(e[0]))]
+    bar = " ".join(f'<a href="#letter-{esc(letter.lower() if letter != "#" else "other")}">{esc(letter)}</a>' for letter, _ in groups)
+    sections = []
+    for letter, items in groups:
+        anchor = letter.lower() if letter != "#" else "other"
+        lis = "".join(
+            f'<li>{link(urls.relative(here, url), name)} <span class="ps-count" title="{count} {unit}">{count}</span></li>'
+            for name, url, count in items
+        )
+        sections.append(f'<h2 id="letter-{anchor}">{esc(letter)}</h2><ul class="ps-columns">{lis}</ul>')
+    return block(f'<nav class="ps-letters" aria-label="Jump to letter">{bar}</nav>', *sections)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def home_page(catalog: Catalog, context: SiteContext) -> str:
+    name = context.config.site_name
+    here = ""
+    counts = [
+        (len(catalog.papers), "papers", "papers/"),
+        (len(catalog.authors), "authors", "authors/"),
+        (len(catalog.keywords), "keywords", "keywords/"),
+        (sum(len(a.subareas) for a in catalog.areas), "sub-areas", "topics/"),
+    ]
+    cards = "".join(
+        f'<li><a href="{esc(url)}"><strong>{n:,}</strong> {esc(label)}</a></li>' for n, label, url in counts
+    )
+    areas = "".join(
+        f"<li>{link(urls.relative(here, a.url), a.name)} <span class=ps-count>{len(a.papers)}</span></li>" for a in catalog.areas
+    )
+    body = block(
+        '<div class="ps-home">',
+        f"<h1>{esc(name)}</h1>",
+        f'<p class="ps-lead">Every paper of {esc(context.venue.name)} that our listings mention, with its authors, '
+        "topic, keywords, abstract and citation, in one searchable site. It works offline and sends no request "
+        "to any other site.</p>",
+        '<form class="ps-home-search" action="explore/" method="get" role="search">'
+        '<label for="ps-home-q" class="ps-visually-hidden">Search papers</label>'
+        '<input id="ps-home-q" name="q" type="search" placeholder="Search titles, authors, keywords, abstracts" autocomplete="off">'
+        '<button class="md-button md-button--primary" type="submit">Search</button></form>',
+        f'<ul class="ps-cards">{cards}</ul>',
+        "<h2>Browse</h2>",
+        '<ul class="ps-entry">'
+        '<li><a href="papers/">All papers</a>: one list to filter and sort</li>'
+        '<li><a href="topics/">Topics</a>: areas and their sub-areas</li>'
+        '<li><a href="keywords/">Keywords</a> and <a href="authors/">authors</a>, A to Z</li>'
+        '<li><a href="explore/">Explore</a>: full-text search with topic, keyword and author filters</li>'
+        '<li><a href="stats/">Stats</a>: the corpus in charts</li>'
+        "</ul>",
+        "<h2>Areas</h2>",
+        f'<ul class="ps-columns">{areas}</ul>',
+        "</div>",
+    )
+    return page({"title": plain_title(name), "hide": ["toc"], **GENERATED}, body)
+
+
+def papers_page(catalog: Catalog) -> str:
+    here = "papers/"
+    options = "".join(f'<option value="{esc(a.name)}">{esc(a.name)}</option>' for a in catalog.areas)
+    rows = []
+    for paper in catalog.papers:
+        area = paper.topic.area if paper.topic else NO_TOPIC
+        sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
+        first = fold(paper.authors[0]) if paper.authors else "~"
+        text = fold(" ".join([paper.title, *paper.authors, *paper.keywords]))
+        rows.append(
+            f'<li data-area="{esc(area)}" data-first="{esc(first)}" data-text="{esc(text)}">'
+            f"{link(urls.relative(here, urls.paper_url(paper.slug)), paper.title)}"
+            + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
+            + '<br><span class="ps-meta">'
+            + " <span class=ps-sep>·</span> ".join(
+                ([esc(author_line(paper))] if paper.authors else []) + [esc(area + (" › " + sub if sub else ""))]
+            )
+            + "</span></li>"
+        )
+    controls = (
+        '<div class="ps-controls" data-ps-list="ps-all-papers">'
+        '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
+        f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
+        '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
+        '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
+        '<option value="author">First author</option></select></label>'
+        f'<output data-ps-shown aria-live="polite">{len(catalog.papers):,} papers</output></div>'
+    )
+    body = block(
+        "<h1>All papers</h1>",
+        f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type.</p>",
+        controls,
+        '<ol class="ps-papers ps-all" id="ps-all-papers">',
+        *rows,
+        "</ol>",
+    )
+    return page(_front("All papers"), body)
+
+
+def topics_pages(catalog: Catalog) -> dict[str, str]:
+    pages: dict[str, str] = {}
+    here = "topics/"
+    sections = []
+    for area in catalog.areas:
+        subs = "".join(
+            f"<li>{link(urls.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>"
+            for s in area.subareas
+        )
+        only = len(area.area_only)
+        if only and area.subareas:
+            subs += f'<li><a href="{esc(urls.relative(here, area.url))}#area-only">Area only, no sub-area</a> <span class=ps-count>{only}</span></li>'
+        sections.append(
+            f'<h2 id="{esc(area.slug)}">{link(urls.relative(here, area.url), area.name)} <span class="ps-count">{len(area.papers)}</span></h2>'
+            + (f'<ul class="ps-columns">{subs}</ul>' if subs else "")
+        )
+    total_sub = sum(len(a.subareas) for a in catalog.areas)
+    pages["topics/index.md"] = page(
+        _front("Topics"),
+        block(
+            "<h1>Topics</h1>",
+            f"<p>{_plural(len(catalog.areas), 'area')} and {_plural(total_sub, 'sub-area')}; the number is how many papers each holds. "
+            "Topics marked inferred on a paper page were guessed from its title and abstract.</p>",
+            *sections,
+        ),
+    )
+    for area in catalog.areas:
+        here = area.url
+        subs = "".join(
+            f"<li>{link(urls.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>" for s in area.subareas
+        )
+        only = area.area_only
+        pages[f"topics/{area.slug}/index.md"] = page(
+            _front(area.name),
+            block(
+                _crumbs(here, [("topics/", "Topics")]),
+                f"<h1>{esc(area.name)}</h1>",
+                f"<p>{_plural(len(area.papers), 'paper')}.</p>",
+                f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
+                f'<h2 id="area-only">{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
+                paper_list(only, here, catalog, show_topic=False) if only else "",
+            ),
+        )
+        for sub in area.subareas:
+            here = sub.url
+            pages[f"topics/{area.slug}/{sub.slug}/index.md"] = page(
+                _front(f"{sub.name} ({area.name})"),
+                block(
+                    _crumbs(here, [("topics/", "Topics"), (area.url, area.name)]),
+                    f'<h1>{esc(sub.name)}</h1>',
+                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(urls.relative(here, area.url), area.name)} › {esc(sub.name)}.</p>",
+                    paper_list(sub.papers, here, catalog, show_topic=False),
+                ),
+            )
+    return pages
+
+
+def keywords_pages(catalog: Catalog) -> dict[str, str]:
+    pages: dict[str, str] = {}
+    entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
+    pages["keywords/index.md"] = page(
+        _front("Keywords"),
+        block(
+            "<h1>Keywords</h1>",
+            f"<p>{_plural(len(catalog.keywords), 'keyword')}, A to Z; the number is how many papers carry each.</p>",
+            _a_to_z("keywords/", entries, "papers"),
+        ),
+    )
+    for keyword in catalog.keywords:
+        here = keyword.url
+        pages[f"keywords/{keyword.slug}.md"] = page(
+            _front(f"Keyword: {keyword.name}"),
+            block(
+                _crumbs(here, [("keywords/", "Keywords")]),
+                f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
+                f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
+                paper_list(keyword.papers, here, catalog),
+            ),
+        )
+    return pages
+
+
+def _author_page(author: Author, catalog: Catalog) -> str:
+    here = author.url
+    also = ""
+    if len(author.variants) > 1:
+        also = f'<p class="ps-muted">Also written as: {esc(", ".join(author.variants[1:]))}</p>'
+    coauthors = "".join(
+        f"<li>{link(urls.relative(here, other.url), other.name)} <span class=ps-count title=\"{n} shared papers\">{n}</span></li>"
+        for other, n in author.coauthors
+    )
+    return page(
+        _front(author.name),
+        block(
+            _crumbs(here, [("authors/", "Authors")]),
+            f"<h1>{esc(author.name)}</h1>",
+            also,
+            f"<p>{_plural(len(author.papers), 'paper')}.</p>",
+            '<h2 id="papers">Papers</h2>',
+            paper_list(author.papers, here, catalog),
+            f'<h2 id="coauthors">Co-authors</h2><ul class="ps-columns">{coauthors}</ul>' if coauthors else "",
+        ),
+    )
+
+
+def authors_pages(catalog: Catalog) -> dict[str, str]:
+    pages: dict[str, str] = {}
+    entries = [(a.name, a.url, len(a.papers)) for a in catalog.authors]
+    pages["authors/index.md"] = page(
+        _front("Authors"),
+        block(
+            "<h1>Authors</h1>",
+            f"<p>{_plural(len(catalog.authors), 'author')}, A to Z; the number is how many papers each wrote. "
+            "Spellings that differ only in case, accents or spacing are one author; any other difference "
+            "stays a separate page.</p>",
+            _a_to_z("authors/", entries, "papers"),
+        ),
+    )
+    for author in catalog.authors:
+        pages[f"authors/{author.slug}.md"] = _author_page(author, catalog)
+    return pages
+
+
+def about_page(catalog: Catalog, context: SiteContext) -> str:
+    config = context.config
+    files = Counter(s.file for p in catalog.papers for s in p.sources)
+    entries = Counter((s.file, s.format) for p in catalog.papers for s in p.sources)
+    formats = {file: fmt for (file, fmt) in entries}
+    rows = "".join(
+        f"<tr><td>{out_link(context.corpus_url(f), f) if context.corpus_url(f) else esc(f)}</td>"
+        f"<td>{esc(formats.get(f, ''))}</td><td>{n:,}</td></tr>"
+        for f, n in sorted(files.items())
+    )
+    merged = sum(1 for p in catalog.papers if len(p.sources) > 1)
+    derived = sum(1 for p in catalog.papers if p.title_derived)
+    inferred = sum(1 for p in catalog.papers if p.topic and p.topic.source == "inferred")
+    try:
+        papers_dir = config.papers_dir.relative_to(config.root).as_posix()
+    except ValueError:
+        papers_dir = "site_src/papers"
+    repo = (
+        f"<p>The source is in {out_link(config.repo_url, config.repo_url)}. "
+        f"{out_link(config.repo_url + '/issues/new', 'Report a problem')} if something is wrong.</p>"
+        if config.repo_url
+        else ""
+    )
+    body = block(
+        "<h1>About this site</h1>",
+        f"<p>{esc(config.site_name)} lists {_plural(len(catalog.papers), 'paper')}, read from the listing files below. "
+        "Listings repeat papers and disagree with each other, so every paper is one merged page: "
+        f"{merged:,} pages merge more than one listing entry, {derived:,} titles were derived because no listing "
+        f"had one, and {inferred:,} topics were inferred from the title and abstract. Each paper page ends with "
+        "the listing entries it came from.</p>",
+        '<h2 id="sources">Sources</h2>',
+        '<table class="ps-table"><thead><tr><th>Listing file</th><th>Format</th><th>Entries used</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>",
+        '<h2 id="edit">How to correct a page</h2>',
+        f"<p>Each paper is one file, <code>{esc(papers_dir)}/&lt;slug&gt;.md</code>: YAML front matter with the title, "
+        "authors, topic, keywords, links and abstract, and an optional Markdown body for notes. Use "
+        "<em>Edit this page</em> at the bottom of a paper page, change a field, and open a pull request. "
+        "A topic you set gets <code>source: maintainer</code> and is never overwritten by the next import. "
+        "Topic, keyword and author pages are rebuilt from the paper pages on every build: never edit them.</p>",
+        "<p>To build locally: <code>pip install -e .</code>, then <code>papersite build</code> (or "
+        "<code>mkdocs build</code>) writes the site to <code>site/</code>; <code>papersite serve</code> previews it.</p>",
+        repo,
+    )
+    return page(_front("About", hide_toc=False), body)
+
+
+def index_pages(catalog: Catalog, context: SiteContext) -> dict[str, str]:
+    pages = {"index.md": home_page(catalog, context), "papers/index.md": papers_page(catalog)}
+    pages.update(topics_pages(catalog))
+    pages.update(keywords_pages(catalog))
+    pages.update(authors_pages(catalog))
+    pages["about.md"] = about_page(catalog, context)
+    return pages

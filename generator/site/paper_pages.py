@@ -1,0 +1,222 @@
+"""Paper pages: one display page per paper record, as Markdown for the engine.
+
+In: a record, the catalog (for author/keyword/topic links), its related papers
+and the project config. Out: the text of ``papers/<slug>.md`` in the staged docs
+dir. The committed page holds data (front matter); the display page is raw HTML
+built here with every listing string escaped, followed by the maintainers'
+Markdown body. Google Scholar tags travel in front matter (``citation``) for the
+template to put in <head>.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from generator.config import ProjectConfig
+from generator.record import PaperRecord
+from generator.site import cite, urls
+from generator.site.catalog import Catalog, fold
+from generator.site.html import block, esc, link, out_link, page, plain_title
+from generator.site.mathml import render_abstract, render_text
+
+LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
+
+
+@dataclass(frozen=True)
+class SiteContext:
+    """What every page renderer needs besides the catalog."""
+
+    config: ProjectConfig
+    venue: cite.Venue
+    source_of: dict[str, str]  # slug -> page source path relative to the repo root
+
+    def edit_url(self, slug: str) -> str | None:
+        if not self.config.repo_url or slug not in self.source_of:
+            return None
+        return f"{self.config.repo_url}/edit/{self.config.repo_branch}/{quote(self.source_of[slug])}"
+
+    def issue_url(self, paper: PaperRecord) -> str | None:
+        if not self.config.repo_url:
+            return None
+        title = f"Problem on paper page: {' '.join(paper.title.split())[:120]}"
+        body = (
+            f"Page: {urls.paper_url(paper.slug)}\n"
+            f"Source: {self.source_of.get(paper.slug, '')}\n\n"
+            "What is wrong, and what should it say?\n"
+        )
+        return f"{self.config.repo_url}/issues/new?title={quote(title, safe='')}&body={quote(body, safe='')}"
+
+    def corpus_url(self, file: str) -> str | None:
+        if not self.config.repo_url:
+            return None
+        try:
+            corpus = self.config.corpus_dir.relative_to(self.config.root).as_posix()
+        except ValueError:
+            return None
+        return f"{self.config.repo_url}/blob/{self.config.repo_branch}/{quote(corpus)}/{quote(file)}"
+
+
+def author_line(paper: PaperRecord, limit: int = 3) -> str:
+    names = [" ".join(a.split()) for a in paper.authors]
+    if len(names) > limit:
+        return ", ".join(names[:limit]) + " et al."
+    return ", ".join(names)
+
+
+def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True) -> str:
+    """A list of papers linking to their pages, with authors (and topic) as context."""
+    items = []
+    for paper in papers:
+        parts = [esc(author_line(paper))] if paper.authors else []
+        if show_topic and paper.topic:
+            parts.append(esc(paper.topic.label()))
+        meta = ' <span class="ps-sep">·</span> '.join(parts)
+        derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
+        items.append(
+            f"<li>{link(urls.relative(here, urls.paper_url(paper.slug)), paper.title)}{derived}"
+            f'<br><span class="ps-meta">{meta}</span></li>'
+        )
+    return '<ul class="ps-papers">\n' + "\n".join(items) + "\n</ul>"
+
+
+def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
+    if paper.topic is None:
+        return '<span class="ps-muted">No topic yet</span>'
+    area = catalog.paper_area(paper)
+    parts = [link(urls.relative(here, area.url), area.name)] if area else [esc(paper.topic.area)]
+    sub = catalog.paper_subarea(paper)
+    if sub:
+        parts.append(link(urls.relative(here, sub.url), sub.name))
+    text = ' <span class="ps-sep">›</span> '.join(parts)
+    if paper.topic.source == "inferred":
+        confidence = paper.topic.confidence
+        label = "inferred" + (f", {round(confidence * 100)}% confident" if confidence is not None else "")
+        note = "Guessed from the title and abstract, not given by a listing"
+        if not paper.topic.subarea:
+            label += "; sub-area uncertain"
+        text += f' <span class="ps-badge ps-inferred" title="{esc(note)}">{esc(label)}</span>'
+    elif paper.topic.source == "maintainer":
+        text += ' <span class="ps-badge">set by a maintainer</span>'
+    return text
+
+
+def _links_html(paper: PaperRecord) -> str:
+    known = [
+        out_link(url, LINK_LABELS.get(name, name.replace("_", " ").capitalize()))
+        for name, url in sorted(paper.links.items())
+        if urls.is_web_url(url)
+    ]
+    title = " ".join(paper.title.split())
+    searches = [
+        out_link(urls.query_url("https://openreview.net/search", term=title, group="all", content="all", source="all"), "OpenReview"),
+        out_link(urls.query_url("https://arxiv.org/search/", query=title, searchtype="title"), "arXiv"),
+        out_link(urls.query_url("https://scholar.google.com/scholar", q=title), "Google Scholar"),
+    ]
+    sep = ' <span class="ps-sep">·</span> '
+    html = sep.join(known)
+    if not any(name in paper.links and urls.is_web_url(paper.links[name]) for name in ("openreview", "pdf")):
+        html += (sep if html else "") + "Search by title: " + sep.join(searches)
+    return html
+
+
+def _cite_block(kind: str, label: str, text: str) -> str:
+    code_id = f"ps-{kind}"
+    return (
+        f'<div class="ps-cite-item"><div class="ps-cite-head"><span>{label}</span>'
+        f'<button type="button" class="md-button ps-copy" data-copy="{code_id}" aria-label="Copy {label}">Copy</button></div>'
+        # newlines inside <pre> are encoded so that the raw HTML block has no blank line
+        f'<pre><code id="{code_id}">{esc(text).replace(chr(10), "&#10;")}</code></pre></div>'
+    )
+
+
+def render_paper_page(
+    paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext
+) -> str:
+    here = urls.paper_url(paper.slug)
+    crumbs = [link(urls.relative(here, "papers/"), "Papers")]
+    area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
+    if area:
+        crumbs.append(link(urls.relative(here, area.url), area.name))
+    if sub:
+        crumbs.append(link(urls.relative(here, sub.url), sub.name))
+
+    derived = ""
+    if paper.title_derived:
+        derived = (
+            ' <span class="ps-badge ps-derived" title="No listing gave this paper a title; '
+            'it was derived from the abstract">derived title</span>'
+        )
+    authors = ", ".join(
+        link(urls.relative(here, catalog.author_of[fold(name)].url), " ".join(name.split()))
+        for name in paper.authors
+        if fold(name)
+    )
+    keywords = "".join(
+        f"<li>{link(urls.relative(here, kw.url), kw.name)}</li>" for kw in catalog.paper_keywords(paper)
+    )
+    facts = [f"<dt>Topic</dt><dd>{_topic_html(paper, here, catalog)}</dd>"]
+    if keywords:
+        facts.append(f'<dt>Keywords</dt><dd><ul class="ps-tags">{keywords}</ul></dd>')
+    if paper.decision:
+        facts.append(f"<dt>Decision</dt><dd>{esc(paper.decision)}</dd>")
+    facts.append(f"<dt>Links</dt><dd>{_links_html(paper)}</dd>")
+
+    if paper.abstract:
+        abstract = f'<div class="ps-abstract">{render_abstract(paper.abstract)}</div>'
+    else:
+        abstract = '<p class="ps-muted">No listing gave an abstract for this paper.</p>'
+
+    sources = "".join(
+        "<li>"
+        + (link(context.corpus_url(s.file), s.file) if context.corpus_url(s.file) else esc(s.file))
+        + f" entry {esc(s.entry)}"
+        + (f' <span class="ps-muted">({esc(s.format)})</span>' if s.format else "")
+        + "</li>"
+        for s in sorted(paper.sources)
+    )
+    merged = f" (merged from {len(paper.sources)} listing entries)" if len(paper.sources) > 1 else ""
+
+    actions = []
+    edit_url, issue_url = context.edit_url(paper.slug), context.issue_url(paper)
+    if edit_url:
+        actions.append(out_link(edit_url, "Edit this page"))
+    if issue_url:
+        actions.append(out_link(issue_url, "Report a problem"))
+
+    body = block(
+        '<div class="ps-paper">',
+        f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(crumbs)}</nav>',
+        f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}</h1>',
+        f'<p class="ps-authors">{authors}</p>' if authors else '<p class="ps-authors ps-muted">Authors unknown</p>',
+        f'<dl class="ps-facts">{"".join(facts)}</dl>',
+        '<h2 id="abstract">Abstract</h2>',
+        abstract,
+        '<h2 id="cite">Cite</h2>',
+        '<div class="ps-cite">'
+        + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, context.venue))
+        + _cite_block("ris", "RIS", cite.ris(paper, context.venue))
+        + "</div>",
+        '<h2 id="related">Related papers</h2>' if related else "",
+        paper_list(related, here, catalog) if related else "",
+        '<h2 id="sources">Sources</h2>',
+        f'<p class="ps-muted">Listing entries this page was built from{esc(merged)}:</p>',
+        f'<ul class="ps-sources">{sources}</ul>',
+        f'<p class="ps-actions">{" <span class=ps-sep>·</span> ".join(actions)}</p>' if actions else "",
+        "</div>",
+    )
+    if paper.body.strip():
+        body += "\n\n" + paper.body.strip() + "\n"
+
+    meta = [
+        {"name": name, "content": value}
+        for name, value in cite.scholar_meta(paper, context.venue)
+        if name != "citation_pdf_url" or urls.is_web_url(value)
+    ]
+    front = {
+        "title": plain_title(paper.title),
+        "hide": ["toc"],
+        "search": {"exclude": True},
+        "citation": meta,
+    }
+    return page(front, body)

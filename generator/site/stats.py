@@ -1,0 +1,78 @@
+"""Stats page: the corpus in charts, drawn at build time as inline SVG (no chart library).
+
+In: the catalog. Out: the text of ``stats.md``. Each chart is a horizontal bar
+chart whose labels are real text (readable, searchable, accessible) and whose
+bars link to the index page they count, where one exists.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.site import urls
+from generator.site.catalog import Catalog
+from generator.site.html import block, esc, page
+
+WIDTH = 720
+LABEL_WIDTH = 300
+ROW = 22
+
+
+def _truncate(text: str, limit: int = 44) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bar_chart(chart_id: str, title: str, rows: list[tuple[str, int, str | None]], here: str) -> str:
+    """One chart; rows are (label, value, link target URL or None)."""
+    top = max((value for _, value, _ in rows), default=0) or 1
+    bar_space = WIDTH - LABEL_WIDTH - 60
+    height = ROW * len(rows) + 8
+    parts = [
+        f'<svg class="ps-chart" id="{esc(chart_id)}" viewBox="0 0 {WIDTH} {height}" role="img" '
+        f'aria-labelledby="{esc(chart_id)}-title" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{esc(chart_id)}-title">{esc(title)}</title>',
+    ]
+    for i, (label, value, target) in enumerate(rows):
+        y = 4 + i * ROW
+        width = max(1, round(bar_space * value / top))
+        text = (
+            f'<text x="{LABEL_WIDTH - 8}" y="{y + 15}" text-anchor="end" class="ps-chart-label">'
+            f"<title>{esc(label)}</title>{esc(_truncate(label))}</text>"
+            f'<rect x="{LABEL_WIDTH}" y="{y + 3}" width="{width}" height="{ROW - 6}" rx="2" class="ps-chart-bar"/>'
+            f'<text x="{LABEL_WIDTH + width + 6}" y="{y + 15}" class="ps-chart-value">{value:,}</text>'
+        )
+        if target:
+            text = f'<a href="{esc(urls.relative(here, target))}">{text}</a>'
+        parts.append(text)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def stats_page(catalog: Catalog) -> str:
+    here = "stats/"
+    areas = [(a.name, len(a.papers), a.url) for a in sorted(catalog.areas, key=lambda a: (-len(a.papers), a.name))]
+    subareas = sorted(
+        ((f"{s.area.name} › {s.name}", len(s.papers), s.url) for a in catalog.areas for s in a.subareas),
+        key=lambda r: (-r[1], r[0]),
+    )
+    keywords = sorted(((k.name, len(k.papers), k.url) for k in catalog.keywords), key=lambda r: (-r[1], r[0]))[:30]
+    per_paper = Counter(min(len(p.authors), 15) for p in catalog.papers)
+    authors_rows = [
+        (f"{n}{'+' if n == 15 else ''} author{'s' if n != 1 else ''}", per_paper[n], None) for n in sorted(per_paper)
+    ]
+    sources = Counter(s.file for p in catalog.papers for s in p.sources)
+    source_rows = [(f, n, None) for f, n in sorted(sources.items())]
+    sections = [
+        ("areas", "Papers per area", areas),
+        ("subareas", "Papers per sub-area" + (f" (top 40 of {len(subareas)})" if len(subareas) > 40 else ""), subareas[:40]),
+        ("keywords", "Top 30 keywords", keywords),
+        ("authors", "Authors per paper", authors_rows),
+        ("sources", "Listing entries per source file", source_rows),
+    ]
+    body = block(
+        "<h1>Stats</h1>",
+        f"<p>{len(catalog.papers):,} papers, {len(catalog.authors):,} authors, {len(catalog.keywords):,} keywords. "
+        "Bars link to the pages they count.</p>",
+        *(f'<h2 id="{cid}">{esc(title)}</h2><figure class="ps-figure">{bar_chart("chart-" + cid, title, rows, here)}</figure>' for cid, title, rows in sections if rows),
+    )
+    return page({"title": "Stats", "search": {"exclude": True}}, body)

@@ -1,0 +1,82 @@
+"""What a reader does on the site, as small functions over a Playwright page.
+
+The selectors of the site's widgets live here only, so a change of the site's
+markup is fixed in one place rather than in every test.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin, urlsplit
+
+# Header search: MkDocs Material's (input in the header, a label toggles it on
+# small screens) or Zensical's (a button opens a dialog with a combobox).
+HEADER_SEARCH_TOGGLE = "button.md-search__button:visible, label[for=__search]:visible"
+HEADER_SEARCH_INPUT = "input.md-search__input:visible, input[role=combobox][aria-label=Search]:visible"
+HEADER_SEARCH_RESULT = ".md-search-result__item, [role=listbox][aria-label='Search results'] [role=option]"
+
+PAPER_HREF = re.compile(r"(?:^|/)papers/([^/?#]+)/?(?:[?#].*)?$")
+
+
+def paper_slug_of(href: str | None) -> str | None:
+    """The slug of a paper page link, or None for any other link."""
+    if not href:
+        return None
+    match = PAPER_HREF.search(urlsplit(href).path)
+    return match.group(1) if match else None
+
+
+def header_search(page, query: str):
+    """Type ``query`` into the header search; returns the result items once some are shown."""
+    field = page.locator(HEADER_SEARCH_INPUT).first
+    if not field.count():
+        page.locator(HEADER_SEARCH_TOGGLE).first.click()
+    field.fill(query)
+    results = page.locator(HEADER_SEARCH_RESULT)
+    results.first.wait_for(state="visible")
+    return results
+
+
+def result_paper_slugs(results, limit: int = 10) -> list[str | None]:
+    """Paper slugs of the first ``limit`` search results, in order (None: not a paper)."""
+    slugs = []
+    for index in range(min(limit, results.count())):
+        href = results.nth(index).evaluate("e => (e.closest('a[href]') || e.querySelector('a[href]') || {}).href")
+        slugs.append(paper_slug_of(href))
+    return slugs
+
+
+def main_paper_slugs(page, container: str = "main") -> list[str]:
+    """Slugs of the paper links shown in ``container``, in page order, without repeats."""
+    hrefs = page.locator(f"{container} a[href]").evaluate_all("links => links.map(a => a.href)")
+    return list(dict.fromkeys(s for s in map(paper_slug_of, hrefs) if s))
+
+
+def click_link(page, name: str, within: str = "main") -> None:
+    """Click the visible link whose text is exactly ``name`` and wait for the next page."""
+    link = page.locator(within).get_by_role("link", name=name, exact=True).first
+    with page.expect_navigation():
+        link.click()
+
+
+def absolute(page, href: str) -> str:
+    return urljoin(page.url, href)
+
+
+def horizontal_overflow(page) -> dict:
+    """How wide the document is against the viewport, and the widest offending elements."""
+    return page.evaluate(
+        """() => {
+            const width = window.innerWidth;
+            const wide = [];
+            for (const el of document.querySelectorAll('body *')) {
+                const r = el.getBoundingClientRect();
+                if (r.right > width + 1 && r.width > 0 && getComputedStyle(el).position !== 'fixed') {
+                    wide.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}` +
+                              `${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''}` +
+                              ` right=${Math.round(r.right)}`);
+                }
+            }
+            return {scrollWidth: document.documentElement.scrollWidth, innerWidth: width, wide: wide.slice(0, 8)};
+        }"""
+    )

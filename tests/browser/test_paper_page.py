@@ -1,0 +1,66 @@
+"""From the Topics index down to a paper page, and what that page shows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from site_ui import click_link, paper_slug_of
+
+pytestmark = pytest.mark.browser
+
+RAW_MATH = re.compile(r"\$[^$\s][^$]*\$")
+
+
+@pytest.fixture(scope="module")
+def math_paper(papers):
+    """A paper with LaTeX math in its abstract; one with a full topic (area and sub-area) if any."""
+    with_math = sorted((p for p in papers if p.abstract and RAW_MATH.search(p.abstract)), key=lambda p: p.slug)
+    assert with_math, "the bundled corpus should give a paper with $math$ in its abstract"
+    return next((p for p in with_math if p.topic and p.topic.subarea), with_math[0])
+
+
+def test_topics_area_subarea_paper_reaches_the_paper_page(site_page, math_paper):
+    assert math_paper.topic and math_paper.topic.subarea, (
+        f"papers/{math_paper.slug}/ (and every other paper with math) has no topic sub-area after enrichment")
+    page = site_page.page
+    site_page.goto("")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Topics", exact=True).first.click()
+    assert "/topics/" in page.url
+    # An area's name can also be a sub-area's elsewhere ("Theory"): areas are the headings.
+    click_link(page, math_paper.topic.area, within="main h2")
+    click_link(page, math_paper.topic.subarea)
+    title = " ".join(math_paper.title.split())
+    link = page.locator("main a[href]").filter(has_text=title).first
+    assert paper_slug_of(link.get_attribute("href")) == math_paper.slug
+    with page.expect_navigation():
+        link.click()
+    assert page.url.rstrip("/").endswith(f"papers/{math_paper.slug}"), page.url
+    heading = " ".join(page.locator("main h1").first.inner_text().split())
+    assert heading.startswith(title[:40]), f"paper page heading {heading!r} should be the title {title!r}"
+
+
+def test_paper_abstract_math_is_rendered(site_page, math_paper):
+    site_page.goto(f"papers/{math_paper.slug}/")
+    page = site_page.page
+    abstract = page.locator(".ps-abstract")
+    rendered = abstract.locator("math, mjx-container, .MathJax, .katex").count()
+    assert rendered, f"papers/{math_paper.slug}/: abstract has $math$ in the source but no MathML/MathJax output"
+    text = abstract.inner_text()
+    leftover = RAW_MATH.findall(text)
+    assert not leftover, f"papers/{math_paper.slug}/: raw LaTeX left in the shown abstract: {leftover[:3]}"
+
+
+def test_paper_bibtex_copy_button_copies_the_citation(site_page, math_paper):
+    site_page.goto(f"papers/{math_paper.slug}/")
+    page = site_page.page
+    button = page.get_by_role("button", name=re.compile("copy bibtex", re.I)).first
+    shown = page.locator("#ps-bibtex").inner_text().strip()
+    assert shown.startswith("@"), f"the BibTeX block should show a BibTeX entry, got {shown[:60]!r}"
+    page.evaluate("navigator.clipboard.writeText('')")
+    button.click()
+    page.wait_for_function("async () => (await navigator.clipboard.readText()).length > 0", timeout=5_000)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.strip() == shown, f"clipboard holds {copied[:80]!r}, expected the shown BibTeX {shown[:80]!r}"

@@ -1,0 +1,87 @@
+"""Small paper records and projects for the site tests (tests/test_site_*.py).
+
+A handful of pages written with ``render_page`` that cover what the site must
+show: a merged paper, a derived title, math, inferred topics, author spelling
+variants, a paper with no topic, and hostile listing text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from generator.record import PaperRecord, SourceRef, Topic, render_page
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+HOSTILE_TITLE = '<script>window.__pwned=1</script> *bold* {{ config.site_name }} {% if x %} [link](javascript:alert(1))'
+HOSTILE_ABSTRACT = (
+    '<img src=x onerror="window.__pwned=2"> </title><script>alert(1)</script> &lt;b&gt; '
+    "[click](javascript:alert(1)) {{ 7*7 }} `code` $\\text{<b>x</b>}$"
+)
+
+
+def fixture_records() -> list[PaperRecord]:
+    src = lambda f, e, fmt="numbered": SourceRef(f, e, fmt)  # noqa: E731
+    return [
+        PaperRecord(
+            id="a1", slug="one-step-diffusion-via-shortcut-models", title="One Step Diffusion via Shortcut Models",
+            authors=["Kevin Frans", "Danijar Hafner", "Sergey Levine", "Pieter Abbeel"],
+            topic=Topic("Deep Learning", "Generative Models and Autoencoders", "listing"),
+            keywords=["diffusion models", "generative models"], decision="Accept (Poster)",
+            links={"openreview": "https://openreview.net/forum?id=OlzB6LnXcS"},
+            abstract="Diffusion models and flow-matching models have enabled generating diverse and realistic images.",
+            sources=[src("000_a.txt", 3), src("001_b.txt", 17, "blocks")],
+        ),
+        PaperRecord(
+            id="a2", slug="calibrated-flows", title="Calibrated Normalizing Flows for Failure Modeling",
+            authors=["José García", "Ana Lee"], topic=Topic("Deep Learning", "Generative Models and Autoencoders", "inferred", 0.81),
+            keywords=["normalizing flows", "Diffusion Models"],
+            abstract="We bound the error by $O(n^2)$ and show $$\\sum_{i=1}^n x_i \\leq \\frac{a}{b}$$ holds. Bad math $\\frac{$ stays.",
+            sources=[src("000_a.txt", 5)],
+        ),
+        PaperRecord(
+            id="a3", slug="uncertainty-measures-derived", title="Uncertainty measures: a decomposition of pointwise risk",
+            title_derived=True, authors=["jose  garcia", "Ming Zhou"], topic=Topic("Theory", None, "inferred", 0.4),
+            keywords=["uncertainty"], abstract="There are various measures of predictive uncertainty in the literature.",
+            sources=[src("002_c.txt", 12)],
+        ),
+        PaperRecord(
+            id="a4", slug="graph-transformers", title="Graph Transformers at Scale",
+            authors=["Ming Zhou", "Ming-Zhou"], topic=Topic("Deep Learning", "Graph Neural Networks", "listing"),
+            keywords=["graph neural networks", "transformers"], links={"pdf": "https://example.org/paper.pdf"},
+            abstract="Graph neural networks meet transformers; we scale attention to millions of nodes.",
+            sources=[src("003_d.txt", 1, "topic-lines")],
+        ),
+        PaperRecord(
+            id="a5", slug="hostile-paper", title=HOSTILE_TITLE,
+            authors=['<b onmouseover="alert(1)">Mallory</b>', "Eve {{ x }}"],
+            topic=Topic("Applications", "Computer Vision <i>", "listing"),
+            keywords=["<script>kw</script>", "diffusion models"],
+            links={"openreview": "https://openreview.net/forum?id=x&<script>alert(1)</script>", "code": "https://github.com/x/y\"onclick=\"alert(1)"},
+            abstract=HOSTILE_ABSTRACT, sources=[src("003_d.txt", 2)],
+        ),
+        PaperRecord(
+            id="a6", slug="no-topic-paper", title="A Paper Without a Topic", authors=[],
+            keywords=[], abstract=None, sources=[src("001_b.txt", 40, "blocks")],
+        ),
+    ]
+
+
+def write_project(root: Path, records: list[PaperRecord] | None = None, site_name: str = "Test Papers 2025") -> Path:
+    """A project dir with paper pages, papersite.yml and an mkdocs.yml like the repo's."""
+    papers = root / "site_src" / "papers"
+    papers.mkdir(parents=True, exist_ok=True)
+    for record in records if records is not None else fixture_records():
+        (papers / f"{record.slug}.md").write_text(render_page(record), encoding="utf-8")
+    (root / "papersite.yml").write_text(
+        yaml.safe_dump({"site_name": site_name, "repo_url": "https://github.com/example/papers"}), encoding="utf-8"
+    )
+    mkdocs = yaml.safe_load((REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    mkdocs["site_name"] = site_name
+    mkdocs["repo_url"] = "https://github.com/example/papers"
+    mkdocs["repo_name"] = "example/papers"
+    mkdocs["theme"]["custom_dir"] = str(REPO_ROOT / "generator" / "site" / "templates")
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(mkdocs, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return root

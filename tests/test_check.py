@@ -1,0 +1,233 @@
+"""papersite check: every problem, in every page, at the line a maintainer must fix."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.check import Problem, Severity, check_pages
+from generator.cli import main
+from generator.config import load_config
+from generator.record import PaperRecord, SourceRef, Topic, render_page
+
+TAXONOMY = """\
+"Deep Learning":
+  - "Generative Models and Autoencoders"
+  - "Theory"
+"Applications":
+  - "Computer Vision"
+"""
+
+
+def make_record(slug: str, **changes) -> PaperRecord:
+    record = PaperRecord(
+        id=f"id-{slug}",
+        slug=slug,
+        title=f"A paper called {slug}",
+        authors=["Ada Lovelace", "Alan Turing"],
+        abstract="We study things carefully and report what we found.",
+        topic=Topic("Deep Learning", "Theory", "inferred", 0.8),
+        keywords=["diffusion models", "theory"],
+        links={"pdf": "https://example.org/paper.pdf"},
+        sources=[SourceRef("listing.txt", 1, "numbered")],
+    )
+    return record.replace(**changes)
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "papersite.yml").write_text("taxonomy_file: taxonomy.yaml\n", encoding="utf-8")
+    (tmp_path / "taxonomy.yaml").write_text(TAXONOMY, encoding="utf-8")
+    (tmp_path / "site_src" / "papers").mkdir(parents=True)
+    return tmp_path
+
+
+def write(project: Path, record: PaperRecord, name: str | None = None) -> Path:
+    path = project / "site_src" / "papers" / f"{name or record.slug}.md"
+    path.write_text(render_page(record), encoding="utf-8")
+    return path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture does not contain {old!r}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(path: Path, fragment: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if fragment in line:
+            return number
+    raise AssertionError(f"{fragment!r} not in {path}")
+
+
+def problems(project: Path) -> list[Problem]:
+    return check_pages(load_config(project))
+
+
+def as_text(found: list[Problem]) -> list[str]:
+    return [str(p) for p in found]
+
+
+def test_clean_pages_have_no_problems(project: Path) -> None:
+    write(project, make_record("first-paper"))
+    write(project, make_record("second-paper", abstract=None, topic=None, keywords=[]))
+    assert problems(project) == []
+
+
+def test_yaml_that_does_not_parse_is_reported_at_its_line(project: Path) -> None:
+    page = write(project, make_record("broken"))
+    edit(page, "title: A paper called broken", "title: [A paper called broken")
+    found = problems(project)
+    assert len(found) == 1
+    assert found[0].path == "site_src/papers/broken.md"
+    assert "not valid YAML" in found[0].message
+    # The parser notices the unclosed bracket at or after the title line.
+    assert found[0].line >= line_of(page, "title: [")
+
+
+def test_missing_and_mistyped_required_fields(project: Path) -> None:
+    page = write(project, make_record("fields"))
+    edit(page, "title: A paper called fields\n", "")
+    edit(page, "authors:\n- Ada Lovelace\n- Alan Turing\n", "authors: Ada Lovelace and Alan Turing\n")
+    edit(page, "id: id-fields", "id: 12")
+    text = as_text(problems(project))
+    assert "site_src/papers/fields.md:1: missing required field 'title'" in text
+    assert f"site_src/papers/fields.md:{line_of(page, 'authors:')}: field 'authors' must be a list of names, got text" in text
+    assert f"site_src/papers/fields.md:{line_of(page, 'id: 12')}: field 'id' must be text, got int" in text
+
+
+def test_empty_title_and_abstract(project: Path) -> None:
+    page = write(project, make_record("empty"))
+    edit(page, "title: A paper called empty", "title: ''")
+    edit(page, "abstract: We study things carefully and report what we found.", "abstract: '  '")
+    text = as_text(problems(project))
+    assert f"site_src/papers/empty.md:{line_of(page, 'title:')}: field 'title' is empty" in text
+    assert f"site_src/papers/empty.md:{line_of(page, 'abstract:')}: field 'abstract' is empty" in text
+
+
+def test_abstract_may_be_absent_only_when_flagged(project: Path) -> None:
+    page = write(project, make_record("no-abstract", abstract=None))
+    assert problems(project) == []
+    edit(page, "abstract_missing: true\n", "")
+    assert any("missing field 'abstract'" in p.message for p in problems(project))
+
+
+def test_duplicate_ids_and_slugs_name_both_files(project: Path) -> None:
+    write(project, make_record("original"))
+    copy = write(project, make_record("original"), name="copy")
+    text = as_text(problems(project))
+    slug_line = line_of(copy, "slug:")
+    assert f"site_src/papers/copy.md:{line_of(copy, 'id:')}: duplicate id 'id-original': also used by site_src/papers/original.md:2" in text
+    assert f"site_src/papers/copy.md:{slug_line}: duplicate slug 'original': also used by site_src/papers/original.md:3" in text
+    assert any(p.startswith(f"site_src/papers/copy.md:{slug_line}: slug 'original' differs from the file name") for p in text)
+    assert f"site_src/papers/original.md:2: duplicate id 'id-original': also used by site_src/papers/copy.md:2" in text
+
+
+def test_topic_outside_taxonomy_is_an_error_unless_the_listing_said_so(project: Path) -> None:
+    chosen = write(project, make_record("chosen", topic=Topic("Astrology", None, "maintainer")))
+    listed = write(project, make_record("listed", topic=Topic("Deep Learning", "Quantum Vibes", "listing")))
+    found = {p.path: p for p in problems(project)}
+    error = found["site_src/papers/chosen.md"]
+    assert error.severity is Severity.ERROR and error.line == line_of(chosen, "area: Astrology")
+    assert "'Astrology' is not in the taxonomy" in error.message
+    warning = found["site_src/papers/listed.md"]
+    assert warning.severity is Severity.WARNING and warning.line == line_of(listed, "subarea: Quantum Vibes")
+    assert str(warning).startswith(f"site_src/papers/listed.md:{warning.line}: warning: ")
+
+
+def test_topic_with_bad_source_or_confidence(project: Path) -> None:
+    page = write(project, make_record("topical"))
+    edit(page, "source: inferred", "source: guessed")
+    edit(page, "confidence: 0.8", "confidence: 3")
+    messages = {p.line: p.message for p in problems(project)}
+    assert "topic source must be one of" in messages[line_of(page, "source: guessed")]
+    assert "confidence must be a number from 0 to 1" in messages[line_of(page, "confidence: 3")]
+
+
+def test_malformed_keywords_point_at_the_item(project: Path) -> None:
+    page = write(project, make_record("keywords", keywords=["Diffusion", "diffusion", " padded", "", "ok"]))
+    edit(page, "- ok", "- 42")
+    found = {(p.line, p.message) for p in problems(project)}
+    lines = {p.line for p in problems(project)}
+    assert (line_of(page, "- diffusion"), "keyword 'diffusion' repeats keyword #1 (keywords are compared ignoring case)") in found
+    assert (line_of(page, "' padded'"), "keyword ' padded' has leading or trailing spaces") in found
+    assert (line_of(page, "- ''"), "keyword is empty") in found
+    assert (line_of(page, "- 42"), "keyword 42 must be text (quote it)") in found
+    assert line_of(page, "- Diffusion") not in lines
+
+
+def test_links_in_body_must_point_to_existing_pages(project: Path) -> None:
+    write(project, make_record("target"))
+    (project / "site_src" / "about.md").write_text("# About\n", encoding="utf-8")
+    (project / "site_src" / "papers" / "figure.png").write_bytes(b"png")
+    body = "\n".join(
+        [
+            "Notes from the maintainers.",
+            "",
+            "Good: [target](target.md), [target](/papers/target/), [sibling](../target/), [about](../about.md),",
+            "[topic](/topics/deep-learning/theory/), [external](https://example.org/x.md), [anchor](#notes).",
+            "Bad: [gone](gone.md) and [gone too](/papers/gone-too/).",
+            "Files: ![figure](figure.png) is there, ![lost](lost.png) is not.",
+            "Code is not checked: `[x](/papers/nowhere/)`",
+            "",
+            "[ref]: ../missing-ref/",
+        ]
+    )
+    page = write(project, make_record("linker", body=body))
+    found = {(p.line, p.message) for p in problems(project)}
+    bad = line_of(page, "Bad:")
+    assert found == {
+        (bad, "link 'gone.md' points to a page that does not exist"),
+        (bad, "link '/papers/gone-too/' points to a page that does not exist"),
+        (line_of(page, "Files:"), "link 'lost.png' points to a page that does not exist"),
+        (line_of(page, "[ref]:"), "link '../missing-ref/' points to a page that does not exist"),
+    }
+
+
+def test_unknown_field_is_a_warning(project: Path) -> None:
+    page = write(project, make_record("typo"))
+    edit(page, "keywords:", "keywrods:\n- misspelt\nkeywords:")
+    (problem,) = problems(project)
+    assert problem.severity is Severity.WARNING
+    assert problem.line == line_of(page, "keywrods:")
+    assert "unknown field 'keywrods'" in problem.message
+
+
+def test_all_problems_of_all_pages_are_reported_at_once(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = write(project, make_record("one"))
+    two = write(project, make_record("two"))
+    write(project, make_record("fine"))
+    edit(one, "title: A paper called one", "title: ''")
+    edit(two, "area: Deep Learning", "area: Cooking")
+    (project / "site_src" / "papers" / "three.md").write_text("no front matter\n", encoding="utf-8")
+    assert main(["--project", str(project), "check"]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"site_src/papers/one.md:{line_of(one, 'title:')}: field 'title' is empty",
+        "site_src/papers/three.md:1: page must start with a '---' line opening the YAML front matter",
+        f"site_src/papers/two.md:{line_of(two, 'area:')}: topic area 'Cooking' is not in the taxonomy; "
+        "expected one of Applications, Deep Learning",
+    ]
+    assert "3 error(s)" in err and "in 3 file(s)" in err
+
+
+def test_clean_check_exits_zero_with_one_summary_line(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(project, make_record("fine"))
+    assert main(["--project", str(project), "check"]) == 0
+    out, _ = capsys.readouterr()
+    assert len(out.splitlines()) == 1 and out.startswith("papersite check: OK, 1 page(s)")
+
+
+def test_checks_636_pages_in_under_two_seconds(project: Path) -> None:
+    slugs = [f"paper-{n}" for n in range(636)]
+    for n, slug in enumerate(slugs):
+        body = f"Compare [the previous paper](/papers/{slugs[n - 1]}/).\n" if n % 2 else ""
+        write(project, make_record(slug, abstract="word " * 200 + "end", body=body))
+    started = time.perf_counter()
+    found = problems(project)
+    elapsed = time.perf_counter() - started
+    assert found == []
+    assert elapsed < 2.0, f"check took {elapsed:.2f}s for 636 pages"

@@ -1,0 +1,267 @@
+"""generator/engines.py: the same staged project builds with MkDocs and with Zensical."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from generator import engines
+from generator.engines import EngineError, build_with_engine, page_urls, zensical_config
+
+needs_zensical = pytest.mark.skipif(
+    importlib.util.find_spec("zensical") is None,
+    reason="zensical is not installed (pip install -e '.[zensical]'); only the MkDocs half can run",
+)
+
+MKDOCS_YML = """\
+site_name: Tiny papers
+site_url: https://example.org/tiny/
+docs_dir: staged
+theme:
+  name: material
+  custom_dir: overrides
+nav:
+  - Home: index.md
+  - Papers: papers/index.md
+not_in_nav: |
+  /papers/*/index.md
+extra_css: [assets/site.css]
+extra_javascript: [assets/site.js]
+markdown_extensions:
+  - attr_list
+  - md_in_html
+  - toc:
+      permalink: true
+plugins:
+  - search
+"""
+
+# Shaped like a generated paper page: plain-text title in front matter, listing
+# text only in escaped raw HTML, MathML, a citation block, and raw links that
+# are relative to the page's directory URL (hence papers/<slug>/index.md).
+PAPER_MD = """\
+---
+title: Shortcut ‹Models› for One-Step Diffusion
+description: One network, one step.
+authors: [Ann O'Neil, Bo Zhang]
+keywords: [diffusion models, distillation]
+---
+
+<h1>Shortcut &lt;Models&gt; for One-Step Diffusion</h1>
+<p class="ps-authors"><a href="../../authors/ann-o-neil/">Ann O&#x27;Neil</a>, Bo Zhang</p>
+<p class="ps-topic"><a href="../../topics/deep-learning/">Deep Learning</a></p>
+
+## Abstract
+
+<div class="ps-abstract"><p>We bound <math><msub><mi>x</mi><mn>0</mn></msub><mo>&lt;</mo><mn>1</mn></math> in one step &amp; keep *stars* literal.</p></div>
+
+<pre class="ps-citation">@inproceedings{shortcut2025,
+  title = {Shortcut &lt;Models&gt; for One-Step Diffusion}
+}</pre>
+"""
+
+MAIN_HTML = """\
+{% extends "base.html" %}
+{% block extrahead %}
+  {{ super() }}
+  {% if page and page.meta and page.meta.authors %}
+  <meta name="citation_title" content="{{ page.meta.title | e }}">
+  {% for author in page.meta.authors %}<meta name="citation_author" content="{{ author | e }}">
+  {% endfor %}
+  {% endif %}
+{% endblock %}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    staged = root / "staged"
+    for folder in ("papers/shortcut-models", "authors/ann-o-neil", "topics/deep-learning", "assets"):
+        (staged / folder).mkdir(parents=True)
+    (root / "overrides").mkdir()
+    (root / "mkdocs.yml").write_text(MKDOCS_YML)
+    (root / "overrides" / "main.html").write_text(MAIN_HTML)
+    (staged / "index.md").write_text("# Tiny papers\n\nSee [all papers](papers/index.md).\n")
+    (staged / "papers" / "index.md").write_text("# Papers\n\n- [Shortcut](shortcut-models/index.md)\n")
+    (staged / "papers" / "shortcut-models" / "index.md").write_text(PAPER_MD)
+    (staged / "authors" / "ann-o-neil" / "index.md").write_text("# Ann O'Neil\n")
+    (staged / "topics" / "deep-learning" / "index.md").write_text("# Deep Learning\n")
+    (staged / "assets" / "site.css").write_text(".ps-authors { font-weight: bold }\n")
+    (staged / "assets" / "site.js").write_text("window.papersite = {};\n")
+    return root
+
+
+class _PageText(HTMLParser):
+    """What a reader sees of a page: <title>, the article's text, the citation meta tags."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.title = ""
+        self.article: list[str] = []
+        self.meta: list[tuple[str, str]] = []
+        self._in_title = False
+        self._article_depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "title":
+            self._in_title = True
+        elif tag == "article":
+            self._article_depth += 1
+        elif tag == "meta" and (attrs.get("name") or "").startswith("citation_"):
+            self.meta.append((attrs["name"], attrs.get("content") or ""))
+
+    def handle_endtag(self, tag):
+        if tag == "title":
+            self._in_title = False
+        elif tag == "article":
+            self._article_depth -= 1
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+        elif self._article_depth:
+            self.article.append(data)
+
+    @property
+    def article_text(self) -> str:
+        return " ".join(" ".join(self.article).split())
+
+
+def read_page(site: Path, url: str) -> _PageText:
+    parser = _PageText()
+    parser.feed((site / url / "index.html").read_text(encoding="utf-8"))
+    return parser
+
+
+def raw_hrefs(site: Path, url: str) -> list[str]:
+    text = (site / url / "index.html").read_text(encoding="utf-8")
+    return re.findall(r'class="ps-(?:authors|topic)"><a href="([^"]+)"', text)
+
+
+def search_locations(site: Path) -> set[str]:
+    """Pages in the engine's search index (each engine has its own format)."""
+    material = site / "search" / "search_index.json"
+    if material.exists():
+        docs = json.loads(material.read_text())["docs"]
+    else:
+        docs = json.loads((site / "search.json").read_text())["items"]
+    return {doc["location"].split("#")[0] for doc in docs}
+
+
+# -- derived config ------------------------------------------------------------
+
+
+def test_zensical_config_removes_what_zensical_must_not_or_cannot_run():
+    text, notes = zensical_config(
+        MKDOCS_YML.replace("  - search\n", "  - search\n  - tags\n  - papersite\n") + "hooks:\n  - hooks.py\n"
+    )
+    config = engines.read_config(text)
+    assert config["plugins"] == ["search"]
+    assert "hooks" not in config
+    assert any("tags" in note and "quadratic" in note for note in notes)
+    assert any("papersite" in note for note in notes)
+    assert any("hooks" in note for note in notes)
+
+
+def test_zensical_config_asks_for_the_material_look_unless_the_project_chose_one():
+    config = engines.read_config(zensical_config(MKDOCS_YML)[0])
+    assert config["theme"]["variant"] == "classic"
+    chosen = MKDOCS_YML.replace("  custom_dir: overrides\n", "  custom_dir: overrides\n  variant: modern\n")
+    assert engines.read_config(zensical_config(chosen)[0])["theme"]["variant"] == "modern"
+
+
+def test_zensical_config_is_deterministic_and_keeps_python_and_env_tags():
+    source = MKDOCS_YML.replace(
+        "  - md_in_html\n",
+        "  - md_in_html\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n",
+    ) + "copyright: !ENV [PAPERSITE_COPYRIGHT, 'none']\n"
+    first, _ = zensical_config(source, site_dir="out/site")
+    assert first == zensical_config(source, site_dir="out/site")[0]
+    assert "!!python/name:material.extensions.emoji.twemoji" in first
+    assert "!ENV" in first and "PAPERSITE_COPYRIGHT" in first
+    config = engines.read_config(first)
+    assert config["site_dir"] == "out/site"
+    assert config["not_in_nav"].strip() == "/papers/*/index.md"
+
+
+# -- errors a user can act on ---------------------------------------------------
+
+
+def test_unknown_engine_is_named(project: Path):
+    with pytest.raises(EngineError, match="unknown site engine 'hugo'"):
+        build_with_engine("hugo", project / "mkdocs.yml")
+
+
+def test_missing_zensical_says_what_to_install(project: Path, monkeypatch):
+    monkeypatch.setattr(engines, "engine_available", lambda engine: engine != "zensical")
+    with pytest.raises(EngineError) as error:
+        build_with_engine("zensical", project / "mkdocs.yml")
+    assert "zensical" in str(error.value)
+    assert "pip install -e '.[zensical]'" in str(error.value)
+
+
+# -- building --------------------------------------------------------------------
+
+
+def test_mkdocs_builds_every_staged_page(project: Path, tmp_path: Path):
+    result = build_with_engine("mkdocs", project / "mkdocs.yml", site_dir=tmp_path / "mk", quiet=True)
+    assert result.ok and result.seconds > 0
+    assert page_urls(result.site_dir) == {
+        "", "papers/", "papers/shortcut-models/", "authors/ann-o-neil/", "topics/deep-learning/",
+    }
+
+
+@needs_zensical
+def test_both_engines_build_the_same_site(project: Path, tmp_path: Path):
+    mk = build_with_engine("mkdocs", project / "mkdocs.yml", site_dir=tmp_path / "mk", quiet=True)
+    zs = build_with_engine("zensical", project / "mkdocs.yml", site_dir=tmp_path / "zs", quiet=True)
+
+    assert page_urls(zs.site_dir) == page_urls(mk.site_dir)
+    paper = "papers/shortcut-models/"
+    mk_page, zs_page = read_page(mk.site_dir, paper), read_page(zs.site_dir, paper)
+    assert zs_page.title == mk_page.title == "Shortcut ‹Models› for One-Step Diffusion - Tiny papers"
+    assert zs_page.meta == mk_page.meta == [
+        ("citation_title", "Shortcut ‹Models› for One-Step Diffusion"),
+        ("citation_author", "Ann O'Neil"),
+        ("citation_author", "Bo Zhang"),
+    ]
+    assert zs_page.article_text == mk_page.article_text
+    assert "Shortcut <Models> for One-Step Diffusion" in zs_page.article_text
+    assert "keep *stars* literal" in zs_page.article_text
+    # Raw-HTML links relative to the page's URL must reach the same pages in both.
+    assert raw_hrefs(zs.site_dir, paper) == raw_hrefs(mk.site_dir, paper) == [
+        "../../authors/ann-o-neil/", "../../topics/deep-learning/",
+    ]
+    for engine_site in (mk.site_dir, zs.site_dir):
+        assert (engine_site / "assets" / "site.css").is_file()
+        assert "assets/site.js" in (engine_site / paper / "index.html").read_text()
+    assert search_locations(zs.site_dir) == search_locations(mk.site_dir)
+    assert paper in search_locations(zs.site_dir)
+
+
+@needs_zensical
+def test_zensical_build_leaves_no_derived_config_and_honours_site_dir(project: Path, tmp_path: Path):
+    result = build_with_engine("zensical", project / "mkdocs.yml", site_dir=tmp_path / "elsewhere", quiet=True)
+    assert result.site_dir == (tmp_path / "elsewhere").resolve()
+    assert (result.site_dir / "index.html").is_file()
+    assert not list(project.glob(".*.zensical.yml"))
+    assert not (project / ".zensical-site").exists()
+
+
+@needs_zensical
+def test_zensical_strict_build_fails_on_a_broken_link_naming_the_page(project: Path):
+    paper = project / "staged" / "papers" / "shortcut-models" / "index.md"
+    paper.write_text(paper.read_text() + "\nSee [nothing](../missing.md).\n")
+    with pytest.raises(EngineError) as error:
+        build_with_engine("zensical", project / "mkdocs.yml", quiet=True)
+    message = str(error.value)
+    assert message.startswith("zensical build of")
+    assert "papers/shortcut-models/index.md" in message
+    assert "Traceback" not in message

@@ -1,0 +1,42 @@
+import random
+
+from generator.config import bundled_taxonomy
+from generator.enrich import enrich_records
+from generator.record import PaperRecord, Topic
+
+TEXTS = [
+    ("Diffusion models for images", "Diffusion models and score matching generate images; we study sampling in diffusion models."),
+    ("Faster diffusion sampling", "We accelerate sampling of diffusion models with a learned solver and score matching."),
+    ("Graph neural networks at scale", "Graph neural networks with message passing for node classification on large graphs."),
+    ("Oversmoothing in graph neural networks", "Message passing graph neural networks suffer oversmoothing in node classification."),
+    ("Offline reinforcement learning", "Offline reinforcement learning learns a policy from a fixed dataset with a behavior policy."),
+    ("Conservative offline reinforcement learning", "We study offline reinforcement learning and policy constraints for value estimation."),
+]
+
+
+def records():
+    return [PaperRecord(id=f"id{i}", slug=f"p{i}", title=t, abstract=a) for i, (t, a) in enumerate(TEXTS)]
+
+
+def test_fills_topic_and_keywords_without_touching_given_topics():
+    given = records()
+    given[0] = given[0].replace(topic=Topic("Made Up Area", "Nothing", source="listing"))
+    given[1] = given[1].replace(topic=Topic("Theory", None, source="maintainer"), keywords=["hand picked"])
+    out = enrich_records(given, bundled_taxonomy())
+    assert [r.id for r in out] == [r.id for r in given]
+    assert out[0].topic == Topic("Made Up Area", "Nothing", source="listing")
+    assert out[1].topic == Topic("Theory", None, source="maintainer")
+    assert out[1].keywords == ["hand picked"]
+    for record in out[2:]:
+        assert record.topic.source == "inferred"
+        assert 3 <= len(record.keywords) <= 8
+
+
+def test_same_output_whatever_the_order_and_inputs_untouched():
+    first = {r.id: r for r in enrich_records(records(), bundled_taxonomy())}
+    shuffled = records()
+    random.Random(3).shuffle(shuffled)
+    snapshot = [r.replace() for r in shuffled]
+    second = {r.id: r for r in enrich_records(shuffled, bundled_taxonomy())}
+    assert first == second
+    assert shuffled == snapshot

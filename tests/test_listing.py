@@ -1,0 +1,135 @@
+"""generator/listing.py: every format, detected from content, and every trap of the bundled corpus."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.listing import ListingError, is_placeholder_abstract, parse_listing, read_listing
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+PROSE = "We study a problem of learning with many words so that this paragraph reads like an abstract of a paper."
+
+
+def listing(text: str | bytes, name: str = "listing.dat"):
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return parse_listing(data, Path(name))
+
+
+def test_abstract_list_with_bom_crlf_trailing_spaces_and_blank_lines():
+    text = "\ufeffICLR 2025 Papers  \r\n\r\n\r\n" + PROSE + "  \r\n\r\n\r\n\r\nSecond: " + PROSE + "\r\n"
+    result = listing(text)
+    assert result.format == "abstracts"
+    assert [e.abstract for e in result.entries] == [PROSE, "Second: " + PROSE]
+    assert [e.entry for e in result.entries] == [1, 2]
+    assert all(e.title is None for e in result.entries)
+
+
+def test_numbered_list_title_starting_with_digits_uses_the_running_count():
+    entries = "".join(f"{n}Paper {n}¶\n\n[openreview] [pdf]\n\nAbstract {PROSE}\n\n" for n in range(1, 555))
+    text = "Your list\n\nThere are 556 papers for you\n\n" + entries
+    text += f"555100 instances is all you need¶\n\n[openreview] [pdf]\n\nAbstract {PROSE}\n\n"
+    text += "5563D worlds¶\n"
+    result = listing(text)
+    assert result.format == "numbered"
+    assert result.entries[554].entry == 555
+    assert result.entries[554].title == "100 instances is all you need"
+    assert result.entries[555].title == "3D worlds"
+    assert result.entries[555].abstract is None  # cut off: kept, title only
+    assert any("no abstract" in w for w in result.warnings)
+
+
+def test_numbered_list_multi_paragraph_abstract_placeholder_and_count_warning():
+    text = (
+        "Your list\r\n\r\nThere are 5 papers for you\r\n\r\n"
+        f"1First¶\r\n\r\n[openreview] [pdf]\r\n\r\nAbstract {PROSE}\r\n\r\nMore of it.\r\n\r\n"
+        "2Second¶\r\n\r\n[openreview] [pdf]\r\n\r\nAbstract No absctract\r\n"
+    )
+    result = listing(text)
+    assert result.entries[0].abstract == PROSE + "\n\nMore of it."
+    assert result.entries[1].title == "Second" and result.entries[1].abstract is None
+    assert result.announced == 5
+    assert any("announces 5 papers, found 2" in w for w in result.warnings)
+
+
+def test_triples_with_area_alone_and_single_author():
+    text = (
+        "论文检索\n\nDeep Learning · Robustness\n\nAda Lovelace, Alan Turing\n\n" + PROSE + "\n\n"
+        "Theory\n\nGrace Hopper\n\n" + PROSE + "\n"
+    )
+    result = listing(text)
+    assert result.format == "triples"
+    first, second = result.entries
+    assert first.topic == ("Deep Learning", "Robustness")
+    assert first.authors == ["Ada Lovelace", "Alan Turing"]
+    assert second.topic == ("Theory", None) and second.authors == ["Grace Hopper"]
+
+
+def test_triples_incomplete_entry_is_an_error_with_line():
+    with pytest.raises(ListingError, match=r"^t\.txt:3: incomplete entry"):
+        listing("论文检索\n\nTheory\n\nGrace Hopper\n", "t.txt")
+
+
+def test_json_lines_gzip_and_json_array():
+    rows = [
+        {"title": "A", "authors": ["X"], "abstract": PROSE, "decision": "Reject", "openreview_url": "https://o/a",
+         "keywords": ["k1"], "topic": "Theory · Learning Theory"},
+        {"title": "B", "authors": "Y, Z", "abstract": "No abstract"},
+    ]
+    jsonl = "\n".join(json.dumps(r) for r in rows) + "\n\n"
+    for data in (gzip.compress(jsonl.encode()), json.dumps(rows).encode(), ("\ufeff" + jsonl).encode()):
+        result = listing(data, "export.txt")
+        assert result.format == "json"
+        a, b = result.entries
+        assert a.links == {"openreview": "https://o/a"} and a.decision == "Reject" and a.keywords == ["k1"]
+        assert a.topic == ("Theory", "Learning Theory")
+        assert b.authors == ["Y", "Z"] and b.abstract is None
+
+
+def test_json_bad_line_names_file_and_line():
+    with pytest.raises(ListingError, match=r"^x\.jsonl:2: not valid JSON"):
+        listing('{"title": "A", "abstract": "b"}\n{oops\n', "x.jsonl")
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"", "empty"),
+        (b"  \n\n \r\n", "empty"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"),
+        (b"caf\xe9\n", "not UTF-8"),
+        (b"name,score\nalice,3\n", "unrecognised"),
+    ],
+)
+def test_bad_files_are_errors_naming_the_file(data, message):
+    with pytest.raises(ListingError) as error:
+        listing(data, "bad.txt")
+    assert str(error.value).startswith("bad.txt:")
+    assert message in str(error.value)
+
+
+def test_placeholders():
+    assert is_placeholder_abstract("No absctract")
+    assert is_placeholder_abstract("N/A")
+    assert is_placeholder_abstract("")
+    assert not is_placeholder_abstract(PROSE)
+    assert not is_placeholder_abstract("No free lunch for transformers in long contexts, we show.")
+
+
+def test_bundled_corpus_formats_and_traps():
+    found = {p.name[:3]: read_listing(p) for p in sorted(CORPUS.iterdir())}
+    assert {k: (v.format, len(v.entries)) for k, v in found.items()} == {
+        "000": ("abstracts", 8),
+        "001": ("abstracts", 19),
+        "002": ("numbered", 598),
+        "003": ("triples", 20),
+    }
+    numbered = found["002"]
+    assert numbered.announced == 1000
+    assert numbered.entries[554].title.startswith("100 instances is all you need")
+    assert numbered.entries[-1].entry == 598 and numbered.entries[-1].abstract is None
+    assert numbered.entries[264].abstract is None  # "No absctract"
+    assert found["003"].entries[-1].authors == ["François Bachoc", "Tommaso Cesari", "Roberto Colomboni"]

@@ -1,0 +1,99 @@
+"""generator/merge.py: merges and non-merges, with evidence, independent of input order."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from generator.listing import ListingEntry, read_listing
+from generator.merge import merge_duplicates, normalize_text
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+BASE = (
+    "We propose a method for aligning sparse graph embeddings across heterogeneous domains using optimal transport. "
+    "Our approach learns a coupling between node sets and regularizes it with spectral information from both graphs. "
+    "Experiments on citation and protein networks show consistent gains over strong baselines in accuracy and speed."
+)
+
+
+def entry(file, n, fmt="abstracts", **fields):
+    return ListingEntry(file=file, entry=n, line=n, format=fmt, **fields)
+
+
+def test_typographic_variants_merge_and_fields_come_from_the_best_source():
+    curly = BASE.replace("We propose", "We propose \u201cGOT\u201d \u2014").replace("'", "\u2019")
+    plain = BASE.replace("We propose", 'We propose "GOT" -')
+    entries = [
+        entry("a.txt", 1, abstract=curly),
+        entry("b.txt", 4, "numbered", title="Graph Optimal Transport", abstract=plain),
+        entry("c.txt", 2, "triples", authors=["Ada"], topic=("Theory", None), abstract=plain + " Code: https://x.y/z"),
+    ]
+    (paper,) = merge_duplicates(entries)
+    assert paper.title == "Graph Optimal Transport"
+    assert paper.authors == ["Ada"] and paper.topic == ("Theory", None)
+    assert paper.abstract.endswith("https://x.y/z")  # longest real abstract
+    assert [s.label() for s in paper.sources] == ["a.txt #1", "b.txt #4", "c.txt #2"]
+    assert len(paper.evidence) == 2 and all(e.score > 0.5 for e in paper.evidence)
+
+
+def test_same_title_with_placeholder_merges_in_one_file():
+    entries = [
+        entry("n.txt", 1, "numbered", title="Same Title", abstract=BASE),
+        entry("n.txt", 2, "numbered", title="Same  title", abstract=None),
+    ]
+    (paper,) = merge_duplicates(entries)
+    assert paper.abstract == BASE and paper.evidence[0].kind == "title"
+
+
+def test_placeholders_and_same_authors_are_no_evidence():
+    entries = [
+        entry("n.txt", 1, "numbered", title="Paper One", abstract=None),
+        entry("n.txt", 2, "numbered", title="Paper Two", abstract=None),
+        entry("t.txt", 1, "triples", authors=["A", "B"], topic=("Theory", None), abstract=BASE),
+        entry(
+            "t.txt", 2, "triples", authors=["A", "B"], topic=("Theory", None),
+            abstract="We study regret bounds for brokerage between traders with contextual information and prove "
+            "matching lower bounds for every feedback model considered in the online learning literature today.",
+        ),
+    ]
+    assert len(merge_duplicates(entries)) == 4
+
+
+def test_different_titles_with_a_shared_boilerplate_abstract_stay_apart():
+    entries = [
+        entry("j", 1, "json", title="One", abstract=BASE, links={"openreview": "https://o/1"}),
+        entry("j", 2, "json", title="Two", abstract=BASE, links={"openreview": "https://o/2"}),
+        entry("j", 3, "json", title="Three", abstract="We have withdrawn our paper."),
+        entry("j", 4, "json", title="Four", abstract="We have withdrawn our paper."),
+    ]
+    assert len(merge_duplicates(entries)) == 4
+
+
+def test_order_of_input_does_not_matter():
+    entries = [e for p in sorted(CORPUS.iterdir()) for e in read_listing(p).entries]
+    expected = merge_duplicates(entries)
+    shuffled = list(entries)
+    random.Random(7).shuffle(shuffled)
+    again = merge_duplicates(shuffled)
+    assert [p.sources for p in again] == [p.sources for p in expected]
+    assert [p.evidence for p in again] == [p.evidence for p in expected]
+
+
+def test_bundled_corpus_merges_exactly_the_known_duplicates():
+    entries = [e for p in sorted(CORPUS.iterdir()) for e in read_listing(p).entries]
+    papers = merge_duplicates(entries)
+    assert len(papers) == 636
+    merged = sorted(tuple(f"{s.file[:3]}#{s.entry}" for s in p.sources) for p in papers if len(p.entries) > 1)
+    assert merged == sorted(
+        [
+            ("000#4", "002#300"), ("000#7", "002#462"), ("001#1", "002#584"), ("001#7", "002#456"),
+            ("001#10", "002#371"), ("001#17", "002#475"), ("002#80", "003#8"),
+            ("002#264", "002#265"), ("002#429", "002#430"),
+        ]
+    )
+    brokerage = next(p for p in papers if any(s.file.startswith("003") and s.entry == 20 for s in p.sources))
+    assert len(brokerage.entries) == 1  # not "Trading-Volume Maximization" (002 #429)
+
+
+def test_normalize_text_unifies_typography():
+    assert normalize_text("\u201cA\u201d \u2014 it\u2019s\u00a0 B") == normalize_text('"a" - it\'s b')

@@ -1,0 +1,299 @@
+"""The built site: real corpus pages and the fixture pages, checked as a reader would.
+
+Builds once per session into tmp: the repository's paper pages (or, until they are
+committed, the bundled corpus imported into a scratch project), plus a small
+fixture project with hostile text. Marked slow: it runs MkDocs.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from generator.cli import main as papersite
+from generator.config import load_config
+from generator.site.catalog import build_catalog
+from generator.site.mathml import _MATH, latex_to_mathml
+from generator.site.stage import read_records
+from site_fixtures import REPO_ROOT, write_project
+
+pytestmark = pytest.mark.slow
+
+
+def _project_from_repo(root: Path) -> Path:
+    """A scratch copy of this project's inputs, with the theme overrides found by absolute path."""
+    shutil.copytree(REPO_ROOT / "corpus", root / "corpus")
+    shutil.copy(REPO_ROOT / "papersite.yml", root / "papersite.yml")
+    papers = REPO_ROOT / "site_src" / "papers"
+    shutil.copytree(REPO_ROOT / "site_src", root / "site_src")
+    if (REPO_ROOT / ".papersite").is_dir():
+        shutil.copytree(REPO_ROOT / ".papersite", root / ".papersite")
+    mkdocs = yaml.safe_load((REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    mkdocs["theme"]["custom_dir"] = str(REPO_ROOT / "generator" / "site" / "templates")
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(mkdocs, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    if not any(papers.glob("*.md")):
+        assert papersite(["--project", str(root), "import", "--quiet"]) == 0
+    return root
+
+
+@pytest.fixture(scope="session")
+def real(tmp_path_factory):
+    root = _project_from_repo(tmp_path_factory.mktemp("real"))
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    config = load_config(root)
+    records, _ = read_records(config)
+    return config, build_catalog(records)
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory):
+    root = write_project(tmp_path_factory.mktemp("fixture"))
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    return load_config(root)
+
+
+def _html(config, url: str) -> str:
+    return (config.site_dir / url / "index.html").read_text(encoding="utf-8")
+
+
+def _article(html: str) -> str:
+    return html.split('<article class="md-content__inner md-typeset">', 1)[1].split("</article>", 1)[0]
+
+
+class _Refs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[tuple[str, str, str]] = []  # (tag, attribute, value)
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.refs.append((tag, name, value))
+
+
+def _refs(path: Path) -> list[tuple[str, str, str]]:
+    parser = _Refs()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser.refs
+
+
+# --- paper pages -------------------------------------------------------------
+
+
+def test_merged_paper_page_lists_every_source(real):
+    config, catalog = real
+    paper = next(p for p in catalog.papers if len(p.sources) > 1)
+    article = _article(_html(config, f"papers/{paper.slug}"))
+    assert f"merged from {len(paper.sources)} listing entries" in article
+    for source in paper.sources:
+        assert f"{source.file}</a> entry {source.entry}" in article
+
+
+def test_derived_title_is_marked(real):
+    config, catalog = real
+    paper = next(p for p in catalog.papers if p.title_derived)
+    h1 = re.search(r'<h1 class="ps-title">(.*?)</h1>', _article(_html(config, f"papers/{paper.slug}")), re.DOTALL).group(1)
+    assert "derived title" in h1
+
+
+def test_math_is_rendered_as_mathml(real):
+    config, catalog = real
+
+    def all_math_converts(text: str) -> bool:
+        spans = list(_MATH.finditer(text))
+        return bool(spans) and all(
+            latex_to_mathml(next(g for g in m.groups() if g)) is not None for m in spans
+        )
+
+    paper = next(p for p in catalog.papers if p.abstract and all_math_converts(p.abstract))
+    abstract = _article(_html(config, f"papers/{paper.slug}")).split('<div class="ps-abstract">', 1)[1].split("</div>", 1)[0]
+    assert "<math" in abstract
+    assert not re.search(r"\$[^$<>]+\$", abstract)
+
+
+def test_paper_page_has_links_cite_meta_and_actions(real):
+    config, catalog = real
+    paper = catalog.papers[0]
+    html = _html(config, f"papers/{paper.slug}")
+    assert '<meta name="citation_title"' in html
+    article = _article(html)
+    assert "@inproceedings{" in article and "TY  - CONF" in article and 'data-copy="ps-bibtex"' in article
+    assert f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md" in article
+    assert "/issues/new?title=" in article
+    assert ("Search by title" in article) or ("openreview.net/forum" in article)
+
+
+def test_paper_pages_stay_small(real):
+    config, catalog = real
+    sizes = {p.slug: (config.site_dir / "papers" / p.slug / "index.html").stat().st_size for p in catalog.papers}
+    assert max(sizes.values()) < 40_000, max(sizes.items(), key=lambda kv: kv[1])
+
+
+# --- index pages -------------------------------------------------------------
+
+
+def test_index_counts_match_the_records(real):
+    config, catalog = real
+    home = _article(_html(config, ""))
+    assert f"<strong>{len(catalog.papers):,}</strong> papers" in home
+    assert f"<strong>{len(catalog.authors):,}</strong> authors" in home
+    topics = _article(_html(config, "topics"))
+    for area in catalog.areas:
+        assert f'{area.name}</a> <span class="ps-count">{len(area.papers)}</span></h2>' in topics
+        for sub in area.subareas:
+            page = _article(_html(config, sub.url.rstrip("/")))
+            assert page.count('<li><a href="../../../papers/') == len(sub.papers)
+    all_papers = _article(_html(config, "papers"))
+    assert all_papers.count("<li data-area=") == len(catalog.papers)
+    assert sum(len(a.papers) for a in catalog.areas) == len(catalog.papers)
+    authors = _article(_html(config, "authors"))
+    assert authors.count('<span class="ps-count"') == len(catalog.authors)
+    for author in catalog.authors[:20]:
+        assert (config.site_dir / "authors" / author.slug / "index.html").exists()
+
+
+def test_nav_holds_sections_only(real):
+    config, catalog = real
+    html = _html(config, f"papers/{catalog.papers[0].slug}")
+    tabs = re.findall(r'class="md-tabs__item', html)
+    assert len(tabs) == 8
+    assert html.count('class="md-nav__link') < 30
+
+
+# --- whole site --------------------------------------------------------------
+
+
+def _html_files(site: Path):
+    return sorted(site.rglob("*.html"))
+
+
+def test_no_broken_internal_links(real):
+    config, _ = real
+    site = config.site_dir
+    broken = []
+    for path in _html_files(site):
+        for tag, _, value in _refs(path):
+            parts = urlsplit(value)
+            if parts.scheme or value.startswith(("#", "//", "mailto:")):
+                continue
+            base = site if parts.path.startswith("/") else path.parent  # 404.html links from the root
+            target = (base / parts.path.lstrip("/")).resolve()
+            if parts.path == "":
+                continue
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{path.relative_to(site)} -> {value}")
+    assert not broken, broken[:20]
+
+
+def test_no_third_party_resources(real):
+    config, _ = real
+    site = config.site_dir
+    outside = []
+    for path in _html_files(site):
+        for tag, attr, value in _refs(path):
+            external = urlsplit(value).scheme in ("http", "https") or value.startswith("//")
+            if external and not (tag == "a" and attr == "href"):
+                outside.append(f"{path.relative_to(site)}: <{tag} {attr}={value}>")
+    for path in list(site.rglob("*.css")) + list(site.rglob("*.js")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if re.search(r"url\(\s*['\"]?(https?:)?//", text) or "fonts.googleapis" in text:
+            outside.append(str(path.relative_to(site)))
+    assert not outside, outside[:20]
+
+
+def test_rebuild_is_byte_identical(real, tmp_path):
+    config, _ = real
+    first = tmp_path / "first"
+    shutil.copytree(config.site_dir, first)
+    shutil.rmtree(config.build_dir)
+    assert papersite(["--project", str(config.root), "build", "--no-import", "--quiet"]) == 0
+    comparison = filecmp.dircmp(first, config.site_dir)
+
+    def differences(cmp) -> list[str]:
+        found = cmp.left_only + cmp.right_only + cmp.diff_files
+        for sub in cmp.subdirs.values():
+            found += differences(sub)
+        return found
+
+    assert not differences(comparison)
+    for a in sorted(first.rglob("*")):
+        if a.is_file():
+            assert a.read_bytes() == (config.site_dir / a.relative_to(first)).read_bytes(), a
+
+
+# --- search ------------------------------------------------------------------
+
+
+def _search(config):
+    from lunr.index import Index
+
+    index = Index.load(json.loads((config.site_dir / "assets/papersite/search-index.json").read_text("utf-8")))
+    store = json.loads((config.site_dir / "assets/papersite/search-docs.json").read_text("utf-8"))
+    return index, store
+
+
+def test_search_index_is_prebuilt_for_lunr_js(real):
+    config, catalog = real
+    data = json.loads((config.site_dir / "assets/papersite/search-index.json").read_text("utf-8"))
+    assert data["version"] == "2.3.9"
+    assert (config.site_dir / "assets/papersite/lunr.js").read_text("utf-8").count("2.3.9") >= 1
+    _, store = _search(config)
+    assert len(store["papers"]) == len(catalog.papers)
+
+
+def test_exact_title_and_author_find_the_paper(real):
+    config, catalog = real
+    index, store = _search(config)
+    titles = [p[1] for p in store["papers"]]
+    for paper in catalog.papers[:: max(1, len(catalog.papers) // 15)]:
+        if paper.title_derived:
+            continue
+        hits = index.search(re.sub(r"[:*^~+\-]", " ", paper.title))
+        top = [titles[int(h["ref"])] for h in hits[:5]]
+        assert " ".join(paper.title.split()) in top, (paper.title, top)
+    with_authors = next(p for p in catalog.papers if p.authors)
+    surname = with_authors.authors[0].split()[-1]
+    hits = index.search(surname)
+    assert " ".join(with_authors.title.split()) in [titles[int(h["ref"])] for h in hits]
+
+
+# --- both entry points, hostile text --------------------------------------------
+
+
+def test_plain_mkdocs_build_gives_the_same_site(fixture_site, tmp_path):
+    root = fixture_site.root
+    out = tmp_path / "mkdocs-site"
+    shutil.rmtree(root / "build", ignore_errors=True)
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(root / "mkdocs.yml"), "-d", str(out)],
+        cwd=root, check=True,
+    )
+    ours = sorted(p.relative_to(fixture_site.site_dir).as_posix() for p in fixture_site.site_dir.rglob("*.html"))
+    theirs = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
+    assert ours == theirs
+    page = "papers/calibrated-flows/index.html"
+    assert (out / page).read_bytes() == (fixture_site.site_dir / page).read_bytes()
+
+
+def test_hostile_listing_text_is_shown_not_run(fixture_site):
+    html = _html(fixture_site, "papers/hostile-paper")
+    assert "<script>window.__pwned" not in html
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in html
+    assert "<img src=x" not in html and "&lt;img src=x onerror=" in html
+    assert not re.search(r"href=\"\s*javascript:", html, re.IGNORECASE)
+    title = re.search(r"<title>(.*?)</title>", html, re.DOTALL).group(1)
+    assert "<" not in title
+    for page in ("authors", "keywords", "topics", "papers", ""):
+        assert "<script>window.__pwned" not in _html(fixture_site, page)

