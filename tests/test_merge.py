@@ -82,17 +82,49 @@ def test_order_of_input_does_not_matter():
 def test_bundled_corpus_merges_exactly_the_known_duplicates():
     entries = [e for p in sorted(CORPUS.iterdir()) for e in read_listing(p).entries]
     papers = merge_duplicates(entries)
-    assert len(papers) == 636
+    assert len(papers) == 635
     merged = sorted(tuple(f"{s.file[:3]}#{s.entry}" for s in p.sources) for p in papers if len(p.entries) > 1)
     assert merged == sorted(
         [
             ("000#4", "002#300"), ("000#7", "002#462"), ("001#1", "002#584"), ("001#7", "002#456"),
             ("001#10", "002#371"), ("001#17", "002#475"), ("002#80", "003#8"),
             ("002#264", "002#265"), ("002#429", "002#430"),
+            # the same paper, its abstract rewritten, found by its opening sentence
+            ("002#261", "003#20"),
         ]
     )
     brokerage = next(p for p in papers if any(s.file.startswith("003") and s.entry == 20 for s in p.sources))
-    assert len(brokerage.entries) == 1  # not "Trading-Volume Maximization" (002 #429)
+    # "A Contextual Online Learning Theory of Brokerage", not the same authors'
+    # "Trading-Volume Maximization" on the same subject (002 #429)
+    assert brokerage.title == "A Contextual Online Learning Theory of Brokerage"
+    assert [e.kind for e in brokerage.evidence] == ["opening"]
+
+
+OPENING = "We study how a broker should set prices between two traders whose private valuations are unknown to it."
+
+
+def test_rewritten_abstract_with_the_same_long_opening_merges():
+    first = OPENING + " " + BASE
+    rewritten = OPENING.replace(" ", "", 3) + "In this version the coupling is regularized differently. " + BASE.split(". ")[1]
+    (paper,) = merge_duplicates([
+        entry("a.txt", 1, "numbered", title="Brokerage", abstract=first),
+        entry("b.txt", 2, "triples", authors=["Ada"], abstract=rewritten),
+    ])
+    assert paper.title == "Brokerage" and paper.evidence[0].kind == "opening"
+
+
+def test_a_shared_stock_opening_is_no_evidence():
+    stock = "Large language models have shown remarkable abilities."
+    one = stock + " We prune attention heads of transformers by their gradient saliency on held-out calibration data."
+    two = stock + " We align reward models to human preferences with a pairwise ranking objective over sampled answers."
+    assert len(merge_duplicates([entry("a.txt", 1, abstract=one), entry("b.txt", 1, abstract=two)])) == 2
+
+
+def test_same_opening_but_unrelated_rest_stays_apart():
+    one = OPENING + " " + BASE
+    two = OPENING + " We instead measure the welfare of a market maker under adversarial order flows and new fee rules."
+    two += " Lower bounds show that no algorithm beats logarithmic regret when traders act strategically over rounds."
+    assert len(merge_duplicates([entry("a.txt", 1, abstract=one), entry("b.txt", 1, abstract=two)])) == 2
 
 
 def test_normalize_text_unifies_typography():
