@@ -20,7 +20,7 @@ from pathlib import Path
 from generator.keywords import extract_keywords
 from generator.record import PaperRecord
 from generator.taxonomy import load_taxonomy
-from generator.topics import infer_topic, load_topic_model
+from generator.topics import infer_topics, load_topic_model
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +43,16 @@ def enrich_records(records: list[PaperRecord], taxonomy_file: Path) -> list[Pape
     for position, index in enumerate(by_id):
         keywords[index] = keywords_sorted[position]
 
+    # Topics of the records without one, in one batch (a single sparse product).
+    missing = [i for i, record in enumerate(records) if record.topic is None]
+    inferred = infer_topics([(records[i].title or "", records[i].abstract or "") for i in missing], taxonomy, model)
+    topics = dict(zip(missing, inferred))
+
     enriched = []
-    for record, proposed in zip(records, keywords):
+    for position, (record, proposed) in enumerate(zip(records, keywords)):
         changes = {}
-        if record.topic is None:
-            topic = infer_topic(record.title or "", record.abstract or "", taxonomy, model)
-            if topic is not None:
-                changes["topic"] = topic
+        if topics.get(position) is not None:
+            changes["topic"] = topics[position]
         if not record.keywords:
             changes["keywords"] = proposed
         enriched.append(record.replace(**changes) if changes else record)

@@ -24,7 +24,7 @@ from generator.config import ProjectConfig
 from generator.keywords import extract_keywords
 from generator.record import RecordError, read_page
 from generator.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
-from generator.topics import infer_topic, load_topic_model
+from generator.topics import infer_topics, load_topic_model
 
 CONFIDENCE_BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0001))
 
@@ -99,8 +99,8 @@ def topic_accuracy(labelled: list[LabelledPaper], taxonomy: Taxonomy) -> dict[st
     model = load_topic_model()
     area_hits = sub_hits = sub_total = abstained = 0
     bands = [{"band": f"{lo:.1f}-{min(hi, 1.0):.1f}", "n": 0, "correct": 0, "confidence_sum": 0.0} for lo, hi in CONFIDENCE_BANDS]
-    for paper in labelled:
-        topic = infer_topic(paper.title, paper.abstract, taxonomy, model)
+    topics = infer_topics([(paper.title, paper.abstract) for paper in labelled], taxonomy, model)
+    for paper, topic in zip(labelled, topics):
         if topic is None:
             continue
         area_right = topic.area == paper.area

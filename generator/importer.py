@@ -199,7 +199,8 @@ def _source_files(sources: Iterable[Path | str], config: ProjectConfig) -> list[
     found = sorted(p for p in config.corpus_dir.iterdir() if p.is_file() and not p.name.startswith("."))
     if not found:
         raise ImportFailed([f"{config.corpus_dir}:1: corpus directory holds no listing files"])
-    return found
+    # Relative to where the user stands, so messages and the report name files as the user does.
+    return [Path(os.path.relpath(p)) for p in found]
 
 
 def _read_listings(paths: list[Path]) -> list[Listing]:

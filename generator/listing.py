@@ -358,7 +358,7 @@ def _read_json(lines: list[str], path: Path) -> Listing:
                 raise ListingError(path, number, f"not valid JSON Lines: {error.msg}") from None
     listing = Listing(path, FORMAT_JSON, [])
     for number, (line, item) in enumerate(records, 1):
-        listing.entries.append(_json_entry(item, path, number, line))
+        listing.entries.append(_json_entry(item, path, number, line, listing.warnings))
     return listing
 
 
@@ -382,7 +382,21 @@ def _string_list(item: dict, key: str, path: Path, line: int) -> list[str]:
     return [v.strip() for v in value if v.strip()]
 
 
-def _json_entry(item: Any, path: Path, number: int, line: int) -> ListingEntry:
+# A link must be something a reader's browser may open: never javascript:, data: or a relative path.
+_WEB_URL = re.compile(r"^https?://[^\s\"'<>`]+$", re.IGNORECASE)
+
+
+def _web_links(raw: dict[str, str], path: Path, line: int, warnings: list[str]) -> dict[str, str]:
+    links: dict[str, str] = {}
+    for key, value in raw.items():
+        if _WEB_URL.match(value):
+            links[key] = value
+        else:
+            warnings.append(f"{path}:{line}: link '{key}' is not an http(s) URL, dropped: {value[:80]!r}")
+    return links
+
+
+def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[str]) -> ListingEntry:
     if not isinstance(item, dict):
         raise ListingError(path, line, f"record {number} must be a JSON object, got {type(item).__name__}")
     title = _text_field(item, "title", path, line)
@@ -417,6 +431,6 @@ def _json_entry(item: Any, path: Path, number: int, line: int) -> ListingEntry:
         abstract=abstract,
         topic=topic,
         decision=_text_field(item, "decision", path, line),
-        links=links,
+        links=_web_links(links, path, line, warnings),
         keywords=_string_list(item, "keywords", path, line),
     )

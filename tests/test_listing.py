@@ -89,6 +89,15 @@ def test_json_lines_gzip_and_json_array():
         assert b.authors == ["Y", "Z"] and b.abstract is None
 
 
+def test_json_links_that_are_not_web_urls_are_dropped_with_a_warning():
+    rows = [{"title": "A", "abstract": PROSE, "openreview_url": "javascript:alert(1)",
+             "links": {"pdf": "https://o/a.pdf", "code": "data:text/html,<script>x</script>", "site": "/relative"}}]
+    result = listing("\n".join(json.dumps(r) for r in rows), "export.jsonl")
+    (entry,) = result.entries
+    assert entry.links == {"pdf": "https://o/a.pdf"}
+    assert len(result.warnings) == 3 and all(w.startswith("export.jsonl:1: link '") for w in result.warnings)
+
+
 def test_json_bad_line_names_file_and_line():
     with pytest.raises(ListingError, match=r"^x\.jsonl:2: not valid JSON"):
         listing('{"title": "A", "abstract": "b"}\n{oops\n', "x.jsonl")

@@ -23,3 +23,35 @@ def test_site_taxonomy_restricts_the_answer():
     taxonomy = parse_taxonomy('"Optimization":\n  - "Convex"\n')
     topic = infer_topic(*GNN, taxonomy)
     assert topic.area == "Optimization"
+
+
+def test_batch_inference_matches_single_and_is_deterministic():
+    from generator.topics import infer_topics
+
+    taxonomy = load_taxonomy(bundled_taxonomy())
+    papers = [GNN, ("Convergence of SGD", "We prove convergence rates of stochastic gradient descent for nonconvex objectives."), ("", "")]
+    batch = infer_topics(papers, taxonomy)
+    assert batch == [infer_topic(t, a, taxonomy) for t, a in papers]
+    assert batch == infer_topics(list(papers), taxonomy)
+
+
+def test_model_round_trips_through_npz(tmp_path):
+    import numpy as np
+
+    from generator.topics import TopicModel, read_model, save_model
+
+    model = TopicModel.from_dense(
+        labels=(("Deep Learning", "Graph Neural Networks"), ("Optimization", "Convex")),
+        terms=("graph", "convex"),
+        idf=[1.5, 2.0],
+        coef=np.array([[2.0, 0.0], [0.0, 3.0]]),
+        bias=[0.0, 0.1],
+        temperature=1.2,
+        subarea_threshold=0.3,
+    )
+    save_model(model, tmp_path / "m.npz")
+    loaded = read_model(tmp_path / "m.npz")
+    assert loaded.labels == model.labels and loaded.vocabulary == model.vocabulary
+    taxonomy = parse_taxonomy('"Deep Learning":\n  - "Graph Neural Networks"\n"Optimization":\n  - "Convex"\n')
+    assert infer_topic("graph graph", "", taxonomy, loaded).subarea == "Graph Neural Networks"
+    assert infer_topic("convex", "", taxonomy, loaded).area == "Optimization"

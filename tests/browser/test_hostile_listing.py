@@ -204,3 +204,25 @@ def test_hostile_link_field_builds_and_never_becomes_a_link(page_factory, tmp_pa
     dialogs = _watch(visit)
     visit.goto(f"papers/{paper.slug}/")
     _assert_not_run(visit, f"papers/{paper.slug}/", dialogs)
+
+
+# Real listings carry full-width punctuation and mathematical alphanumerics (outside the
+# BMP: two UTF-16 code units in the browser). Search must load and find papers anyway.
+UNICODE_LISTING = [
+    {"title": "Energy Bounds for 𝐸(𝑧) in Score Models", "authors": ["Dana Unicode"],
+     "abstract": "We bound the energy 𝐸(𝑧) of latent codes 𝑧 in diffusion models.",
+     "decision": "Accept (Poster)", "openreview_url": "https://openreview.net/forum?id=unicode1"},
+    {"title": "Full－Width Dashes in Tokenizers", "authors": ["Eli Fullwidth"],
+     "abstract": "Tokenizers meet full－width punctuation （like this） in multilingual text.",
+     "decision": "Reject", "openreview_url": "https://openreview.net/forum?id=unicode2"},
+    HOSTILE[-1],
+]
+
+
+def test_search_loads_with_astral_and_fullwidth_characters(page_factory, tmp_path_factory):
+    project = _hostile_project(tmp_path_factory, UNICODE_LISTING)
+    visit = page_factory(serve(build_project(project)), viewport={"width": 1280, "height": 900})
+    visit.goto("")
+    results = header_search(visit.page, "Graph Neural Networks")
+    shown = " ".join(results.first.inner_text().split())
+    assert "Graph Neural Networks" in shown, f"header search should find the ordinary paper; first result: {shown!r}"

@@ -80,6 +80,13 @@
     return names.join(", ") + (ids.length > 3 ? " et al." : "");
   }
 
+  // "Authors · Topic", leaving out whichever part a paper lacks.
+  function paperMeta(store, p) {
+    var parts = [authorLine(store, p[2])];
+    if (p[3] != null) parts.push(store.topics[p[3]][0]);
+    return parts.filter(function (part) { return part; }).join(" · ");
+  }
+
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -112,12 +119,11 @@
         meta.textContent = found.length ? found.length + (found.length === 1 ? " paper" : " papers") : "No paper matches";
         found.slice(0, 10).forEach(function (n) {
           var p = eng.store.papers[n];
-          var topic = p[3] == null ? "" : " · " + eng.store.topics[p[3]][0];
           list.appendChild(el("li", { "class": "md-search-result__item" }, [
             el("a", { href: paperHref(p[0]), "class": "md-search-result__link", tabindex: "-1" }, [
               el("article", { "class": "md-search-result__article md-typeset" }, [
                 el("h1", {}, [p[1]]),
-                el("p", {}, [authorLine(eng.store, p[2]) + topic])
+                el("p", {}, [paperMeta(eng.store, p)])
               ])
             ])
           ]));
@@ -229,11 +235,10 @@
         results.textContent = "";
         shown.slice(0, 200).forEach(function (n) {
           var p = store.papers[n];
-          var topicLabel = p[3] == null ? "" : " · " + store.topics[p[3]][0];
           results.appendChild(el("li", {}, [
             el("a", { href: paperHref(p[0]) }, [p[1]]),
             el("br"),
-            el("span", { "class": "ps-meta" }, [authorLine(store, p[2]) + topicLabel])
+            el("span", { "class": "ps-meta" }, [paperMeta(store, p)])
           ]));
         });
       }
