@@ -2,9 +2,16 @@
 
 Part of the enrichment stage. Keywords come from the project's vocabulary
 (``generator/data/vocabulary.yaml``: ML terms with their synonyms and acronyms)
-and from phrases mined from the corpus itself (noun-like phrases that at least
-two papers use). Every spelling variant of a term - case, plural, hyphen or
-space, acronym - maps to one canonical key, shown in one display form.
+and from phrases mined from the corpus itself. Every spelling variant of a term
+- case, plural, hyphen or space, a split prefix ("hyper parameter"), acronym -
+maps to one canonical key, shown in one display form.
+
+A mined phrase must read as a technical noun phrase that several papers use:
+no adverb, participle or generic modifier in front ("accurately predicting",
+"annotated data", "additional computational overhead"), no generic head at the
+end ("appropriate choice", "action pair", "ai system"), never a piece cut out of
+a hyphenated compound ("dimensional data" from "high-dimensional data") or of a
+longer term, and seen in titles, where authors name their subject.
 
 In:  (title, abstract) texts of the whole corpus. Out: a keyword list per paper,
 the same whatever order the papers come in.
@@ -28,6 +35,12 @@ MIN_KEYWORDS = 3
 MAX_KEYWORDS = 8
 MAX_PHRASE_TOKENS = 6
 MIN_COLLOCATION = 0.12
+# In a large corpus a mined phrase must be used by more papers, and named in more titles.
+LARGE_CORPUS = 2000
+MIN_PHRASE_PAPERS_LARGE = 3
+MIN_PHRASE_TITLES_LARGE = 1
+# A phrase whose papers mostly use one longer phrase around it is a piece of that one.
+NESTED_SHARE = 0.5
 
 # Words that never make a keyword: filler of abstracts, not subjects of papers.
 STOPWORDS = frozenset(
@@ -66,6 +79,83 @@ GENERIC_WORDS = frozenset(
 # Heads that make a phrase concrete ("world model", "federated learning") but are
 # not keywords on their own.
 ALLOWED_LAST_ONLY = frozenset("model models learning network networks data training inference".split())
+
+# Words the topic model (generator/topics.py) does not treat as stopwords but that
+# never sit inside a keyword: prepositions and pronouns of titles ("toward", "your").
+KEYWORD_STOPWORDS = frozenset(
+    """toward towards behind beyond along around despite amongst unto your yours ours mine whose doe wa ha
+    ensure ensuring going way ways like tell billion million thousand hundred""".split()
+)
+# A phrase starting with one of these says how good or how many, not what: "additional
+# computational overhead", "appropriate choice", "desirable outcome".
+GENERIC_MODIFIERS = frozenset(
+    """additional appropriate various different significant novel existing effective efficient specific given
+    certain new recent key main overall high low good better best large small many multiple desirable desired
+    minimal maximal quantitative qualitative underlying potential powerful prominent final initial intermediate
+    shorter longer larger smaller higher faster slower fast slow cheap expensive costly prolonged adverse
+    realistic reliable accurate simple diverse rich strong important crucial critical fundamental major minor
+    wide broad entire full complete common typical similar corresponding relevant related respective suitable
+    proper practical useful valuable interesting promising remarkable notable considerable sufficient
+    insufficient scarce abundant numerous previous future past earlier later latest modern advanced
+    sophisticated scalable flexible versatile explicit frontier rigorous annotated generated unseen
+    unknown arbitrary distinct separate individual whole true false artificial great greater
+    greatest huge massive tiny little own heavy hard easy difficult extreme severe strict unified holistic
+    generic specialized dedicated raw flatter de""".split()
+)
+# Last words that name no subject: "appropriate choice", "adverse effects", "action pair".
+GENERIC_HEADS = frozenset(
+    """choice effect overhead pair system way performance result approach method task quality power outcome
+    cost resource burden demand property assumption mechanism information sample event period era measure
+    practice manner fashion step lunch look output setup scheme strategy procedure pipeline solution tool
+    module component factor phenomenon capability capacity degradation challenge difficulty benefit advantage
+    drawback concern impact role usage application scenario scale level form model network score object
+    version variant stage phase round unit amount degree extent fraction portion kind sort category
+    manner behaviour behavior characteristic feature attribute element item instance option trick tip
+    guideline principle rule insight evidence observation finding claim idea notion sense view perspective lens""".split()
+)
+# Gerunds and participles that do head technical terms ("learning rate", "sampling
+# bias", "missing data", "masked language modeling"); other -ing/-ed first words are verbs.
+TECHNICAL_VERB_FORMS = frozenset(
+    """learning training sampling reasoning modeling modelling planning forecasting clustering matching pruning
+    embedding encoding decoding hashing boosting bagging ranking tracking scheduling routing pooling caching
+    computing processing programming engineering editing inpainting rendering captioning grounding tuning
+    prompting parsing tagging labeling labelling filtering smoothing masking mixing pretraining finetuning
+    coding mining imaging sensing scaling merging unlearning forgetting steering watermarking jailbreaking
+    missing bounding streaming offloading morphing spiking gating branching splitting splatting sketching
+    folding docking binding signaling signalling sequencing teaming trading recording driving transfer
+    supervised unsupervised distributed randomized constrained structured masked federated decentralized
+    centralized generalized directed undirected labeled unlabeled labelled unlabelled mixed quantized
+    pretrained attributed gated augmented sliced kernelized integrated truncated weighted fixed regularized
+    conditioned compressed sparsified embedded coupled layered stacked nested linked seed speed feed bed red
+    need shed reed""".split()
+)
+# Nouns whose ending looks like an adjective's or an adverb's.
+NOUN_EXCEPTIONS = frozenset(
+    """signal interval retrieval integral potential trial animal crystal removal arrival survival reversal
+    terminal rival metric logic topic music critic heuristic traffic arithmetic fabric mosaic clinic graphic
+    objective derivative incentive primitive narrative initiative directive variable table observable
+    anomaly family assembly supply poly monopoly early butterfly proposal dual manual journal tutorial""".split()
+)
+# Endings of words that qualify a noun instead of naming a thing.
+ADJECTIVE_ENDINGS = ("ly", "ive", "ous", "able", "ible", "ful", "ic", "al")
+ADJECTIVE_HEADS = frozenset(
+    """aware based free wise like specific agnostic centric friendly grained tailed guided driven dependent
+    invariant efficient optimal robust safe stable consistent sensitive aligned sure short sum scale level
+    oriented conditioned informed inspired enabled enhanced assisted augmented powered preserving
+    independent""".split()
+)
+# Whole phrases too broad to group papers at an ML venue.
+BROAD_PHRASES = frozenset(
+    """machine learning|artificial intelligence|natural language|generative ai|ai system|ai model|real world
+    |deep network|neural model|learning model|learning algorithm|learning method|learning problem
+    |learning system|learning task|human level|open source|closed source|fall short|trade off|large scale
+    |small scale|state art|design choice|data driven|ground truth""".replace("\n", "").split("|")
+)
+# Prefixes that never stand alone: "hyper parameter", "hyper-parameter" and
+# "hyperparameter" are one word, whatever the spacing.
+BOUND_PREFIXES = frozenset("pre multi non hyper sub co semi intra inter bi uni pseudo quasi anti mini micro macro auto re".split())
+# Words whose final "s" is not a plural.
+_NOT_PLURAL = frozenset("series species physics bayes hawkes lens news gauss jones ames chess".split())
 
 _SEGMENT_SPLIT = re.compile(r"[.,;:!?()\[\]{}\"“”'‘’|/\\<>=+*]+|\s-\s|\s–\s|\s—\s")
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -114,6 +204,69 @@ def segments(text: str) -> list[list[Token]]:
     return runs
 
 
+# --------------------------------------------------------------------------- keyword words
+#
+# The keys above (``segments``, ``canonical_key``) are the word features the topic
+# model was trained on, so they stay as they are. Keywords read text a little more
+# closely: they keep track of hyphens (to tell "high-dimensional data" from a phrase
+# that starts at "dimensional"), join bound prefixes, and know a few nouns whose
+# final "s" is not a plural.
+
+_WORD = re.compile(r"[^\W_]+")
+_HYPHEN_GAP = re.compile(r"[-‐‑‒–_]+")
+
+
+@lru_cache(maxsize=200_000)
+def keyword_singular(token: str) -> str:
+    """Singular of a lower-case word; "series", "physics" and "-ics" words keep their "s"."""
+    if token in _NOT_PLURAL or token.endswith("ics"):
+        return token
+    return singular(token)
+
+
+@dataclass(frozen=True)
+class Word:
+    surface: str  # as written; a joined prefix keeps its hyphen ("hyper-parameters")
+    key: str  # lower case, singular, prefix joined ("hyperparameter")
+    hyphen_before: bool  # written hyphen-joined to the word before ("dimensional" in "high-dimensional")
+
+
+def _is_acronym_word(surface: str) -> bool:
+    return sum(c.isupper() for c in surface) >= 2
+
+
+def _display_word(surface: str) -> str:
+    return surface if _is_acronym_word(surface) else surface.lower()
+
+
+def keyword_runs(text: str) -> list[list[Word]]:
+    """Runs of words between punctuation, with hyphen joins and bound prefixes resolved."""
+    text = _LATEX.sub(" ", unicodedata.normalize("NFKC", text))
+    runs = []
+    for part in _SEGMENT_SPLIT.split(text):
+        words: list[Word] = []
+        previous_end = None
+        for match in _WORD.finditer(part):
+            gap = part[previous_end : match.start()] if previous_end is not None else ""
+            hyphen = _HYPHEN_GAP.fullmatch(gap) is not None
+            surface = match.group()
+            previous_end = match.end()
+            if words and words[-1].key in BOUND_PREFIXES and (hyphen or not gap.strip()):
+                prefix = words.pop()
+                joined = f"{prefix.surface}{'-' if hyphen else ''}{surface}"
+                words.append(Word(joined, keyword_singular(prefix.key + surface.lower()), prefix.hyphen_before))
+                continue
+            words.append(Word(surface, keyword_singular(surface.lower()), hyphen))
+        if words:
+            runs.append(words)
+    return runs
+
+
+def keyword_key(phrase: str) -> str:
+    """The one key all spellings of a term share: lower case, singular, single spaces, prefixes joined."""
+    return " ".join(word.key for run in keyword_runs(phrase) for word in run)
+
+
 @dataclass(frozen=True)
 class VocabularyEntry:
     display: str
@@ -132,15 +285,18 @@ class Vocabulary:
     def canonical(self, phrase: str) -> str:
         """Canonical key of a phrase: the vocabulary term it spells, else its own key."""
         stripped = phrase.strip()
-        singular_acronym = stripped[:-1] if stripped.endswith("s") and stripped[:-1].isupper() else stripped
-        if singular_acronym in self.by_acronym:
-            return self.by_acronym[singular_acronym]
-        key = canonical_key(phrase)
+        if _singular_acronym(stripped) in self.by_acronym:
+            return self.by_acronym[_singular_acronym(stripped)]
+        key = keyword_key(phrase)
         return self.by_variant.get(tuple(key.split()), key)
 
     def display(self, key: str) -> str:
         entry = self.entries.get(key)
         return entry.display if entry else key
+
+
+def _singular_acronym(surface: str) -> str:
+    return surface[:-1] if surface.endswith("s") and surface[:-1].isupper() else surface
 
 
 def _is_acronym(text: str) -> bool:
@@ -160,14 +316,16 @@ def parse_vocabulary(data: object, path: str = "<vocabulary>") -> Vocabulary:
             synonyms = []
         if not isinstance(display, str) or not isinstance(synonyms, list):
             raise ValueError(f"{path}: entry {display!r} must map a string to a list of synonyms")
-        key = canonical_key(display)
+        key = keyword_key(display)
+        if key in entries:
+            raise ValueError(f"{path}: entry {display!r} spells the same keyword as {entries[key].display!r}")
         acronyms, variants = [], [key]
         for synonym in [display, *synonyms]:
             synonym = str(synonym)
             if _is_acronym(synonym):
                 acronyms.append(synonym)
             else:
-                variants.append(canonical_key(synonym))
+                variants.append(keyword_key(synonym))
         entry = VocabularyEntry(display, key, tuple(dict.fromkeys(variants)), tuple(dict.fromkeys(acronyms)))
         entries[key] = entry
         for variant in entry.variants:
@@ -190,25 +348,71 @@ def load_vocabulary(path: str | None = None) -> Vocabulary:
     return parse_vocabulary(yaml.safe_load(file.read_text(encoding="utf-8")), str(file))
 
 
+# --------------------------------------------------------------------------- what a keyword looks like
+
+
 @lru_cache(maxsize=200_000)
 def _is_filler(token: str) -> bool:
-    return token in STOPWORDS or token in GENERIC_WORDS or token.isdigit() or len(token) < 2
+    return (token in STOPWORDS or token in KEYWORD_STOPWORDS or token in GENERIC_WORDS or token.isdigit()
+            or len(token) < 2)
+
+
+@lru_cache(maxsize=200_000)
+def _is_adverb(token: str) -> bool:
+    return token.endswith("ly") and len(token) > 4 and token not in NOUN_EXCEPTIONS
+
+
+@lru_cache(maxsize=200_000)
+def _is_verb_form(token: str) -> bool:
+    """A gerund or participle ("adding", "annotated") that is not a known technical head."""
+    if token in TECHNICAL_VERB_FORMS:
+        return False
+    return (token.endswith("ing") and len(token) > 5) or (token.endswith("ed") and len(token) > 4)
+
+
+@lru_cache(maxsize=200_000)
+def _is_adjective(token: str) -> bool:
+    return token in ADJECTIVE_HEADS or (token.endswith(ADJECTIVE_ENDINGS) and token not in NOUN_EXCEPTIONS)
 
 
 def is_junk(key_tokens: Sequence[str]) -> bool:
-    """A phrase no reader would browse by: filler words, numbers, or a bare generic head."""
+    """A mined phrase no reader would browse by.
+
+    Junk is filler ("propose", "results"), a phrase that does not start like a noun
+    phrase (adverb, verb form or generic modifier first: "accurately predicting",
+    "adding conditional control", "additional computational overhead") or that
+    does not end in a subject (a generic head, an adjective or a participle:
+    "appropriate choice", "ai system", "fine tuned"). Vocabulary terms are matched
+    before mining, so a curated "attention mechanism" is never judged here.
+    """
     if not key_tokens or len(key_tokens) > MAX_PHRASE_TOKENS:
         return True
     for position, token in enumerate(key_tokens):
-        if token in STOPWORDS or token in GENERIC_WORDS or token.isdigit() or len(token) < 2:
+        if _is_filler(token):
             return True
         if token in ALLOWED_LAST_ONLY and position != len(key_tokens) - 1:
             return True
-    if len(key_tokens) == 1 and key_tokens[0] in ALLOWED_LAST_ONLY:
+    if len(key_tokens) == 1:
+        return key_tokens[0] in ALLOWED_LAST_ONLY
+    first, last = key_tokens[0], key_tokens[-1]
+    if " ".join(key_tokens) in BROAD_PHRASES:
         return True
-    last = key_tokens[-1]
-    # Adverbs and adjectives do not end a noun phrase.
-    return last.endswith(("ly", "ive", "ous", "able", "ible", "ful", "ic", "al")) and len(key_tokens) > 1
+    if first in GENERIC_MODIFIERS or _is_verb_form(first) or any(_is_adverb(t) for t in key_tokens):
+        return True
+    if last in GENERIC_HEADS or _is_adjective(last):
+        return True
+    return last.endswith("ed") and _is_verb_form(last)
+
+
+@lru_cache(maxsize=200_000)
+def is_subject_word(token: str) -> bool:
+    """A single title word that can stand as a last-resort keyword ("grokking", not "ensure")."""
+    return (len(token) >= 4 and token.isalpha() and not _is_filler(token) and token not in ALLOWED_LAST_ONLY
+            and token not in GENERIC_MODIFIERS and token not in GENERIC_HEADS and not _is_adverb(token)
+            and not _is_verb_form(token) and not _is_adjective(token))
+
+
+# --------------------------------------------------------------------------- one paper
 
 
 @dataclass(frozen=True)
@@ -217,9 +421,9 @@ class PaperTerms:
 
     vocabulary: Counter
     phrases: Counter  # candidate mined phrases (key) from text the vocabulary did not cover
-    surfaces: dict  # phrase key -> Counter of surface forms
+    surfaces: dict  # phrase key -> Counter of display forms as written
     title_keys: frozenset
-    tokens: frozenset  # every token key, for telling collocations from chance pairs
+    tokens: frozenset  # every word key, for telling collocations from chance pairs
     title_tokens: tuple = ()  # title words in order: the last resort for a paper with few terms
 
 
@@ -231,51 +435,68 @@ def find_terms(title: str, abstract: str, vocabulary: Vocabulary) -> PaperTerms:
     title_keys: set[str] = set()
     tokens: set[str] = set()
     for is_title, text in ((True, title or ""), (False, abstract or "")):
-        for run in segments(text):
-            tokens.update(t.key for t in run)
-            uncovered: list[list[Token]] = [[]]
-            i = 0
+        for run in keyword_runs(text):
+            tokens.update(w.key for w in run)
+            uncovered: list[tuple[int, int]] = []  # [start, end) of run not covered by the vocabulary
+            i, start = 0, 0
             while i < len(run):
                 match = _longest_vocabulary_match(run, i, vocabulary)
                 if match is None:
-                    uncovered[-1].append(run[i])
                     i += 1
                     continue
                 key, length = match
                 vocab_counts[key] += 1
                 if is_title:
                     title_keys.add(key)
-                uncovered.append([])
+                uncovered.append((start, i))
                 i += length
-            for piece in uncovered:
-                usable = [not _is_filler(t.key) for t in piece]
-                for start in range(len(piece) - 1):
-                    for n in (2, 3):
-                        if start + n > len(piece) or not all(usable[start : start + n]):
-                            break
-                        gram = piece[start : start + n]
-                        keys = [t.key for t in gram]
-                        if is_junk(keys):
-                            continue
-                        key = " ".join(keys)
-                        phrase_counts[key] += 1
-                        surfaces[key][" ".join(t.surface.lower() for t in gram)] += 1
-                        if is_title:
-                            title_keys.add(key)
-    title_tokens = tuple(t.key for run in segments(title or "") for t in run)
+                start = i
+            uncovered.append((start, len(run)))
+            for begin, end in uncovered:
+                _mine_piece(run, begin, end, is_title, phrase_counts, surfaces, title_keys)
+    title_tokens = tuple(w.key for run in keyword_runs(title or "") for w in run)
     return PaperTerms(vocab_counts, phrase_counts, dict(surfaces), frozenset(title_keys), frozenset(tokens), title_tokens)
 
 
-def _longest_vocabulary_match(run: list[Token], start: int, vocabulary: Vocabulary) -> tuple[str, int] | None:
-    surface = run[start].surface
-    singular_surface = surface[:-1] if surface.endswith("s") and surface[:-1].isupper() else surface
+def _mine_piece(run: list[Word], begin: int, end: int, is_title: bool, phrase_counts: Counter,
+                surfaces: dict[str, Counter], title_keys: set[str]) -> None:
+    """Count the 2- and 3-word candidates of run[begin:end] that are whole, technical phrases."""
+    usable = [not _is_filler(w.key) for w in run[begin:end]]
+    for start in range(begin, end - 1):
+        # A phrase cut out of a hyphenated compound is a fragment ("dimensional data").
+        if run[start].hyphen_before or not usable[start - begin]:
+            continue
+        for n in (2, 3):
+            stop = start + n
+            if stop > end or not usable[stop - 1 - begin]:
+                break
+            if stop < len(run) and run[stop].hyphen_before:
+                continue
+            gram = run[start:stop]
+            keys = [w.key for w in gram]
+            if is_junk(keys):
+                continue
+            key = " ".join(keys)
+            phrase_counts[key] += 1
+            form = _display_word(gram[0].surface) + "".join(
+                ("-" if w.hyphen_before else " ") + _display_word(w.surface) for w in gram[1:])
+            surfaces[key][form] += 1
+            if is_title:
+                title_keys.add(key)
+
+
+def _longest_vocabulary_match(run: list[Word], start: int, vocabulary: Vocabulary) -> tuple[str, int] | None:
     for n in range(min(vocabulary.longest.get(run[start].key, 0), len(run) - start), 0, -1):
-        hit = vocabulary.by_variant.get(tuple(t.key for t in run[start : start + n]))
+        hit = vocabulary.by_variant.get(tuple(w.key for w in run[start : start + n]))
         if hit is not None:
             return hit, n
-    if singular_surface in vocabulary.by_acronym:
-        return vocabulary.by_acronym[singular_surface], 1
+    acronym = _singular_acronym(run[start].surface)
+    if acronym in vocabulary.by_acronym:
+        return vocabulary.by_acronym[acronym], 1
     return None
+
+
+# --------------------------------------------------------------------------- the corpus
 
 
 @dataclass(frozen=True)
@@ -283,35 +504,78 @@ class KeywordIndex:
     """Corpus-wide view: how many papers use each term, and each mined phrase's display form."""
 
     document_frequency: dict[str, int]
-    phrase_display: dict[str, str]
+    phrase_display: dict[str, str]  # the mined phrases that may become keywords
     papers: int
     token_frequency: dict[str, int] = field(default_factory=dict)
+    title_frequency: dict[str, int] = field(default_factory=dict)  # papers naming the term in their title
+    fallback_display: dict[str, str] = field(default_factory=dict)  # shared phrases no title names: last resorts
 
 
 def build_index(all_terms: Sequence[PaperTerms], vocabulary: Vocabulary) -> KeywordIndex:
     document_frequency: Counter = Counter()
     token_frequency: Counter = Counter()
+    title_frequency: Counter = Counter()
     surfaces: dict[str, Counter] = defaultdict(Counter)
     for terms in all_terms:
-        document_frequency.update(set(terms.vocabulary))
-        document_frequency.update(set(terms.phrases))
+        document_frequency.update(terms.vocabulary.keys())
+        document_frequency.update(terms.phrases.keys())
         token_frequency.update(terms.tokens)
+        title_frequency.update(terms.title_keys)
         for key, forms in terms.surfaces.items():
             surfaces[key].update(forms)
     papers = len(all_terms)
-    min_papers = 2 if papers < 2000 else 3
-    phrase_display = {}
+    min_papers, min_titles = (MIN_PHRASE_PAPERS_LARGE, MIN_PHRASE_TITLES_LARGE) if papers >= LARGE_CORPUS else (2, 1)
+    kept: dict[str, Counter] = {}
+    fallback: dict[str, Counter] = {}
     for key, forms in surfaces.items():
         df = document_frequency[key]
-        if df < min_papers or key in vocabulary.entries:
+        if df < 2 or key in vocabulary.entries:
             continue
         # A collocation ("action space") is used together far more often than its
         # words' frequencies suggest; a chance pair ("successful attack") is not.
         if df < MIN_COLLOCATION * min(token_frequency[t] for t in key.split()):
             continue
-        # The singular spelling when anyone wrote it, else the most used one; ties by text.
-        phrase_display[key] = key if key in forms else min(forms, key=lambda f: (-forms[f], f))
-    return KeywordIndex(dict(document_frequency), phrase_display, papers, dict(token_frequency))
+        # Mostly written as one hyphenated word, the phrase is a modifier ("fine-grained",
+        # "multi-turn"), not a subject.
+        if sum(n for form, n in forms.items() if " " not in form) * 2 > sum(forms.values()):
+            continue
+        if df >= min_papers and title_frequency[key] >= min_titles:
+            kept[key] = forms
+        else:
+            fallback[key] = forms
+    _drop_pieces_of_longer_phrases(kept, document_frequency)
+    _drop_pieces_of_longer_phrases(fallback, document_frequency)
+    return KeywordIndex(
+        dict(document_frequency),
+        {key: _phrase_display(forms) for key, forms in kept.items()},
+        papers,
+        dict(token_frequency),
+        dict(title_frequency),
+        {key: _phrase_display(forms) for key, forms in fallback.items()},
+    )
+
+
+def _drop_pieces_of_longer_phrases(kept: dict[str, Counter], document_frequency: Counter) -> None:
+    """Drop "arnold network" when most papers using it say "kolmogorov arnold network"."""
+    for key in sorted(kept, key=lambda k: (-len(k.split()), k)):
+        words = key.split()
+        if len(words) < 3 or key not in kept:
+            continue
+        for piece in (" ".join(words[:-1]), " ".join(words[1:])):
+            if piece in kept and document_frequency[key] >= NESTED_SHARE * document_frequency[piece]:
+                del kept[piece]
+
+
+def _phrase_display(forms: Counter) -> str:
+    """The most used spelling, singular ones first ("latent space" over "latent spaces"); ties by text."""
+    def is_singular(form: str) -> bool:
+        last = form.rsplit(" ", 1)[-1].rsplit("-", 1)[-1]
+        return _is_acronym_word(last) or keyword_singular(last.lower()) == last.lower()
+
+    return min(forms, key=lambda f: (not is_singular(f), -forms[f], f))
+
+
+# --------------------------------------------------------------------------- choosing
 
 
 def rank_candidates(terms: PaperTerms, index: KeywordIndex, vocabulary: Vocabulary) -> tuple[list[str], list[str]]:
@@ -323,7 +587,11 @@ def rank_candidates(terms: PaperTerms, index: KeywordIndex, vocabulary: Vocabula
         df = index.document_frequency.get(key, 1)
         idf = math.log((papers + 1) / df) + 1.0
         title_bonus = 2.0 if key in terms.title_keys else 1.0
-        return (1.0 + math.log(count)) * idf * title_bonus * (1.6 if curated else 1.0)
+        if curated:
+            return (1.0 + math.log(count)) * idf * title_bonus * 1.6
+        # A phrase authors put in titles names a subject; one only abstracts use may be wording.
+        in_titles = min(1.0, 4.0 * index.title_frequency.get(key, 0) / df)
+        return (1.0 + math.log(count)) * idf * title_bonus * (0.7 + 0.5 * in_titles)
 
     shared, single = [], []
     for key, count in terms.vocabulary.items():
@@ -342,15 +610,27 @@ def rank_candidates(terms: PaperTerms, index: KeywordIndex, vocabulary: Vocabula
     weaker = [key for key in distinct if key not in strong]
     # Last resort: the title's own subject words that other papers use too.
     words = [t for t in dict.fromkeys(terms.title_tokens)
-             if t.isalpha() and len(t) >= 4 and not is_junk((t,)) and 2 <= index.token_frequency.get(t, 0) <= too_common]
-    words.sort(key=lambda t: (index.token_frequency[t], t))
-    return ranked, weaker + [key for _, key in single] + words
+             if is_subject_word(t) and 2 <= index.token_frequency.get(t, 0) <= too_common]
+    # The more papers use a word, the likelier another paper falls back on it too.
+    words.sort(key=lambda t: (-index.token_frequency[t], t))
+    weak_phrases = sorted((key for key in terms.phrases if key in index.fallback_display),
+                          key=lambda k: (-index.document_frequency[k], -terms.phrases[k], k))
+    # Never fewer than three: the paper's own phrases and title words, even if no other paper uses them.
+    own = sorted((key for key in terms.phrases if key not in index.fallback_display and key not in index.phrase_display),
+                 key=lambda k: (-terms.phrases[k], k))
+    own_words = [t for t in dict.fromkeys(terms.title_tokens) if is_subject_word(t) and t not in words]
+    return ranked, weaker + weak_phrases + [key for _, key in single] + words + own + own_words
 
 
-def select_keywords(ranked: list[str], fallback: list[str], banned: frozenset[str] = frozenset()) -> list[str]:
-    """Keys of the 3-8 best terms, skipping banned ones unless the paper would have too few."""
+def select_keywords(ranked: list[str], fallback: list[str], banned: frozenset[str] = frozenset(),
+                    in_use: frozenset[str] = frozenset()) -> list[str]:
+    """Keys of the 3-8 best terms, skipping banned ones unless the paper would have too few.
+
+    A paper short of strong terms takes fallbacks other papers already use first,
+    so that its last-resort keywords join existing keyword pages.
+    """
     chosen = [key for key in ranked if key not in banned][:MAX_KEYWORDS]
-    allowed = [key for key in fallback if key not in banned]
+    allowed = sorted((key for key in fallback if key not in banned), key=lambda key: key not in in_use)
     for key in [*allowed, *ranked, *fallback]:
         if len(chosen) >= MIN_KEYWORDS:
             break
@@ -380,12 +660,18 @@ def extract_keywords(papers: Sequence[tuple[str, str]], vocabulary: Vocabulary |
     # and choose again, a few times, so that keyword pages group papers.
     banned: frozenset[str] = frozenset()
     chosen = [select_keywords(ranked, single) for ranked, single in candidates]
-    for _ in range(3):
+    for _ in range(4):
         uses = Counter(key for keys in chosen for key in keys)
         lonely = frozenset(key for key, n in uses.items() if n < 2)
         if not lonely - banned:
             break
         banned |= lonely
-        chosen = [select_keywords(ranked, single, banned) for ranked, single in candidates]
-    return [[vocabulary.display(key) if key in vocabulary.entries else index.phrase_display.get(key, key) for key in keys]
-            for keys in chosen]
+        in_use = frozenset(uses) - banned
+        chosen = [select_keywords(ranked, single, banned, in_use) for ranked, single in candidates]
+    return [[_display(key, vocabulary, index) for key in keys] for keys in chosen]
+
+
+def _display(key: str, vocabulary: Vocabulary, index: KeywordIndex) -> str:
+    if key in vocabulary.entries:
+        return vocabulary.display(key)
+    return index.phrase_display.get(key) or index.fallback_display.get(key) or key

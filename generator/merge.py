@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -158,12 +159,14 @@ class SimilarityIndex:
 
     def candidates(self, doc: _Doc) -> list[int]:
         """Indexed documents sharing the title or a rare shingle with ``doc``, sorted."""
-        found: Counter[int] = Counter()
         postings = self._postings
+        shared_postings = []
         for shingle in doc.sample:
             posting = postings.get(shingle)
-            if posting is not None and len(posting) <= RARE_SHINGLE_MAX_DF:
-                found.update(posting)
+            # A posting of one holds only the document itself: most of them, at scale.
+            if posting is not None and 1 < len(posting) <= RARE_SHINGLE_MAX_DF:
+                shared_postings.append(posting)
+        found = Counter(chain.from_iterable(shared_postings))
         result = set(self._titles.get(doc.title, ())) if doc.title else set()
         result.update(number for number, shared in found.items() if shared >= 2)
         opening_posting = self._openings.get(doc.opening, ()) if doc.opening else ()

@@ -47,3 +47,99 @@ def test_keywords_are_shared_and_deterministic_under_shuffling():
     assert first == second
     for keywords in first.values():
         assert 3 <= len(keywords) <= 8
+
+
+# --------------------------------------------------------------------------- mining rules
+
+from generator.keywords import keyword_key, keyword_runs  # noqa: E402
+
+
+def _junk(phrase: str) -> bool:
+    return is_junk(keyword_key(phrase).split())
+
+
+def test_phrases_that_do_not_start_like_a_noun_phrase_are_junk():
+    for phrase in ("accurately predicting", "closely align", "adding conditional control", "selecting data",
+                   "annotated data", "generated image", "additional computational overhead", "appropriate choice",
+                   "desirable outcome", "minimal assumptions", "various tasks", "novel approach"):
+        assert _junk(phrase), phrase
+
+
+def test_phrases_with_a_generic_or_adjective_head_are_junk():
+    for phrase in ("adverse effects", "action pair", "ai system", "computational cost", "image quality",
+                   "predictive power", "fine tuned", "human annotated", "context aware", "sharpness aware",
+                   "machine learning", "design choices"):
+        assert _junk(phrase), phrase
+
+
+def test_technical_phrases_are_kept():
+    for phrase in ("latent space", "reward function", "missing data", "sampling bias", "temporal point process",
+                   "information bottleneck", "spurious correlation", "theorem proving", "knowledge tracing",
+                   "lower bound", "saddle point", "supervised contrastive loss", "early stopping"):
+        assert not _junk(phrase), phrase
+
+
+def test_split_prefixes_and_hyphens_fold_together():
+    assert keyword_key("hyper parameters") == keyword_key("Hyper-Parameter") == keyword_key("hyperparameter")
+    assert keyword_key("non-convex") == keyword_key("nonconvex") == keyword_key("non convex")
+    assert keyword_key("Time Series") == "time series" and keyword_key("physics") == "physics"
+
+
+def test_vocabulary_acronyms_synonyms_and_new_areas_share_one_display():
+    vocabulary = load_vocabulary()
+    for variants, display in (
+        (("GFlowNets", "generative flow network", "Generative Flow Networks"), "generative flow networks"),
+        (("CFG", "classifier free guidance", "Classifier-Free Guidance"), "classifier-free guidance"),
+        (("SAM", "sharpness aware minimization"), None),
+        (("KANs", "Kolmogorov-Arnold networks", "kolmogorov arnold network"), "kolmogorov-arnold networks"),
+        (("time-series forecasting", "Time Series Forecasting"), "time series forecasting"),
+    ):
+        keys = {vocabulary.canonical(v) for v in variants}
+        if display is None:
+            assert vocabulary.canonical("SAM") != vocabulary.canonical("sharpness aware minimization")
+            continue
+        assert len(keys) == 1, variants
+        assert vocabulary.display(keys.pop()) == display
+
+
+def test_pieces_of_hyphenated_compounds_are_not_mined():
+    words = keyword_runs("high-dimensional data from LLM-based agents")[0]
+    assert [w.hyphen_before for w in words] == [False, True, False, False, False, True, False]
+    papers = [(f"High-dimensional data study {i}", "We study high-dimensional data and heavy-tailed distributions.")
+              for i in range(4)]
+    from generator.keywords import build_index, find_terms
+
+    vocabulary = load_vocabulary()
+    index = build_index([find_terms(t, a, vocabulary) for t, a in papers], vocabulary)
+    assert "dimensional data" not in index.phrase_display
+    assert "tailed distribution" not in index.phrase_display
+
+
+def test_a_phrase_mostly_inside_a_longer_one_gives_way():
+    from generator.keywords import build_index, find_terms
+
+    vocabulary = load_vocabulary()
+    papers = [(f"Gene expression of zebrafish fin regeneration, part {i}", "Zebrafish fin regeneration assays.")
+              for i in range(4)]
+    index = build_index([find_terms(t, a, vocabulary) for t, a in papers], vocabulary)
+    assert "zebrafish fin regeneration" in index.phrase_display
+    assert "fin regeneration" not in index.phrase_display and "zebrafish fin" not in index.phrase_display
+
+
+def test_mined_phrases_need_a_title_and_keep_acronym_case():
+    from generator.keywords import build_index, find_terms
+
+    vocabulary = load_vocabulary()
+    papers = [("Fréchet coupling for OOD scores", "Fréchet coupling of OOD scores and the sinkhorn step."),
+              ("Fréchet coupling at scale", "We revisit Fréchet coupling; OOD scores help."),
+              ("Other", "OOD scores and sinkhorn step again.")]
+    index = build_index([find_terms(t, a, vocabulary) for t, a in papers], vocabulary)
+    assert index.phrase_display.get("fréchet coupling") == "fréchet coupling"
+    assert "sinkhorn step" not in index.phrase_display  # no title names it
+
+
+def test_every_paper_gets_three_keywords_even_when_alone():
+    papers = [("Boundless Socratic Learning", "Socratic recursion lets an agent improve itself within a closed system.")]
+    papers += [(f"Diffusion models {i}", "Diffusion models and score matching for image generation.") for i in range(4)]
+    for keywords in extract_keywords(papers):
+        assert 3 <= len(keywords) <= 8

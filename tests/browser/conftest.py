@@ -142,16 +142,18 @@ class LocalSite:
         return self.base_url + path.lstrip("/")
 
 
-@functools.cache
-def _serve(root: Path) -> tuple[_Server, LocalSite]:
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = _Server(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, name=f"serve {root}", daemon=True).start()
-    return server, LocalSite(root=root, base_url=f"http://127.0.0.1:{server.server_address[1]}/")
+_SERVERS: dict[Path, tuple[_Server, LocalSite]] = {}
 
 
 def serve(root: Path) -> LocalSite:
-    return _serve(root.resolve())[1]
+    """Serve a built site on a free port of 127.0.0.1 until the session ends (one server per site)."""
+    root = root.resolve()
+    if root not in _SERVERS:
+        handler = functools.partial(_QuietHandler, directory=str(root))
+        server = _Server(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, name=f"serve {root}", daemon=True).start()
+        _SERVERS[root] = server, LocalSite(root=root, base_url=f"http://127.0.0.1:{server.server_address[1]}/")
+    return _SERVERS[root][1]
 
 
 @pytest.fixture(scope="session")
@@ -192,15 +194,15 @@ def papers(site_project: Path) -> list:
 
 
 @pytest.fixture(scope="session")
-def site(site_dir: Path) -> Iterator[LocalSite]:
-    server, local = _serve(site_dir.resolve())
-    yield local
+def site(site_dir: Path) -> LocalSite:
+    return serve(site_dir)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    if _serve.cache_info().currsize:
-        # Servers are daemon threads; closing the sockets is enough.
-        _serve.cache_clear()
+    for server, _ in _SERVERS.values():
+        server.shutdown()
+        server.server_close()
+    _SERVERS.clear()
 
 
 # --------------------------------------------------------------------------- browser

@@ -7,7 +7,7 @@ markup is fixed in one place rather than in every test.
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 # Header search: MkDocs Material's (input in the header, a label toggles it on
 # small screens) or Zensical's (a button opens a dialog with a combobox).
@@ -33,7 +33,13 @@ def header_search(page, query: str):
         page.locator(HEADER_SEARCH_TOGGLE).first.click()
     field.fill(query)
     results = page.locator(HEADER_SEARCH_RESULT)
-    results.first.wait_for(state="visible")
+    try:
+        results.first.wait_for(state="visible")
+    except Exception as error:  # Playwright's TimeoutError: say what the reader sees instead
+        status = page.locator("[data-ps-search-meta], .md-search-result__meta").first
+        shown = status.inner_text() if status.count() else "(no status line)"
+        raise AssertionError(f"{page.url}: header search for {query!r} shows no result; "
+                             f"the search panel says {shown!r}") from error
     return results
 
 
@@ -57,10 +63,6 @@ def click_link(page, name: str, within: str = "main") -> None:
     link = page.locator(within).get_by_role("link", name=name, exact=True).first
     with page.expect_navigation():
         link.click()
-
-
-def absolute(page, href: str) -> str:
-    return urljoin(page.url, href)
 
 
 def horizontal_overflow(page) -> dict:

@@ -90,10 +90,10 @@ def hostile_site(tmp_path_factory):
 
 
 def _watch(site_page):
+    """Record (and dismiss) every dialog a payload might open."""
     page = site_page.page
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.add_init_script("Object.defineProperty(window, '__probe_ready', {value: true})")
     return dialogs
 
 
@@ -213,7 +213,8 @@ UNICODE_LISTING = [
      "abstract": "We bound the energy 𝐸(𝑧) of latent codes 𝑧 in diffusion models.",
      "decision": "Accept (Poster)", "openreview_url": "https://openreview.net/forum?id=unicode1"},
     {"title": "Full－Width Dashes in Tokenizers", "authors": ["Eli Fullwidth"],
-     "abstract": "Tokenizers meet full－width punctuation （like this） in multilingual text.",
+     "abstract": "Tokenizers meet full－width punctuation （like this）, ＡＩ in full-width letters and the "
+                 "ﬁ ligature of PDF text: we ﬁnd ﬁne-tuning helps, next to 𝐸 and 𝑧 as words of their own.",
      "decision": "Reject", "openreview_url": "https://openreview.net/forum?id=unicode2"},
     HOSTILE[-1],
 ]
