@@ -511,8 +511,8 @@ def markdown_table(rows: list[Row]) -> str:
             if row is None:
                 continue
             if row.error:
-                lines.append(f"| {kind} | {engine} | {size} |" + " |" * (header.count("|") - 5) + " failed: "
-                             f"{row.error.splitlines()[-1][:80]} |")
+                lines.append(f"| {kind} | {engine} | {size} |" + " |" * (header.count("|") - 5)
+                             + f" failed: {_error_line(row.error)} |")
                 continue
             lines.append("| " + " | ".join(map(str, _cells(row))) + " |")
         paper, ref = kinds.get("papersite"), kinds.get("reference")
@@ -527,6 +527,13 @@ def markdown_table(rows: list[Row]) -> str:
                          f"| {_ratio(paper.browser.get('header_first_result_s', 0), ref.browser.get('header_first_result_s', 0))} "
                          f"| | {_ratio(paper.browser.get('header_renderer_rss_mb', 0), ref.browser.get('header_renderer_rss_mb', 0))} |")
     return "\n".join(lines)
+
+
+def _error_line(error: str) -> str:
+    """The line of a failed command's output that says what went wrong."""
+    lines = [line.strip() for line in error.splitlines() if line.strip() and not line.startswith("BENCH-STAGES")]
+    telling = [line for line in lines if "Error" in line or line.startswith("papersite:")]
+    return (telling or lines or ["?"])[-1][:160].replace("|", "/")
 
 
 def _cells(row: Row) -> list[Any]:
@@ -573,8 +580,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="build nothing: print one table from the JSON files of earlier runs")
     args = parser.parse_args(argv)
     if args.report:
-        runs = [json.loads(path.read_text(encoding="utf-8")) for path in args.report]
-        print(markdown_table([Row(**row) for run in runs for row in run["rows"]]))
+        # Later files win, except that a failed row never hides a measured one.
+        latest: dict[tuple[str, str, int], Row] = {}
+        for path in args.report:
+            for data in json.loads(path.read_text(encoding="utf-8"))["rows"]:
+                row = Row(**data)
+                key = (row.kind, row.engine, row.size)
+                if key not in latest or not row.error or latest[key].error:
+                    latest[key] = row
+        print(markdown_table(list(latest.values())))
         return 0
 
     started_on = machine()

@@ -9,11 +9,19 @@ randomness, no network, so the same text always gets the same topic.
 In:  (title, abstract) texts and a ``Taxonomy``.
 Out: ``Topic(source="inferred", confidence=...)`` per paper; when the model is
 unsure of the sub-area it returns the area alone, with the area's confidence.
+
+The model has a sub-area head (one class per taxonomy sub-area) and, optionally, an area
+head over the same features. With an area head, the area is chosen by the area head
+(optionally mixed with the sub-area probabilities summed per area) and the sub-area
+confidence is P(area) x P(sub-area | area); without one, the area is the summed
+sub-area mass. The model may ask for only the first sentences of an abstract
+(``abstract_sentences``) because it was trained on titles plus 1-2 sentences.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +37,14 @@ from generator.record import Topic
 from generator.taxonomy import LABEL_SEPARATOR, Taxonomy
 
 TITLE_WEIGHT = 2  # a title word says more about the subject than an abstract word
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
+
+
+def first_sentences(text: str, n: int) -> str:
+    """The first ``n`` sentences of ``text`` (all of it when ``n`` <= 0)."""
+    if n <= 0 or not text:
+        return text or ""
+    return " ".join(_SENTENCE_END.split(text.strip(), maxsplit=n)[:n])
 
 
 def document_terms(title: str, abstract: str) -> Counter:
@@ -67,12 +83,26 @@ class TopicModel:
     bias: np.ndarray  # float32 per class
     temperature: float  # softmax temperature fitted on held-out data, for calibrated confidences
     subarea_threshold: float  # below this sub-area probability, report the area only
+    # Optional area head (format version 3): terms x areas weights of a separate classifier.
+    area_labels: tuple[str, ...] = ()
+    area_weights: "csr_matrix | None" = None
+    area_bias: "np.ndarray | None" = None
+    area_temperature: float = 1.0
+    area_mix: float = 0.0  # share of the summed sub-area probabilities in the area probability
+    abstract_sentences: int = 0  # use only the first n sentences of an abstract (0: all)
 
     @classmethod
-    def from_dense(cls, labels, terms, idf, coef, bias, temperature, subarea_threshold) -> "TopicModel":
-        """``coef`` is (terms x classes); zeros are not stored."""
+    def from_dense(
+        cls, labels, terms, idf, coef, bias, temperature, subarea_threshold,
+        area_labels=(), area_coef=None, area_bias=None, area_temperature=1.0, area_mix=0.0, abstract_sentences=0,
+    ) -> "TopicModel":
+        """``coef`` is (terms x classes), ``area_coef`` (terms x areas); zeros are not stored."""
         matrix = csr_matrix(np.asarray(coef, dtype=np.float32))
         matrix.eliminate_zeros()
+        area_matrix = None
+        if area_coef is not None:
+            area_matrix = csr_matrix(np.asarray(area_coef, dtype=np.float32))
+            area_matrix.eliminate_zeros()
         return cls(
             labels=tuple(tuple(label) for label in labels),
             vocabulary={term: i for i, term in enumerate(terms)},
@@ -81,6 +111,12 @@ class TopicModel:
             bias=np.asarray(bias, dtype=np.float32),
             temperature=float(temperature),
             subarea_threshold=float(subarea_threshold),
+            area_labels=tuple(area_labels),
+            area_weights=area_matrix,
+            area_bias=None if area_bias is None else np.asarray(area_bias, dtype=np.float32),
+            area_temperature=float(area_temperature),
+            area_mix=float(area_mix),
+            abstract_sentences=int(abstract_sentences),
         )
 
     def features(self, papers: Sequence[tuple[str, str]]) -> "csr_matrix":
@@ -88,6 +124,7 @@ class TopicModel:
         indptr, indices, data = [0], [], []
         vocabulary = self.vocabulary
         for title, abstract in papers:
+            abstract = first_sentences(abstract, self.abstract_sentences)
             row = {}
             for term, n in document_terms(title, abstract).items():
                 j = vocabulary.get(term)
@@ -108,13 +145,25 @@ class TopicModel:
 
     def probabilities(self, papers: Sequence[tuple[str, str]]) -> np.ndarray:
         """Class probabilities, one row per paper (softmax with the fitted temperature)."""
-        scores = np.asarray((self.features(papers) @ self.weights).todense(), dtype=np.float64) + self.bias
-        scores = (scores - scores.max(axis=1, keepdims=True)) / self.temperature
-        exps = np.exp(scores)
-        return exps / exps.sum(axis=1, keepdims=True)
+        return self.all_probabilities(papers)[0]
+
+    def all_probabilities(self, papers: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray | None]:
+        """(sub-area class probabilities, area-head probabilities or None), one row per paper."""
+        X = self.features(papers)
+        sub = _softmax(np.asarray((X @ self.weights).todense(), dtype=np.float64) + self.bias, self.temperature)
+        if self.area_weights is None:
+            return sub, None
+        area = _softmax(np.asarray((X @ self.area_weights).todense(), dtype=np.float64) + self.area_bias, self.area_temperature)
+        return sub, area
 
     def class_probabilities(self, title: str, abstract: str) -> list[float]:
         return self.probabilities([(title, abstract)])[0].tolist()
+
+
+def _softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
+    scores = (scores - scores.max(axis=1, keepdims=True)) / temperature
+    exps = np.exp(scores)
+    return exps / exps.sum(axis=1, keepdims=True)
 
 
 def bundled_model_path() -> Path:
@@ -125,10 +174,24 @@ def save_model(model: TopicModel, path: Path) -> None:
     """Write the model as one compressed npz (weights as float16 CSR, terms as one string)."""
     terms = sorted(model.vocabulary, key=model.vocabulary.get)
     weights = model.weights.tocsr()
+    extra = {}
+    if model.area_weights is not None:
+        area_weights = model.area_weights.tocsr()
+        extra = dict(
+            area_labels=np.array("\n".join(model.area_labels)),
+            area_indptr=area_weights.indptr.astype(np.int32),
+            area_indices=area_weights.indices.astype(np.uint8),
+            area_data=area_weights.data.astype(np.float16),
+            area_bias=model.area_bias.astype(np.float32),
+            area_temperature=np.array(model.area_temperature),
+            area_mix=np.array(model.area_mix),
+        )
     with open(path, "wb") as stream:
         np.savez_compressed(
             stream,
-            version=np.array(2),
+            version=np.array(3),
+            abstract_sentences=np.array(model.abstract_sentences),
+            **extra,
             labels=np.array("\n".join(f"{a}{LABEL_SEPARATOR}{s}" for a, s in model.labels)),
             terms=np.array("\n".join(terms)),
             idf=model.idf.astype(np.float16),
@@ -149,6 +212,21 @@ def read_model(path: Path | str) -> TopicModel:
             (data["data"].astype(np.float32), data["indices"].astype(np.int32), data["indptr"]),
             shape=(len(terms), len(labels)),
         )
+        area = {}
+        if "area_labels" in data.files:
+            area_labels = tuple(str(data["area_labels"]).split("\n"))
+            area = dict(
+                area_labels=area_labels,
+                area_weights=csr_matrix(
+                    (data["area_data"].astype(np.float32), data["area_indices"].astype(np.int32), data["area_indptr"]),
+                    shape=(len(terms), len(area_labels)),
+                ),
+                area_bias=data["area_bias"].astype(np.float32),
+                area_temperature=float(data["area_temperature"]),
+                area_mix=float(data["area_mix"]),
+            )
+        if "abstract_sentences" in data.files:
+            area["abstract_sentences"] = int(data["abstract_sentences"])
         return TopicModel(
             labels=labels,  # type: ignore[arg-type]
             vocabulary={term: i for i, term in enumerate(terms)},
@@ -157,6 +235,7 @@ def read_model(path: Path | str) -> TopicModel:
             bias=data["bias"].astype(np.float32),
             temperature=float(data["temperature"]),
             subarea_threshold=float(data["subarea_threshold"]),
+            **area,
         )
 
 
@@ -166,7 +245,13 @@ def load_topic_model(path: str | None = None) -> TopicModel:
 
 
 def topic_from_probabilities(
-    probabilities: Sequence[float], labels: Sequence[tuple[str, str]], taxonomy: Taxonomy, threshold: float
+    probabilities: Sequence[float],
+    labels: Sequence[tuple[str, str]],
+    taxonomy: Taxonomy,
+    threshold: float,
+    area_probabilities: Sequence[float] | None = None,
+    area_labels: Sequence[str] = (),
+    area_mix: float = 0.0,
 ) -> Topic | None:
     """The most probable topic of the taxonomy, or None when the model knows none of its areas."""
     area_mass: dict[str, float] = {}
@@ -181,12 +266,22 @@ def topic_from_probabilities(
             sub_mass[(area, sub)] = float(p)
     if not area_mass:
         return None
-    total = sum(area_mass.values())
+    summed_total = sum(area_mass.values())
+    area_prob = {a: m / summed_total for a, m in area_mass.items()}
+    if area_probabilities is not None:
+        head = {a: float(p) for a, p in zip(area_labels, area_probabilities) if taxonomy.contains(a)}
+        head_total = sum(head.values())
+        if head_total > 0:
+            area_prob = {
+                a: area_mix * area_prob.get(a, 0.0) + (1.0 - area_mix) * head.get(a, 0.0) / head_total
+                for a in set(area_prob) | set(head)
+            }
     # Ties go to the taxonomy's order, so the answer never depends on dict order.
     order = {name: i for i, name in enumerate(taxonomy.area_names)}
-    area = min(area_mass, key=lambda a: (-area_mass[a], order[a]))
-    area_confidence = area_mass[area] / total
-    candidates = [(p / total, sub) for (a, sub), p in sub_mass.items() if a == area]
+    area = min(area_prob, key=lambda a: (-area_prob[a], order[a]))
+    area_confidence = area_prob[area]
+    within = area_mass.get(area, 0.0)
+    candidates = [(area_confidence * p / within, sub) for (a, sub), p in sub_mass.items() if a == area and within > 0]
     if candidates:
         sub_order = {name: i for i, name in enumerate(taxonomy.subareas(area))}
         confidence, sub = min(candidates, key=lambda c: (-c[0], sub_order[c[1]]))
@@ -217,5 +312,10 @@ def infer_topics(
     threshold = model.subarea_threshold if subarea_threshold is None else subarea_threshold
     if not papers:
         return []
-    probabilities = model.probabilities(papers)
-    return [topic_from_probabilities(row, model.labels, taxonomy, threshold) for row in probabilities]
+    probabilities, area_probabilities = model.all_probabilities(papers)
+    if area_probabilities is None:
+        return [topic_from_probabilities(row, model.labels, taxonomy, threshold) for row in probabilities]
+    return [
+        topic_from_probabilities(row, model.labels, taxonomy, threshold, area_row, model.area_labels, model.area_mix)
+        for row, area_row in zip(probabilities, area_probabilities)
+    ]

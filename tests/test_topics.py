@@ -55,3 +55,44 @@ def test_model_round_trips_through_npz(tmp_path):
     taxonomy = parse_taxonomy('"Deep Learning":\n  - "Graph Neural Networks"\n"Optimization":\n  - "Convex"\n')
     assert infer_topic("graph graph", "", taxonomy, loaded).subarea == "Graph Neural Networks"
     assert infer_topic("convex", "", taxonomy, loaded).area == "Optimization"
+
+
+def test_area_head_round_trips_and_chooses_the_area(tmp_path):
+    import numpy as np
+
+    from generator.topics import TopicModel, first_sentences, read_model, save_model
+
+    model = TopicModel.from_dense(
+        labels=(("Deep Learning", "Graph Neural Networks"), ("Optimization", "Convex")),
+        terms=("graph", "convex"),
+        idf=[1.5, 2.0],
+        coef=np.array([[2.0, 0.0], [0.0, 3.0]]),
+        bias=[0.0, 0.0],
+        temperature=1.0,
+        subarea_threshold=0.3,
+        area_labels=("Deep Learning", "Optimization"),
+        area_coef=np.array([[0.0, 5.0], [0.0, 5.0]]),  # the area head always prefers Optimization
+        area_bias=[0.0, 0.0],
+        area_temperature=1.0,
+        abstract_sentences=1,
+    )
+    save_model(model, tmp_path / "m.npz")
+    loaded = read_model(tmp_path / "m.npz")
+    assert loaded.area_labels == model.area_labels and loaded.abstract_sentences == 1
+    taxonomy = parse_taxonomy('"Deep Learning":\n  - "Graph Neural Networks"\n"Optimization":\n  - "Convex"\n')
+    topic = infer_topic("graph graph", "", taxonomy, loaded)
+    assert topic.area == "Optimization" and topic.source == "inferred"
+    # Only the first sentence of the abstract is read: the second cannot change the answer.
+    assert infer_topic("", "About graphs. Convex convex convex.", taxonomy, loaded) == infer_topic("", "About graphs.", taxonomy, loaded)
+    assert first_sentences("One. Two. Three.", 2) == "One. Two."
+
+
+def test_bundled_model_confidence_is_a_probability_and_threshold_applies():
+    from generator.topics import infer_topics, load_topic_model
+
+    taxonomy = load_taxonomy(bundled_taxonomy())
+    model = load_topic_model()
+    full = infer_topics([GNN], taxonomy, model, subarea_threshold=0.0)[0]
+    area_only = infer_topics([GNN], taxonomy, model, subarea_threshold=1.01)[0]
+    assert full.area == area_only.area and area_only.subarea is None
+    assert 0.0 < full.confidence <= area_only.confidence <= 1.0

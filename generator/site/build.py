@@ -5,9 +5,11 @@
 2. stage   (``stage.py``): paper pages -> display pages, index pages, stats,
            Explore, search index and assets in ``build/docs``.
 3. engine  MkDocs + Material in strict mode (or Zensical), via ``generator/engines.py`` -> ``site/``.
+4. post    (``postbuild.py``): author and keyword pages from their section's
+           rendered shell page, and the search index built beside the engine.
 
 ``mkdocs build`` / ``mkdocs serve`` on the project reach the same result through
-``plugin.py``, which runs step 2 from the config hook.
+``plugin.py``, which runs step 2 from the config hook and step 4 after the build.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from generator.check import check_pages, errors_only
 from generator.config import ProjectConfig
 from generator.engines import EngineError, build_with_engine, serve_with_engine
+from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
 
 MKDOCS_FILE = "mkdocs.yml"
@@ -80,10 +83,18 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
         return 1
     try:
-        staged = stage_docs(config)
+        staged = stage_docs(config, defer_search=True)
     except StageError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
+    try:
+        return _engine_and_postbuild(args, config, staged, quiet, started, imported)
+    finally:
+        if staged.pending is not None:  # the engine failed: stop the search worker
+            staged.pending.cancel()
+
+
+def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int:  # noqa: ANN001
     stage_done = time.perf_counter()
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
          f"({staged.written} files written, {staged.removed} removed) in {stage_done - imported:.1f}s")
@@ -105,8 +116,15 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     except EngineError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
+    engine_done = time.perf_counter()
+    try:
+        pages = run_postbuild(config, config.site_dir, staged.pending)
+    except (PostBuildError, StageError) as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 1
     done = time.perf_counter()
-    _say(quiet, f"build: {engine} -> {config.site_dir} in {done - stage_done:.1f}s "
+    _say(quiet, f"build: {engine} -> {config.site_dir} in {engine_done - stage_done:.1f}s, "
+         f"post-build {pages} files in {done - engine_done:.1f}s "
          f"(import {imported - started:.1f}s, total {done - started:.1f}s)")
     return 0
 
@@ -116,7 +134,8 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     if getattr(args, "engine", "mkdocs") == "zensical":
         # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
-        staged = stage_docs(config)
+        # Nor does it run our post-build step, so every page is staged as Markdown.
+        staged = stage_docs(config, shells=False)
         try:
             return serve_with_engine(
                 "zensical",

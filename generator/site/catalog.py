@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from generator.record import PaperRecord
 from generator.site import urls
@@ -24,15 +25,26 @@ NO_TOPIC = "No topic"
 
 def fold(text: str) -> str:
     """Key that ignores case, accents and spacing; nothing else."""
+    # Every page renderer folds every author and keyword name it links (millions
+    # of calls at 12k papers over a few tens of thousands of distinct names).
+    return _fold(text)
+
+
+_SPACES = re.compile(r"\s+")
+_PUNCT_SPACING = re.compile(r"\s*([.\-'’])\s*")
+
+
+@lru_cache(maxsize=1 << 17)
+def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    spaced = re.sub(r"\s+", " ", stripped).strip().casefold()
+    spaced = _SPACES.sub(" ", stripped).strip().casefold()
     # "J.Smith" and "J. Smith", "Jean - Pierre" and "Jean-Pierre" are spacing variants.
-    return re.sub(r"\s*([.\-'’])\s*", r"\1", spaced)
+    return _PUNCT_SPACING.sub(r"\1", spaced)
 
 
 def sort_key(name: str) -> tuple[str, str]:
-    return (fold(name), name)
+    return (_fold(name), name)
 
 
 @dataclass
@@ -179,15 +191,18 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
         author_of[key] = author
     authors.sort(key=lambda a: sort_key(a.name))
 
+    # Co-authors: one pass over the papers, each paper's distinct authors folded
+    # once (the old per-author loop refolded every name of every paper of every author).
+    paper_keys = {id(p): list(dict.fromkeys(k for k in map(fold, p.authors) if k)) for p in papers}
+    rank = {id(a): i for i, a in enumerate(authors)}  # authors are sorted by sort_key already
     for author in authors:
-        counts: Counter[str] = Counter()
+        counts: Counter[int] = Counter()
         for paper in author.papers:
-            for other in {fold(n) for n in paper.authors if fold(n)}:
-                if author_of[other] is not author:
-                    counts[other] += 1
-        author.coauthors = [
-            (author_of[key], n) for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], sort_key(author_of[kv[0]].name)))
-        ]
+            for key in paper_keys[id(paper)]:
+                other = author_of[key]
+                if other is not author:
+                    counts[rank[id(other)]] += 1
+        author.coauthors = [(authors[i], n) for i, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
     slugs = _Slugs()
     keywords: list[Keyword] = []

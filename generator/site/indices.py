@@ -8,6 +8,7 @@ so an edit to a paper page shows up in every index after the next build.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from itertools import groupby
 
 from generator.record import PaperRecord
@@ -189,10 +190,23 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
     return pages
 
 
-def keywords_pages(catalog: Catalog) -> dict[str, str]:
-    pages: dict[str, str] = {}
+@dataclass(frozen=True)
+class DetailPage:
+    """One author or keyword page: its URL, plain-text title and HTML body.
+
+    There are tens of thousands of these at 12k papers, so the stage does not
+    hand each to the engine as Markdown: ``postbuild.py`` pours the bodies into
+    one page the engine rendered (see docs/ARCHITECTURE.md).
+    """
+
+    url: str  # e.g. "authors/jane-doe/"
+    title: str  # front-matter title: plain text, as ``plain_title`` makes it
+    body: str  # HTML, every listing string escaped
+
+
+def keywords_index_page(catalog: Catalog) -> str:
     entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
-    pages["keywords/index.md"] = page(
+    return page(
         _front("Keywords"),
         block(
             "<h1>Keywords</h1>",
@@ -200,21 +214,23 @@ def keywords_pages(catalog: Catalog) -> dict[str, str]:
             _a_to_z("keywords/", entries, "papers"),
         ),
     )
+
+
+def keyword_pages(catalog: Catalog) -> list[DetailPage]:
+    pages = []
     for keyword in catalog.keywords:
         here = keyword.url
-        pages[f"keywords/{keyword.slug}.md"] = page(
-            _front(f"Keyword: {keyword.name}"),
-            block(
-                _crumbs(here, [("keywords/", "Keywords")]),
-                f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
-                f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
-                paper_list(keyword.papers, here, catalog),
-            ),
+        body = block(
+            _crumbs(here, [("keywords/", "Keywords")]),
+            f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
+            f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
+            paper_list(keyword.papers, here, catalog),
         )
+        pages.append(DetailPage(here, plain_title(f"Keyword: {keyword.name}"), body))
     return pages
 
 
-def _author_page(author: Author, catalog: Catalog) -> str:
+def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     here = author.url
     also = ""
     if len(author.variants) > 1:
@@ -223,24 +239,23 @@ def _author_page(author: Author, catalog: Catalog) -> str:
         f"<li>{link(urls.relative(here, other.url), other.name)} <span class=ps-count title=\"{n} shared papers\">{n}</span></li>"
         for other, n in author.coauthors
     )
-    return page(
-        _front(author.name),
-        block(
-            _crumbs(here, [("authors/", "Authors")]),
-            f"<h1>{esc(author.name)}</h1>",
-            also,
-            f"<p>{_plural(len(author.papers), 'paper')}.</p>",
-            '<h2 id="papers">Papers</h2>',
-            paper_list(author.papers, here, catalog),
-            f'<h2 id="coauthors">Co-authors</h2><ul class="ps-columns">{coauthors}</ul>' if coauthors else "",
-        ),
+    body = block(
+        _crumbs(here, [("authors/", "Authors")]),
+        f"<h1>{esc(author.name)}</h1>",
+        also,
+        f"<p>{_plural(len(author.papers), 'paper')}.</p>",
+        '<h2 id="papers">Papers</h2>',
+        paper_list(author.papers, here, catalog),
+        # two lines, as the engine's Markdown would have written them
+        '<h2 id="coauthors">Co-authors</h2>' if coauthors else "",
+        f'<ul class="ps-columns">{coauthors}</ul>' if coauthors else "",
     )
+    return DetailPage(here, plain_title(author.name), body)
 
 
-def authors_pages(catalog: Catalog) -> dict[str, str]:
-    pages: dict[str, str] = {}
+def authors_index_page(catalog: Catalog) -> str:
     entries = [(a.name, a.url, len(a.papers)) for a in catalog.authors]
-    pages["authors/index.md"] = page(
+    return page(
         _front("Authors"),
         block(
             "<h1>Authors</h1>",
@@ -250,9 +265,15 @@ def authors_pages(catalog: Catalog) -> dict[str, str]:
             _a_to_z("authors/", entries, "papers"),
         ),
     )
-    for author in catalog.authors:
-        pages[f"authors/{author.slug}.md"] = _author_page(author, catalog)
-    return pages
+
+
+def author_pages(catalog: Catalog) -> list[DetailPage]:
+    return [_author_page(author, catalog) for author in catalog.authors]
+
+
+def detail_page_markdown(detail: DetailPage) -> str:
+    """A detail page as a Markdown page of its own (small sites, ``zensical serve``)."""
+    return page(_front(detail.title), detail.body)
 
 
 def about_page(catalog: Catalog, context: SiteContext) -> str:
@@ -302,9 +323,15 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
 
 
 def index_pages(catalog: Catalog, context: SiteContext) -> dict[str, str]:
+    """Every index page the engine renders one by one (author and keyword pages are separate)."""
     pages = {"index.md": home_page(catalog, context), "papers/index.md": papers_page(catalog)}
     pages.update(topics_pages(catalog))
-    pages.update(keywords_pages(catalog))
-    pages.update(authors_pages(catalog))
+    pages["keywords/index.md"] = keywords_index_page(catalog)
+    pages["authors/index.md"] = authors_index_page(catalog)
     pages["about.md"] = about_page(catalog, context)
     return pages
+
+
+def detail_pages(catalog: Catalog) -> dict[str, list[DetailPage]]:
+    """Author and keyword pages by section (the folder they live in)."""
+    return {"authors": author_pages(catalog), "keywords": keyword_pages(catalog)}

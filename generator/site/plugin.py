@@ -2,8 +2,11 @@
 
 On config, the plugin stages the docs dir (``stage.py``) and points MkDocs at it,
 unless ``papersite build`` already did (then ``docs_dir`` is the staged dir).
+After the build it runs the post-build step (``postbuild.py``: author and keyword
+pages from their shell page) that ``papersite build`` runs after either engine.
 While serving, it also watches ``site_src`` so an edited paper page is restaged.
-No feature lives here: Zensical builds the same staged dir without this plugin.
+No feature lives here: Zensical builds the same staged dir without this plugin,
+and ``papersite build`` runs the post-build step itself.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from mkdocs.plugins import BasePlugin
 
 from generator.config import load_config
 from generator.site.build import source_date_epoch
+from generator.site.postbuild import run_postbuild
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
 
 
@@ -23,6 +27,7 @@ class PapersitePlugin(BasePlugin):
     def __init__(self) -> None:
         super().__init__()
         self.source_dir: Path | None = None
+        self.project = None  # set when this plugin staged, so it also runs the post-build step
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         project = load_config(Path(config.config_file_path).parent)
@@ -32,12 +37,19 @@ class PapersitePlugin(BasePlugin):
             self.source_dir = Path(config.docs_dir).resolve()
             stage_docs(project)
             config.docs_dir = str(staged)
+            self.project = project
         # Our templates come from the package, so a project made by `papersite init`
         # needs no copy of them; a project's own custom_dir still overrides them.
         dirs = config.theme.dirs
         if str(TEMPLATES_DIR) not in dirs:
             dirs.insert(1 if config.theme.get("custom_dir") else 0, str(TEMPLATES_DIR))
         return config
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        # Only when we staged: under `papersite build` the docs dir was staged
+        # already and build.py runs the post-build step after the engine.
+        if self.project is not None:
+            run_postbuild(self.project, Path(config.site_dir))
 
     def on_serve(self, server, config, builder):  # noqa: ANN001 (mkdocs' signature)
         if self.source_dir is not None:

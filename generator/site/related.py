@@ -61,16 +61,23 @@ def related_papers(papers: list[PaperRecord], k: int = 5) -> dict[str, list[str]
         return result
     vectors = sparse.csr_matrix(vectors)
     targets = _prune_postings(vectors, POSTINGS).T.tocsc() if len(ordered) > POSTINGS else vectors.T.tocsc()
-    names = np.array(slugs)
     for start in range(0, len(ordered), CHUNK):
         scores = (vectors[start : start + CHUNK] @ targets).toarray()
-        for offset, row in enumerate(scores):
-            i = start + offset
-            row[i] = 0.0
-            candidates = np.flatnonzero(row > 1e-9)
+        rows = np.arange(scores.shape[0])
+        scores[rows, rows + start] = 0.0  # a paper is not related to itself
+        # round so that float noise between runs cannot reorder equal scores
+        scores = np.round(scores, 9)
+        # The k-th best score of each row bounds the candidates: only those rows'
+        # few entries at or above it are sorted (instead of every nonzero score).
+        width = scores.shape[1]
+        kth = -np.partition(-scores, min(k, width) - 1, axis=1)[:, min(k, width) - 1] if width else np.zeros(0)
+        floor = np.maximum(kth, 1e-9)
+        for offset in rows:
+            row = scores[offset]
+            candidates = np.flatnonzero(row >= floor[offset])
             if not len(candidates):
                 continue
-            # round so that float noise between runs cannot reorder equal scores
-            order = np.lexsort((names[candidates], -np.round(row[candidates], 9)))[:k]
-            result[slugs[i]] = [slugs[j] for j in candidates[order]]
+            # papers are in slug order, so the index breaks ties by slug
+            order = np.lexsort((candidates, -row[candidates]))[:k]
+            result[slugs[start + offset]] = [slugs[j] for j in candidates[order]]
     return result

@@ -12,6 +12,8 @@ a live-reloading server sees exactly what changed.
 
 from __future__ import annotations
 
+import json
+import multiprocessing
 import os
 import shutil
 from dataclasses import dataclass
@@ -21,8 +23,9 @@ from generator.config import ProjectConfig
 from generator.record import PaperRecord, RecordError, read_page
 from generator.site.catalog import Catalog, build_catalog
 from generator.site.cite import Venue
-from generator.site.indices import index_pages
+from generator.site.indices import detail_page_markdown, detail_pages, index_pages
 from generator.site.paper_pages import SiteContext, render_paper_page
+from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
 from generator.site.related import related_papers
 from generator.site.search import explore_page, search_files
 from generator.site.stats import stats_page
@@ -41,6 +44,7 @@ class StageResult:
     catalog: Catalog
     written: int  # files whose bytes changed
     removed: int
+    pending: "Pending | None" = None  # the search index still being built (defer_search)
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -117,9 +121,29 @@ def directory_page(path: str) -> str:
     return path[: -len(".md")] + "/index.md"
 
 
-def generated_files(config: ProjectConfig) -> tuple[dict[str, bytes], Catalog]:
+DEFER_SEARCH_FROM = 1000  # papers from which the search index is built in a worker beside the engine
+
+
+@dataclass
+class Generated:
+    files: dict[str, bytes]  # docs dir path -> bytes, for the engine
+    catalog: Catalog
+    shell_data: dict[str, bytes]  # section -> its detail pages for postbuild.py
+
+
+def generated_files(config: ProjectConfig, shells: bool = True, search: bool = True) -> Generated:
+    """Everything staged, in memory.
+
+    ``shells``: sections with many detail pages (authors, keywords) get one shell
+    page plus data for ``postbuild.py`` instead of one Markdown page per entry.
+    ``search``: include the search index files (else the caller builds them).
+    """
     records, source_of = read_records(config)
     catalog = build_catalog(records)
+    return _generate(config, catalog, source_of, shells=shells, search=search)
+
+
+def _generate(config: ProjectConfig, catalog: Catalog, source_of: dict[str, str], shells: bool, search: bool) -> Generated:
     context = SiteContext(config=config, venue=Venue.from_site_name(config.site_name), source_of=source_of)
     by_slug = {p.slug: p for p in catalog.papers}
     related = related_papers(catalog.papers)
@@ -137,44 +161,141 @@ def generated_files(config: ProjectConfig) -> tuple[dict[str, bytes], Catalog]:
         if path in files:  # a hand-written page in site_src wins
             continue
         files.setdefault(directory_page(path), text.encode("utf-8"))
-    files.update(search_files(catalog))
+    shell_data: dict[str, bytes] = {}
+    for section, details in detail_pages(catalog).items():
+        # a hand-written page in site_src wins here too
+        details = [d for d in details if f"{d.url}index.md" not in files and f"{d.url[:-1]}.md" not in files]
+        if shells and details:
+            files[f"{shell_url(section)}index.md"] = shell_markdown(section).encode("utf-8")
+            shell_data[section] = pages_data(details)
+        else:
+            for detail in details:
+                files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
+    if search:
+        files.update(search_files(catalog))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
-    return files, catalog
+    return Generated(files=files, catalog=catalog, shell_data=shell_data)
 
 
 def write_tree(target: Path, files: dict[str, bytes]) -> tuple[int, int]:
     """Make ``target`` hold exactly ``files``; returns (files written, files removed)."""
     written = removed = 0
     target.mkdir(parents=True, exist_ok=True)
+    existing: dict[str, int] = {}  # rel path -> size, from one walk of the tree
+    for dirpath, _, filenames in os.walk(target):
+        here = Path(dirpath)
+        for name in filenames:
+            path = here / name
+            existing[path.relative_to(target).as_posix()] = path.stat().st_size
+    made: set[Path] = set()
     for rel, data in files.items():
         path = target / rel
-        try:
-            if path.read_bytes() == data:
+        size = existing.get(rel)
+        if size is not None:
+            # a file of another size differs: no need to read it
+            if size == len(data) and path.read_bytes() == data:
                 continue
-        except FileNotFoundError:
+        elif path.parent not in made:
+            if path.parent.is_file():
+                path.parent.unlink()
             path.parent.mkdir(parents=True, exist_ok=True)
-        except IsADirectoryError:
+            made.add(path.parent)
+        if path.is_dir():
             shutil.rmtree(path)
         path.write_bytes(data)
         written += 1
-    wanted = set(files)
+    for rel in existing.keys() - files.keys():
+        path = target / rel
+        if path.is_file():
+            path.unlink()
+            removed += 1
     for dirpath, dirnames, filenames in os.walk(target, topdown=False):
         here = Path(dirpath)
-        for name in filenames:
-            rel = (here / name).relative_to(target).as_posix()
-            if rel not in wanted:
-                (here / name).unlink()
-                removed += 1
         if here != target and not any(here.iterdir()):
             here.rmdir()
     return written, removed
 
 
-def stage_docs(config: ProjectConfig) -> StageResult:
-    files, catalog = generated_files(config)
-    target = staged_docs_dir(config)
-    written, removed = write_tree(target, files)
-    write_tree(staged_overrides_dir(config), template_files())
-    return StageResult(docs_dir=target, catalog=catalog, written=written, removed=removed)
+class Pending:
+    """The search index, built by a forked worker while the engine runs.
+
+    lunr.py needs about a minute of one core at 12k papers; the engine is a
+    separate single-threaded process, so on two cores the index costs no wall
+    time. The worker writes ``postbuild/deferred/`` and ``postbuild.py`` copies
+    it into the site after the engine. ``wait`` raises if the worker failed.
+    """
+
+    def __init__(self, process, out_dir: Path) -> None:  # noqa: ANN001 (multiprocessing.Process)
+        self.process = process
+        self.out_dir = out_dir
+
+    def wait(self) -> None:
+        if self.process is None:
+            return
+        self.process.join()
+        code, self.process = self.process.exitcode, None
+        if code != 0:
+            raise StageError(f"{self.out_dir}: building the search index failed (worker exit {code}); see the output above")
+
+    def cancel(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join()
+            self.process = None
+
+
+def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        path = out_dir / "files" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    (out_dir / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
+
+
+def _search_worker(catalog: Catalog, out_dir: Path) -> None:  # runs in the forked child
+    _write_deferred(out_dir, search_files(catalog))
+
+
+def _start_search(catalog: Catalog, out_dir: Path) -> Pending:
+    # fork: the child shares the catalog with us instead of receiving a pickled copy
+    process = multiprocessing.get_context("fork").Process(target=_search_worker, args=(catalog, out_dir), daemon=True)
+    process.start()
+    return Pending(process, out_dir)
+
+
+def stage_docs(config: ProjectConfig, *, shells: bool = True, defer_search: bool = False) -> StageResult:
+    """Stage the docs dir; see ``generated_files``.
+
+    ``defer_search``: build the search index in a worker that runs on while the
+    engine builds (large sites, when fork is available); the caller must then
+    run ``postbuild.run_postbuild(config, site_dir, result.pending)``.
+    """
+    records, source_of = read_records(config)
+    catalog = build_catalog(records)
+    post = data_dir(config)
+    deferred = post / "deferred"
+    if deferred.exists():
+        shutil.rmtree(deferred)
+    pending = None
+    if defer_search and len(catalog.papers) >= DEFER_SEARCH_FROM and "fork" in multiprocessing.get_all_start_methods():
+        pending = _start_search(catalog, deferred)
+    try:
+        generated = _generate(config, catalog, source_of, shells=shells, search=pending is None)
+        target = staged_docs_dir(config)
+        written, removed = write_tree(target, generated.files)
+        write_tree(staged_overrides_dir(config), template_files())
+        post.mkdir(parents=True, exist_ok=True)
+        for section in SHELL_SECTIONS:
+            path = post / f"{section}.json"
+            if section in generated.shell_data:
+                if not path.exists() or path.read_bytes() != generated.shell_data[section]:
+                    path.write_bytes(generated.shell_data[section])
+            else:
+                path.unlink(missing_ok=True)
+    except BaseException:
+        if pending is not None:
+            pending.cancel()
+        raise
+    return StageResult(docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending)

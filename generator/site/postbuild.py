@@ -1,0 +1,184 @@
+"""Post-build: the pages and files the stage hands over after the engine has built.
+
+Why: MkDocs + Material spends 3–5 ms on every page it renders, and at 12k papers
+there are ~35k author pages and ~1k keyword pages whose chrome (header, tabs,
+footer, assets) is the same on every page of a section. So the stage gives the
+engine one *shell* page per section, ``authors/_shell/index.md``, at the same URL
+depth as ``authors/<slug>/``: every relative link the theme writes into it
+(CSS, JS, header search, tabs, footer) is right for every page of the section.
+This step reads the rendered shell and writes ``site/authors/<slug>/index.html``
+for each author by putting in the page's title, body and URL, then removes the
+shell and lists the pages in ``sitemap.xml`` (and ``sitemap.xml.gz``).
+
+It also writes the files the stage computed while the engine ran (the search
+index: ``stage.py`` builds it in a worker process that overlaps the engine).
+
+Both engines are covered: ``papersite build`` runs this after either engine
+(``build.py``), and the MkDocs plugin runs it from ``on_post_build`` so a plain
+``mkdocs build`` / ``mkdocs serve`` gives the same site. Zensical has no hooks,
+which is why this is a step of our pipeline and not of the engine (issue 7,
+docs/ZENSICAL.md). Everything here is a pure function of the rendered shell and
+the staged data, so rebuilds stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import io
+import json
+import re
+import shutil
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.config import ProjectConfig
+
+SHELL_SLUG = "_shell"  # python-slugify never yields a leading "_": no author or keyword can own it
+TITLE_MARK = "PapersiteShellTitle4e1d"
+CONTENT_MARK = "PapersiteShellContent4e1d"
+# The shell's body: a raw <h1> so that the theme adds no <h1> of its own (Material
+# adds one when the content has none); the pages' bodies bring their own <h1>.
+SHELL_BODY = f"<h1>{CONTENT_MARK}</h1>"
+SHELL_SECTIONS = ("authors", "keywords")
+DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/
+
+
+class PostBuildError(RuntimeError):
+    pass
+
+
+def data_dir(config: ProjectConfig) -> Path:
+    return config.build_dir / DATA_DIR
+
+
+def shell_url(section: str) -> str:
+    return f"{section}/{SHELL_SLUG}/"
+
+
+def shell_markdown(section: str) -> str:
+    """The shell page the engine renders for ``section`` (front matter as detail pages have it)."""
+    from generator.site.html import page
+
+    front = {"title": TITLE_MARK, "hide": ["toc"], "search": {"exclude": True}}
+    return page(front, SHELL_BODY)
+
+
+def pages_data(pages: list) -> bytes:
+    """What the post-build step needs of a section's pages: [url, title, body] each, in page order."""
+    rows = [[p.url, p.title, p.body] for p in pages]
+    return json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+@dataclass
+class _Shell:
+    parts: list[str]  # the shell's text split at the marks
+    marks: list[str]  # the mark between parts[i] and parts[i + 1]: "title", "content" or "url"
+
+    def fill(self, title: str, body: str, url: str) -> str:
+        values = {"title": html.escape(title, quote=True), "content": body, "url": url}
+        out = [self.parts[0]]
+        for mark, part in zip(self.marks, self.parts[1:]):
+            out.append(values[mark])
+            out.append(part)
+        return "".join(out)
+
+
+def _read_shell(text: str, section: str, where: Path) -> _Shell:
+    url = shell_url(section)
+    if text.count(SHELL_BODY) != 1:
+        raise PostBuildError(
+            f"{where}: the rendered shell page should hold its marker {SHELL_BODY!r} exactly once; "
+            "did the theme or a Markdown extension change how raw HTML is written?"
+        )
+    pattern = re.compile("|".join(map(re.escape, (SHELL_BODY, TITLE_MARK, url))))
+    parts: list[str] = []
+    marks: list[str] = []
+    pos = 0
+    for match in pattern.finditer(text):
+        parts.append(text[pos : match.start()])
+        marks.append({SHELL_BODY: "content", TITLE_MARK: "title", url: "url"}[match.group(0)])
+        pos = match.end()
+    parts.append(text[pos:])
+    return _Shell(parts, marks)
+
+
+def _fill_sitemap(site_dir: Path, filled: dict[str, list[str]]) -> None:
+    """Replace each shell's <url> entry in sitemap.xml by one entry per page, in page order."""
+    sitemap = site_dir / "sitemap.xml"
+    if not sitemap.exists():
+        return
+    text = sitemap.read_text(encoding="utf-8")
+    for section, urls in filled.items():
+        shell = shell_url(section)
+        entry = re.search(r"[ \t]*<url>(?:(?!</url>).)*?" + re.escape(shell) + r".*?</url>\n?", text, re.DOTALL)
+        if entry is None:
+            continue  # an engine that left the shell out of its sitemap: nothing to stand in for
+        template = entry.group(0)
+        text = text[: entry.start()] + "".join(template.replace(shell, url) for url in urls) + text[entry.end() :]
+    sitemap.write_text(text, encoding="utf-8")
+    compressed = site_dir / "sitemap.xml.gz"
+    if compressed.exists():
+        # As MkDocs writes it, with the engine's own header time (the build date,
+        # from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
+        mtime = struct.unpack("<I", compressed.read_bytes()[4:8])[0]
+        buffer = io.BytesIO()
+        with gzip.GzipFile(fileobj=buffer, filename="sitemap.xml", mode="wb", mtime=mtime) as gz:
+            gz.write(text.encode("utf-8"))
+        compressed.write_bytes(buffer.getvalue())
+
+
+def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
+    """Write every detail page of every staged section into ``site_dir``; returns how many."""
+    site_dir = Path(site_dir)
+    written = 0
+    filled: dict[str, list[str]] = {}
+    for section in SHELL_SECTIONS:
+        data = data_dir(config) / f"{section}.json"
+        if not data.exists():
+            continue
+        shell_dir = site_dir / section / SHELL_SLUG
+        shell_file = shell_dir / "index.html"
+        if not shell_file.exists():
+            raise PostBuildError(
+                f"{shell_file}: the engine did not build the {section} shell page "
+                f"(staged as {section}/{SHELL_SLUG}/index.md); is it excluded in mkdocs.yml?"
+            )
+        shell = _read_shell(shell_file.read_text(encoding="utf-8"), section, shell_file)
+        rows = json.loads(data.read_text(encoding="utf-8"))
+        made_dirs: set[Path] = set()
+        for url, title, body in rows:
+            target = site_dir / url / "index.html"
+            if target.parent not in made_dirs:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made_dirs.add(target.parent)
+            target.write_text(shell.fill(title, body, url), encoding="utf-8")
+        written += len(rows)
+        filled[section] = [url for url, _, _ in rows]
+        shutil.rmtree(shell_dir)
+    if filled:
+        _fill_sitemap(site_dir, filled)
+    return written
+
+
+def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
+    """Copy the files the stage wrote after handing over to the engine (``deferred/``) into the site."""
+    deferred = data_dir(config) / "deferred"
+    manifest = deferred / "manifest.json"
+    if not manifest.exists():
+        return 0
+    names = json.loads(manifest.read_text(encoding="utf-8"))
+    for rel in names:
+        target = Path(site_dir) / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(deferred / "files" / rel, target)
+    return len(names)
+
+
+def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None) -> int:  # noqa: ANN001 (stage.Pending)
+    """The whole step: wait for the stage's worker (if any), copy its files, fill the shells."""
+    if pending is not None:
+        pending.wait()
+    copied = copy_deferred(config, site_dir)
+    return copied + fill_shells(config, site_dir)
