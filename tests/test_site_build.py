@@ -162,6 +162,30 @@ def test_index_counts_match_the_records(real):
         assert (config.site_dir / "authors" / author.slug / "index.html").exists()
 
 
+def test_author_and_keyword_pages_come_whole_from_their_shell(real):
+    """Post-build pages (postbuild.py) carry the theme, their own title, body and URL, and no shell is left."""
+    config, catalog = real
+    paper_html = _html(config, f"papers/{catalog.papers[0].slug}")
+    theme_links = re.findall(r'<link rel="stylesheet" href="([^"]+)"', paper_html)
+    for url, title, heading in [
+        (catalog.authors[0].url, catalog.authors[0].name, f"<h1>{catalog.authors[0].name}</h1>"),
+        (catalog.keywords[0].url, f"Keyword: {catalog.keywords[0].name}", catalog.keywords[0].name),
+    ]:
+        html = _html(config, url.rstrip("/"))
+        assert re.search(r"<title>(.*?)</title>", html).group(1).startswith(title.replace("'", "&#x27;"))
+        assert heading.replace("'", "&#x27;") in _article(html)
+        assert html.count("<h1") == 1
+        assert 'class="ps-crumbs"' in html and "data-ps-search" in html  # breadcrumbs, header search box
+        assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', html) == theme_links  # same depth, same assets
+    assert not (config.site_dir / "authors" / "_shell").exists()
+    assert not (config.site_dir / "keywords" / "_shell").exists()
+    for name in ("sitemap.xml", "search/search_index.json"):
+        path = config.site_dir / name
+        assert not path.exists() or "_shell" not in path.read_text(encoding="utf-8")
+    assert len(list((config.site_dir / "authors").glob("*/index.html"))) == len(catalog.authors)
+    assert len(list((config.site_dir / "keywords").glob("*/index.html"))) == len(catalog.keywords)
+
+
 def test_nav_holds_sections_only(real):
     config, catalog = real
     html = _html(config, f"papers/{catalog.papers[0].slug}")

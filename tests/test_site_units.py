@@ -94,3 +94,85 @@ def test_hostile_title_stays_text_in_cite_blocks(tmp_path):
     assert "@inproceedings{" in text and "url = {javascript" not in text
     body = text.split("\n---\n", 1)[1]
     assert HOSTILE_TITLE not in body  # only its escaped form; the front matter copy is escaped by the template
+
+
+# --- speed work that must not change meaning ------------------------------------------
+
+
+def test_relative_links_match_posixpath_relpath():
+    import posixpath
+    import random
+
+    def reference(here: str, there: str) -> str:
+        base = "/" + here if here.endswith("/") or not here else posixpath.dirname("/" + here) + "/"
+        rel = posixpath.relpath("/" + there, base)
+        if ("/" + there).endswith("/") and not rel.endswith("/"):
+            rel += "/"
+        return "./" if rel in (".", "./") else rel
+
+    # the original implementation, which urls.relative replaced for speed
+    rng = random.Random(7)
+    segments = ["a", "b", "ab", "papers", "authors"]
+    cases = [("", ""), ("authors/x/", "authors/y/"), ("papers/x/", ""), ("topics/a/b/", "topics/a/")]
+    for _ in range(5000):
+        here = "/".join(rng.choice(segments) for _ in range(rng.randint(0, 3)))
+        there = "/".join(rng.choice(segments) for _ in range(rng.randint(0, 3)))
+        cases.append((here + "/" if here and rng.random() < 0.8 else here, there + "/" if there and rng.random() < 0.8 else there))
+    assert [urls.relative(h, t) for h, t in cases] == [reference(h, t) for h, t in cases]
+
+
+def test_front_matter_reads_back_exactly_for_any_text():
+    import yaml
+
+    from generator.site.html import front_matter
+
+    nasty = "a: b # c 'q' \"d\" \\ \t\n\x00\x1f\x7f\x85\x9f\u2028\u2029\ufeff\ufffe😀 {{ x }} - ? yes ~ 007"
+    data = {"title": nasty, "hide": ["toc"], "search": {"exclude": True}, "empty": [], "n": 3,
+            "citation": [{"name": "citation_title", "content": nasty}, {"name": "x", "content": ""}]}
+    assert yaml.safe_load(front_matter(data)) == data
+
+
+def test_shell_page_is_filled_with_title_body_url_and_sitemap(tmp_path):
+    import gzip
+
+    from generator.site import postbuild
+
+    config = load_config(write_project(tmp_path))
+    site = tmp_path / "site"
+    shell = site / "authors" / postbuild.SHELL_SLUG
+    shell.mkdir(parents=True)
+    (shell / "index.html").write_text(
+        f'<title>{postbuild.TITLE_MARK} - Site</title><link rel="canonical" href="https://x.org/authors/_shell/">'
+        f'<span class="md-ellipsis">{postbuild.TITLE_MARK}</span><article>{postbuild.SHELL_BODY}</article>',
+        encoding="utf-8",
+    )
+    sitemap = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset>\n'
+        "    <url>\n         <loc>https://x.org/</loc>\n    </url>\n"
+        "    <url>\n         <loc>https://x.org/authors/_shell/</loc>\n    </url>\n</urlset>"
+    )
+    (site / "sitemap.xml").write_text(sitemap, encoding="utf-8")
+    with gzip.GzipFile(site / "sitemap.xml.gz", "wb", mtime=315532800) as gz:
+        gz.write(sitemap.encode())
+    pages = [postbuild_page("authors/o-neil/", "O'Neil ‹b›", "<h1>O&#x27;Neil</h1>"), postbuild_page("authors/b/", "B", "<h1>B</h1>")]
+    postbuild.data_dir(config).mkdir(parents=True)
+    (postbuild.data_dir(config) / "authors.json").write_bytes(postbuild.pages_data(pages))
+
+    assert postbuild.run_postbuild(config, site) == 2
+    html = (site / "authors/o-neil/index.html").read_text(encoding="utf-8")
+    assert html == (
+        '<title>O&#x27;Neil ‹b› - Site</title><link rel="canonical" href="https://x.org/authors/o-neil/">'
+        '<span class="md-ellipsis">O&#x27;Neil ‹b›</span><article><h1>O&#x27;Neil</h1></article>'
+    )
+    assert not shell.exists()
+    text = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "_shell" not in text and text.index("authors/o-neil/") < text.index("authors/b/")
+    assert text.count("<url>") == 3
+    data = (site / "sitemap.xml.gz").read_bytes()
+    assert gzip.decompress(data).decode() == text and data[4:8] == (315532800).to_bytes(4, "little")
+
+
+def postbuild_page(url: str, title: str, body: str):
+    from generator.site.indices import DetailPage
+
+    return DetailPage(url, title, body)

@@ -83,7 +83,7 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
         return 1
     try:
-        staged = stage_docs(config, defer_search=True)
+        staged = stage_docs(config, parallel=True)
     except StageError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1

@@ -110,6 +110,8 @@ class Catalog:
     keyword_of: dict[str, Keyword]  # folded keyword -> keyword
     area_of: dict[str, Area]  # area name -> area
     subarea_of: dict[tuple[str, str], Subarea]
+    # renderers' memo of HTML built from this catalog (it lives and dies with it)
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def paper_authors(self, paper: PaperRecord) -> list[Author]:
         return [self.author_of[fold(name)] for name in paper.authors if fold(name)]

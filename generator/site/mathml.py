@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from html.parser import HTMLParser
 
 from latex2mathml.converter import convert
@@ -78,8 +79,11 @@ def sanitize_mathml(markup: str) -> str:
     return "".join(parser.out)
 
 
+@lru_cache(maxsize=1 << 14)
 def latex_to_mathml(latex: str, display: bool = False) -> str | None:
     """MathML for one formula, or None when latex2mathml cannot read it."""
+    # cached: abstracts repeat formulas ($\epsilon$, $k$, $O(n)$) and a paper's
+    # title is rendered on its page and again in every list that shows it
     # size switches only change font size; latex2mathml would print them as text
     latex = _SIZES.sub("", latex)
     if not latex.strip():

@@ -66,17 +66,22 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
 
 def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True) -> str:
     """A list of papers linking to their pages, with authors (and topic) as context."""
+    # A paper appears in the lists of each of its authors and keywords (and as a
+    # related paper): its item is built once per link and reused.
+    cache = catalog.cache.setdefault("paper_list", {})
     items = []
     for paper in papers:
-        parts = [esc(author_line(paper))] if paper.authors else []
-        if show_topic and paper.topic:
-            parts.append(esc(paper.topic.label()))
-        meta = ' <span class="ps-sep">·</span> '.join(parts)
-        derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
-        items.append(
-            f"<li>{link(urls.relative(here, urls.paper_url(paper.slug)), paper.title)}{derived}"
-            f'<br><span class="ps-meta">{meta}</span></li>'
-        )
+        href = urls.relative(here, urls.paper_url(paper.slug))
+        key = (paper.slug, href, show_topic)
+        item = cache.get(key)
+        if item is None:
+            parts = [esc(author_line(paper))] if paper.authors else []
+            if show_topic and paper.topic:
+                parts.append(esc(paper.topic.label()))
+            meta = ' <span class="ps-sep">·</span> '.join(parts)
+            derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
+            item = cache[key] = f"<li>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
+        items.append(item)
     return '<ul class="ps-papers">\n' + "\n".join(items) + "\n</ul>"
 
 

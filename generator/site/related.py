@@ -62,22 +62,25 @@ def related_papers(papers: list[PaperRecord], k: int = 5) -> dict[str, list[str]
     vectors = sparse.csr_matrix(vectors)
     targets = _prune_postings(vectors, POSTINGS).T.tocsc() if len(ordered) > POSTINGS else vectors.T.tocsc()
     for start in range(0, len(ordered), CHUNK):
-        scores = (vectors[start : start + CHUNK] @ targets).toarray()
-        rows = np.arange(scores.shape[0])
-        scores[rows, rows + start] = 0.0  # a paper is not related to itself
+        # Stay sparse: each row holds only the papers that share a kept posting
+        # with it, so the work grows with the papers, not with their square.
+        scores = (vectors[start : start + CHUNK] @ targets).tocsr()
+        indptr, columns, values = scores.indptr, scores.indices, scores.data
         # round so that float noise between runs cannot reorder equal scores
-        scores = np.round(scores, 9)
-        # The k-th best score of each row bounds the candidates: only those rows'
-        # few entries at or above it are sorted (instead of every nonzero score).
-        width = scores.shape[1]
-        kth = -np.partition(-scores, min(k, width) - 1, axis=1)[:, min(k, width) - 1] if width else np.zeros(0)
-        floor = np.maximum(kth, 1e-9)
-        for offset in rows:
-            row = scores[offset]
-            candidates = np.flatnonzero(row >= floor[offset])
-            if not len(candidates):
+        rounded = np.round(values, 9)
+        for offset in range(scores.shape[0]):
+            i = start + offset
+            lo, hi = indptr[offset], indptr[offset + 1]
+            keep = (values[lo:hi] > 1e-9) & (columns[lo:hi] != i)  # not related to itself
+            cols, vals = columns[lo:hi][keep], rounded[lo:hi][keep]
+            if not len(cols):
                 continue
+            if len(cols) > k:
+                # only the entries at or above the k-th best score can make the list
+                kth = np.partition(vals, len(vals) - k)[len(vals) - k]
+                top = vals >= kth
+                cols, vals = cols[top], vals[top]
             # papers are in slug order, so the index breaks ties by slug
-            order = np.lexsort((candidates, -row[candidates]))[:k]
-            result[slugs[start + offset]] = [slugs[j] for j in candidates[order]]
+            order = np.lexsort((cols, -vals))[:k]
+            result[slugs[i]] = [slugs[j] for j in cols[order]]
     return result

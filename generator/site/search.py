@@ -1,37 +1,66 @@
-"""Search: a lunr index prebuilt with lunr.py, its document store, and the Explore page.
+"""Search: lunr indexes prebuilt with lunr.py, their document store, and the Explore page.
 
-In: the catalog. Out: ``assets/papersite/search-index.json`` (a serialised
-lunr.js 2.3.9 index: the browser only calls ``lunr.Index.load``, which is fast,
-instead of indexing every page itself), ``assets/papersite/search-docs.json``
-(what a result shows, and each paper's topic, keywords and authors for the
-filters), ``lunr.js`` copied from the installed mkdocs package, and ``explore.md``.
+In: the catalog. Out, all under ``assets/papersite/``:
+
+- ``search-index.json``: a serialised lunr.js 2.3.9 index of the short fields
+  (title, authors, keywords, topic). Small: the header search and Explore show
+  their first results from it.
+- ``search-index-abstracts.json``: a second lunr.js 2.3.9 index, of the
+  abstracts only (four fifths of all postings). Loaded in the background once
+  the first one is ready; a paper's score is the sum of its scores in both, so
+  the results are those of one index over all five fields.
+- ``search-docs.json``: what a result shows, and each paper's topic, keywords
+  and authors for Explore's filters.
+- ``lunr.js``, copied from the installed mkdocs package.
+
+The browser only calls ``lunr.Index.load`` (in a Web Worker, ``search-worker.js``)
+instead of indexing every page itself. At 11,672 papers one index of everything
+was 36 MB, and parsing and loading it took longer than anyone waits.
 
 Only papers are indexed, so index pages cannot crowd them out; field boosts make
-a title match outrank an abstract match.
+a title match outrank an abstract match, and the browser puts an exact title first.
+
+Text is tokenised here once, the way lunr.js does (lower case, split on white
+space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
+lunr.py's builder as terms; the browser tokenises queries the same way
+(``papersite.js``). Text is NFKC-normalised first (full-width letters, ligatures,
+math alphanumerics become plain letters), and terms with characters outside the
+Basic Multilingual Plane are dropped: lunr.js orders its vocabulary by UTF-16
+code units and lunr.py by code points, and the two orders agree only within the BMP.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
+from collections import defaultdict
 from pathlib import Path
 
 import mkdocs
-from lunr import lunr
+from lunr.builder import Builder
+from lunr.index import Index
+from lunr.stemmer import PorterStemmer, stemmer
+from lunr.stop_word_filter import WORDS as STOP_WORDS
 
 from generator.site.catalog import Catalog, fold
 from generator.site.html import block, page
 
 INDEX_FILE = "assets/papersite/search-index.json"
+ABSTRACTS_FILE = "assets/papersite/search-index-abstracts.json"
 DOCS_FILE = "assets/papersite/search-docs.json"
 LUNR_FILE = "assets/papersite/lunr.js"
 
-FIELDS = [
-    {"field_name": "title", "boost": 10},
-    {"field_name": "authors", "boost": 6},
-    {"field_name": "keywords", "boost": 4},
-    {"field_name": "topic", "boost": 2},
-    {"field_name": "abstract", "boost": 1},
-]
+# (field, boost): the short fields in the first index, the abstracts in the second. Field names are
+# one letter (title, authors, keywords and the topic's label; abstract (body)): every term's posting
+# and every field vector repeats them, 1.4 MB of 10.7 at 11,672 papers with the long names. The topic
+# shares the keywords' field: a field of its own cost 0.8 MB more and a fifth more work per query.
+META_FIELDS = [("t", 10), ("a", 6), ("k", 4)]
+ABSTRACT_FIELDS = [("b", 1)]
+ABSTRACT_WORDS = 400  # words of an abstract indexed: all of a usual one (ICLR 2025: median 185, max 461)
+
+_SEPARATOR = re.compile(r"[\s\-]+")
+_EDGES = re.compile(r"^[\W]+|[\W]+$")
 
 
 def lunr_js_source() -> Path:
@@ -46,6 +75,92 @@ def _compact(data: object) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8")
 
 
+class _JsPorterStemmer(PorterStemmer):
+    """lunr.py's Porter stemmer with step 1c as lunr.js has it, so indexed terms are what lunr.js makes of a query.
+
+    lunr.py turns a final y into i when the stem has a vowel (array -> arrai, survey -> survei); lunr.js
+    when the y follows a consonant that is not the first letter (cry -> cri, array -> array). Found by
+    stemming 23,636 words of ICLR 2025 abstracts with both: this was the only rule that differed.
+    """
+
+    _STEP1C = re.compile(r"^(.+?[^aeiou])y$")
+
+    def step1c(self) -> None:
+        if self._STEP1C.match(self.b[self.k0 : self.k + 1]):
+            self.b = self.b[: self.k] + "i" + self.b[self.k + 1 :]
+
+
+_stemmer = _JsPorterStemmer()
+
+
+class _Terms:
+    """Text -> index terms, as lunr's pipeline (trimmer, stop words, stemmer) would give them, memoised by word."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, str | None] = {}
+
+    def term(self, word: str) -> str | None:
+        try:
+            return self._cache[word]
+        except KeyError:
+            pass
+        trimmed = _EDGES.sub("", word)
+        if not trimmed or trimmed in STOP_WORDS or any(ord(c) > 0xFFFF for c in trimmed):
+            result = None
+        else:
+            result = _stemmer.stem(trimmed)
+        self._cache[word] = result
+        return result
+
+    def __call__(self, text: str, limit: int | None = None) -> list[str]:
+        words = [w for w in _SEPARATOR.split(unicodedata.normalize("NFKC", text).lower()) if w]
+        if limit is not None:
+            words = words[:limit]
+        return [t for t in map(self.term, words) if t]
+
+
+class _TermBuilder(Builder):
+    """lunr.py's builder, fed terms that are already tokenised (``Builder.add`` would re-tokenise them)."""
+
+    def __init__(self, fields: list[tuple[str, int]]) -> None:
+        super().__init__()
+        self.search_pipeline.add(stemmer)  # serialised as "stemmer": lunr.js stems query terms
+        self.ref("id")
+        for name, boost in fields:
+            self.field(name, boost=boost)
+
+    def add_terms(self, ref: str, fields: dict[str, list[str]]) -> None:
+        self._documents[ref] = {}
+        self.document_count += 1
+        for field_name in self._fields:
+            terms = fields.get(field_name, [])
+            field_ref = f"{field_name}/{ref}"
+            frequencies: dict[str, int] = defaultdict(int)
+            self.field_term_frequencies[field_ref] = frequencies
+            self.field_lengths[field_ref] = len(terms)
+            for term in terms:
+                frequencies[term] += 1
+                posting = self.inverted_index.get(term)
+                if posting is None:
+                    posting = {name: {} for name in self._fields}
+                    posting["_index"] = self.term_index
+                    self.term_index += 1
+                    self.inverted_index[term] = posting
+                posting[field_name].setdefault(ref, {})
+
+    def serialize(self) -> dict:
+        fields = list(self._fields)
+        if not self.document_count:  # lunr.py cannot build an empty index (it divides by the document count)
+            return {"version": "2.3.9", "fields": fields, "fieldVectors": [], "invertedIndex": [], "pipeline": ["stemmer"]}
+        self._calculate_average_field_lengths()
+        self._create_field_vectors()
+        # lunr.Index without its token set: only the browser searches it
+        data = Index(self.inverted_index, self.field_vectors, None, fields, self.search_pipeline).serialize()
+        # lunr.js's TokenSet.Builder wants the terms in UTF-16 order; BMP-only terms sort the same either way
+        data["invertedIndex"].sort(key=lambda entry: entry[0].encode("utf-16-be"))
+        return data
+
+
 def search_files(catalog: Catalog) -> dict[str, bytes]:
     topics: list[list] = []  # [label, slug path, index of its area entry]
     topic_index: dict[tuple[str, str | None], int] = {}
@@ -58,8 +173,10 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
     keyword_number = {id(k): i for i, k in enumerate(catalog.keywords)}
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
+    terms = _Terms()
+    meta = _TermBuilder(META_FIELDS)
+    abstracts = _TermBuilder(ABSTRACT_FIELDS)
     papers = []
-    documents = []
     for number, paper in enumerate(catalog.papers):
         area = catalog.paper_area(paper)
         sub = catalog.paper_subarea(paper)
@@ -75,27 +192,19 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
                 [keyword_number[id(k)] for k in keywords],
             ]
         )
-        documents.append(
+        ref = str(number)
+        author_terms = terms(" ".join(paper.authors))
+        # folded spellings too, so "Jose Garcia" finds "José García"
+        author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in author_terms]
+        meta.add_terms(
+            ref,
             {
-                "id": str(number),
-                "title": paper.title,
-                # folded spellings too, so "Jose Garcia" finds "José García"
-                "authors": " ".join(list(paper.authors) + [fold(a) for a in paper.authors]),
-                "keywords": " ".join(paper.keywords),
-                "topic": paper.topic.label() if paper.topic else "",
-                "abstract": paper.abstract or "",
-            }
+                "t": terms(paper.title),
+                "a": author_terms,
+                "k": terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""])),
+            },
         )
-    if documents:
-        index = lunr(ref="id", fields=FIELDS, documents=documents).serialize()
-    else:  # lunr.py cannot build an empty index (it divides by the document count)
-        index = {
-            "version": "2.3.9",
-            "fields": [f["field_name"] for f in FIELDS],
-            "fieldVectors": [],
-            "invertedIndex": [],
-            "pipeline": ["stemmer"],
-        }
+        abstracts.add_terms(ref, {"b": terms(paper.abstract or "", ABSTRACT_WORDS)})
     store = {
         "topics": topics,
         "keywords": [[k.name, k.slug] for k in catalog.keywords],
@@ -103,7 +212,8 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
         "papers": papers,
     }
     return {
-        INDEX_FILE: _compact(index),
+        INDEX_FILE: _compact(meta.serialize()),
+        ABSTRACTS_FILE: _compact(abstracts.serialize()),
         DOCS_FILE: _compact(store),
         LUNR_FILE: lunr_js_source().read_bytes(),
     }

@@ -6,6 +6,12 @@ by its display page, plus the index, stats and Explore pages, the search index
 and our CSS/JS. Any engine (MkDocs, Zensical) then builds that dir as it is; no
 feature needs an engine hook.
 
+Author and keyword pages (tens of thousands at 12k papers) are not handed to the
+engine one by one: each section gets one shell page, and their bodies go to
+``build/postbuild/`` for ``postbuild.py``, which every entry point runs after the
+engine (docs/ARCHITECTURE.md, "Building the site at scale"). With
+``parallel`` the search index is built by a worker while the engine runs.
+
 Files are only rewritten when their bytes change and stale files are removed, so
 a live-reloading server sees exactly what changed.
 """
@@ -16,6 +22,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,7 +51,7 @@ class StageResult:
     catalog: Catalog
     written: int  # files whose bytes changed
     removed: int
-    pending: "Pending | None" = None  # the search index still being built (defer_search)
+    pending: "Pending | None" = None  # the search index still being built (parallel)
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -143,17 +150,20 @@ def generated_files(config: ProjectConfig, shells: bool = True, search: bool = T
     return _generate(config, catalog, source_of, shells=shells, search=search)
 
 
-def _generate(config: ProjectConfig, catalog: Catalog, source_of: dict[str, str], shells: bool, search: bool) -> Generated:
+def _generate(
+    config: ProjectConfig,
+    catalog: Catalog,
+    source_of: dict[str, str],
+    shells: bool,
+    search: bool,
+    related: "_Forked | None" = None,
+) -> Generated:
+    """``related``: the related papers being computed by a worker (else computed here)."""
     context = SiteContext(config=config, venue=Venue.from_site_name(config.site_name), source_of=source_of)
     by_slug = {p.slug: p for p in catalog.papers}
-    related = related_papers(catalog.papers)
 
     files = _site_src_files(config)
-    papers_rel = config.papers_rel
-    for paper in catalog.papers:
-        neighbours = [by_slug[s] for s in related.get(paper.slug, [])]
-        text = render_paper_page(paper, catalog, neighbours, context)
-        files[directory_page(f"{papers_rel}/{paper.slug}.md")] = text.encode("utf-8")
+    # index and detail pages first: a worker may still be finding related papers
     pages = index_pages(catalog, context)
     pages["stats.md"] = stats_page(catalog)
     pages["explore.md"] = explore_page()
@@ -171,6 +181,12 @@ def _generate(config: ProjectConfig, catalog: Catalog, source_of: dict[str, str]
         else:
             for detail in details:
                 files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
+    neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
+    papers_rel = config.papers_rel
+    for paper in catalog.papers:
+        neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
+        text = render_paper_page(paper, catalog, neighbours, context)
+        files[directory_page(f"{papers_rel}/{paper.slug}.md")] = text.encode("utf-8")
     if search:
         files.update(search_files(catalog))
     for asset in sorted(ASSETS_DIR.iterdir()):
@@ -218,32 +234,78 @@ def write_tree(target: Path, files: dict[str, bytes]) -> tuple[int, int]:
     return written, removed
 
 
-class Pending:
-    """The search index, built by a forked worker while the engine runs.
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
 
-    lunr.py needs about a minute of one core at 12k papers; the engine is a
-    separate single-threaded process, so on two cores the index costs no wall
-    time. The worker writes ``postbuild/deferred/`` and ``postbuild.py`` copies
-    it into the site after the engine. ``wait`` raises if the worker failed.
-    """
 
-    def __init__(self, process, out_dir: Path) -> None:  # noqa: ANN001 (multiprocessing.Process)
-        self.process = process
-        self.out_dir = out_dir
+def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
+    if nice:
+        os.nice(nice)
+    try:
+        writer.send(("ok", fn(*args)))
+    except BaseException:  # noqa: BLE001 - reported to the parent, which raises
+        writer.send(("error", traceback.format_exc()))
+    finally:
+        writer.close()
 
-    def wait(self) -> None:
+
+class _Forked:
+    """``fn(*args)`` in a forked child: the child shares our memory (records,
+    catalog) instead of receiving a pickled copy; only its result comes back.
+    The staging is plain Python, one core; this puts the second core to work."""
+
+    def __init__(self, what: str, fn, *args, nice: int = 0) -> None:  # noqa: ANN001
+        context = multiprocessing.get_context("fork")
+        self.what = what
+        self.reader, writer = context.Pipe(duplex=False)
+        self.process = context.Process(target=_run_child, args=(writer, fn, args, nice), daemon=True)
+        self.process.start()
+        writer.close()
+
+    def result(self):  # noqa: ANN201
         if self.process is None:
-            return
+            raise StageError(f"{self.what}: the worker was stopped")
+        try:
+            status, value = self.reader.recv()  # before join: a large result would fill the pipe
+        except EOFError:
+            status, value = "error", "the worker ended without a result"
         self.process.join()
-        code, self.process = self.process.exitcode, None
-        if code != 0:
-            raise StageError(f"{self.out_dir}: building the search index failed (worker exit {code}); see the output above")
+        self.process = None
+        self.reader.close()
+        if status != "ok":
+            raise StageError(f"{self.what} failed in its worker:\n{value}")
+        return value
 
     def cancel(self) -> None:
         if self.process is not None:
             self.process.terminate()
             self.process.join()
             self.process = None
+            self.reader.close()
+
+
+class Pending:
+    """The search index, built by a forked worker while the engine runs.
+
+    lunr.py takes one core for many seconds at 12k papers; the engine is a
+    separate single-threaded process, so on two cores the index costs little
+    wall time. The worker starts as soon as the catalog exists, at low priority
+    (it must not slow the staging), writes ``postbuild/deferred/``, and
+    ``postbuild.py`` copies that into the site after the engine.
+    """
+
+    def __init__(self, worker: _Forked | None) -> None:
+        self.worker = worker
+
+    def wait(self) -> None:
+        if self.worker is not None:
+            worker, self.worker = self.worker, None
+            worker.result()
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
 
 
 def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
@@ -254,35 +316,39 @@ def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
     (out_dir / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
 
 
-def _search_worker(catalog: Catalog, out_dir: Path) -> None:  # runs in the forked child
+def _search_worker(catalog: Catalog, out_dir: Path) -> None:
     _write_deferred(out_dir, search_files(catalog))
 
 
-def _start_search(catalog: Catalog, out_dir: Path) -> Pending:
-    # fork: the child shares the catalog with us instead of receiving a pickled copy
-    process = multiprocessing.get_context("fork").Process(target=_search_worker, args=(catalog, out_dir), daemon=True)
-    process.start()
-    return Pending(process, out_dir)
+RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 
-def stage_docs(config: ProjectConfig, *, shells: bool = True, defer_search: bool = False) -> StageResult:
+def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = False) -> StageResult:
     """Stage the docs dir; see ``generated_files``.
 
-    ``defer_search``: build the search index in a worker that runs on while the
-    engine builds (large sites, when fork is available); the caller must then
-    run ``postbuild.run_postbuild(config, site_dir, result.pending)``.
+    ``parallel`` (when fork is available): related papers in a worker, and the
+    search index in a worker that runs on while the engine builds; the caller
+    must then run ``postbuild.run_postbuild(config, site_dir, result.pending)``.
+    Only for a process with no other threads (the CLI): forking beside running
+    threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
     """
     records, source_of = read_records(config)
-    catalog = build_catalog(records)
-    post = data_dir(config)
-    deferred = post / "deferred"
-    if deferred.exists():
-        shutil.rmtree(deferred)
-    pending = None
-    if defer_search and len(catalog.papers) >= DEFER_SEARCH_FROM and "fork" in multiprocessing.get_all_start_methods():
-        pending = _start_search(catalog, deferred)
+    workers: list = []
     try:
-        generated = _generate(config, catalog, source_of, shells=shells, search=pending is None)
+        related = None
+        if parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM:
+            related = _Forked("related papers", related_papers, records)
+            workers.append(related)
+        catalog = build_catalog(records)
+        post = data_dir(config)
+        deferred = post / "deferred"
+        if deferred.exists():
+            shutil.rmtree(deferred)
+        pending = None
+        if parallel and _can_fork():
+            pending = Pending(_Forked("search index", _search_worker, catalog, deferred, nice=10))
+            workers.append(pending)
+        generated = _generate(config, catalog, source_of, shells=shells, search=pending is None, related=related)
         target = staged_docs_dir(config)
         written, removed = write_tree(target, generated.files)
         write_tree(staged_overrides_dir(config), template_files())
@@ -295,7 +361,7 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, defer_search: bool
             else:
                 path.unlink(missing_ok=True)
     except BaseException:
-        if pending is not None:
-            pending.cancel()
+        for worker in workers:
+            worker.cancel()
         raise
     return StageResult(docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending)

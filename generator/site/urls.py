@@ -47,6 +47,18 @@ def relative(from_url: str, to_url: str) -> str:
     12k papers), so it works on path segments instead of posixpath.relpath
     and remembers its answers; the results are the same as relpath's.
     """
+    depth = from_url.count("/")
+    if not depth:
+        return to_url or "./"
+    # The common case: a link into another section goes up to the root and down.
+    slash = to_url.find("/")
+    if slash > 0 and from_url[: from_url.index("/") + 1] != to_url[: slash + 1]:
+        return "../" * depth + to_url
+    # ... and a link to a sibling page (author to co-author) goes up one level.
+    if from_url.endswith("/") and to_url.endswith("/") and depth > 1:
+        parent = from_url[: from_url.rindex("/", 0, -1) + 1]
+        if to_url.startswith(parent) and to_url.count("/") == depth and to_url != from_url:
+            return "../" + to_url[len(parent) :]
     return _relative(from_url, to_url)
 
 
