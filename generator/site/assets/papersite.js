@@ -365,6 +365,12 @@
     var count = document.querySelector("[data-ps-explore-count]");
     var results = document.querySelector("[data-ps-explore-results]");
     var params = new URLSearchParams(location.search);
+    // The query shows at once; the filters (slugs in the URL, names in the inputs) once the store is in.
+    // Preloading the store holds the page's load event until its bytes are here, so a page that has
+    // loaded shows its restored search (the store is what restores the filters).
+    if (!q.value) q.value = params.get("q") || "";
+    var preload = el("link", { rel: "preload", as: "fetch", href: asset("search-docs.json"), crossorigin: "anonymous" });
+    document.head.appendChild(preload);
 
     loadEngine().then(function (eng) {
       var store = eng.store;
