@@ -112,11 +112,25 @@ class MergeEvidence:
 @dataclass
 class _Doc:
     title: str  # title_key, "" if none
-    shingles: frozenset[int]
+    word_ids: tuple[int, ...] = ()  # the abstract's words, as vocabulary ids
     sample: tuple[int, ...] = ()  # the shingles used for candidate lookup
     record_url: str = ""  # the paper's own record (OpenReview forum); distinct URLs: distinct papers
     opening: str = ""  # opening_key of the abstract, "" if too short to be evidence
     opening_shingles: int = 0  # how many of the shingles the opening sentence makes
+    _shingles: frozenset[int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def shingles(self) -> frozenset[int]:
+        """Every word 3-shingle; made only for documents that meet a candidate (few, at scale)."""
+        if self._shingles is None:
+            ids = self.word_ids
+            self._shingles = frozenset(_pack(a, b, c) for a, b, c in zip(ids, ids[1:], ids[2:]))
+        return self._shingles
+
+
+def _pack(a: int, b: int, c: int) -> int:
+    # Word ids stay below 2**20 for any realistic corpus, so this packing is exact.
+    return (a << 40) | (b << 20) | c
 
 
 class SimilarityIndex:
@@ -130,15 +144,15 @@ class SimilarityIndex:
         self._openings: dict[str, list[int]] = {}
 
     def make_doc(self, title: str | None, abstract: str | None, record_url: str | None = None) -> _Doc:
-        shingles: frozenset[int] = frozenset()
+        ids: tuple[int, ...] = ()
         sample: tuple[int, ...] = ()
         if abstract:
             vocab = self._vocab
-            ids = [vocab.setdefault(word, len(vocab)) for word in _WORD.findall(normalize_text(abstract))]
-            # Word ids stay below 2**20 for any realistic corpus, so this packing is exact.
-            shingles = frozenset((a << 40) | (b << 20) | c for a, b, c in zip(ids, ids[1:], ids[2:]))
-            sample = tuple(s for s in shingles if not s & _SAMPLE_MASK)
-        return _Doc(title_key(title), shingles, sample, record_url or "", *opening_key(abstract))
+            ids = tuple(vocab.setdefault(word, len(vocab)) for word in _WORD.findall(normalize_text(abstract)))
+            # The low bits of a packed shingle are its last word's id: sampling on them keeps or
+            # drops a shingle alike in every document.
+            sample = tuple(sorted({_pack(a, b, c) for a, b, c in zip(ids, ids[1:], ids[2:]) if not c & _SAMPLE_MASK}))
+        return _Doc(title_key(title), ids, sample, record_url or "", *opening_key(abstract))
 
     def add(self, title: str | None, abstract: str | None, record_url: str | None = None) -> int:
         doc = self.make_doc(title, abstract, record_url)

@@ -1,8 +1,8 @@
 """Scaffolding: ``papersite init DIR`` writes a new, working site skeleton.
 
 In:  a target directory (absent or empty) and a site name.
-Out: papersite.yml, mkdocs.yml, corpus/ with a tiny example listing, site_src/
-     with home and about pages, and a .gitignore. ``papersite build`` and
+Out: papersite.yml, mkdocs.yml, corpus/ with a tiny example listing, an empty
+     site_src/papers/ (home and about pages are generated), and a .gitignore. ``papersite build`` and
      ``papersite check`` work in it straight away; the user then swaps the
      example listing for their own.
 

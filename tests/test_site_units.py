@@ -176,3 +176,20 @@ def postbuild_page(url: str, title: str, body: str):
     from generator.site.indices import DetailPage
 
     return DetailPage(url, title, body)
+
+
+def test_inferred_topic_shows_its_confidence_and_says_uncertain_when_low():
+    from generator.record import Topic
+    from generator.site.paper_pages import _topic_html
+
+    records = fixture_records()
+    base = records[0]
+    sure = base.replace(slug="sure", id="sure", topic=Topic("Theory", "Learning Theory", "inferred", 0.91))
+    unsure = base.replace(slug="unsure", id="unsure", topic=Topic("Theory", "Learning Theory", "inferred", 0.36))
+    area_only = base.replace(slug="area-only", id="area-only", topic=Topic("Theory", None, "inferred", 0.42))
+    catalog = build_catalog([sure, unsure, area_only])
+    by_slug = {p.slug: p for p in catalog.papers}
+    html = {slug: _topic_html(by_slug[slug], f"papers/{slug}/", catalog) for slug in by_slug}
+    assert "inferred, 91% confident" in html["sure"] and "uncertain" not in html["sure"]
+    assert "inferred, uncertain, 36% confident" in html["unsure"]
+    assert "sub-area uncertain" in html["area-only"]

@@ -22,6 +22,8 @@ from generator.site.mathml import render_abstract, render_text
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
+UNCERTAIN_BELOW = 0.5  # an inferred topic's confidence under which the page says so
+
 
 @dataclass(frozen=True)
 class SiteContext:
@@ -96,7 +98,11 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     text = ' <span class="ps-sep">›</span> '.join(parts)
     if paper.topic.source == "inferred":
         confidence = paper.topic.confidence
-        label = "inferred" + (f", {round(confidence * 100)}% confident" if confidence is not None else "")
+        label = "inferred"
+        if confidence is not None:
+            # Below one half the model is wrong more often than right (see `papersite eval`).
+            doubt = "uncertain, " if confidence < UNCERTAIN_BELOW else ""
+            label += f", {doubt}{round(confidence * 100)}% confident"
         note = "Guessed from the title and abstract, not given by a listing"
         if not paper.topic.subarea:
             label += "; sub-area uncertain"
