@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from itertools import chain
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -139,7 +139,7 @@ class SimilarityIndex:
     def __init__(self) -> None:
         self._vocab: dict[str, int] = {}
         self.docs: list[_Doc] = []
-        self._postings: dict[int, list[int]] = {}
+        self._postings: defaultdict[int, list[int]] = defaultdict(list)
         self._titles: dict[str, list[int]] = {}
         self._openings: dict[str, list[int]] = {}
 
@@ -148,7 +148,12 @@ class SimilarityIndex:
         sample: tuple[int, ...] = ()
         if abstract:
             vocab = self._vocab
-            ids = tuple(vocab.setdefault(word, len(vocab)) for word in _WORD.findall(normalize_text(abstract)))
+            words = _WORD.findall(normalize_text(abstract))
+            # Look every word up at C speed; only words new to the corpus take the slow path.
+            found = list(map(vocab.get, words))
+            if None in found:
+                found = [vocab.setdefault(word, len(vocab)) if i is None else i for word, i in zip(words, found)]
+            ids = tuple(found)
             # The low bits of a packed shingle are its last word's id: sampling on them keeps or
             # drops a shingle alike in every document.
             sample = tuple(sorted({_pack(a, b, c) for a, b, c in zip(ids, ids[1:], ids[2:]) if not c & _SAMPLE_MASK}))
@@ -160,11 +165,7 @@ class SimilarityIndex:
         self.docs.append(doc)
         postings = self._postings
         for shingle in doc.sample:
-            posting = postings.get(shingle)
-            if posting is None:
-                postings[shingle] = [number]
-            else:
-                posting.append(number)
+            postings[shingle].append(number)
         if doc.title:
             self._titles.setdefault(doc.title, []).append(number)
         if doc.opening:
