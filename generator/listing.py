@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from generator.record import LocatedError
+
 FORMAT_ABSTRACTS = "abstracts"
 FORMAT_NUMBERED = "numbered"
 FORMAT_TRIPLES = "triples"
@@ -33,14 +35,8 @@ TOPIC_SEPARATOR = re.compile(r"\s*·\s*")
 MIN_ABSTRACT_WORDS = 12
 
 
-class ListingError(ValueError):
-    """A listing that cannot be read; ``str()`` gives ``path:line: message``."""
-
-    def __init__(self, path: str | Path, line: int, message: str) -> None:
-        self.path = str(path)
-        self.line = line
-        self.message = message
-        super().__init__(f"{self.path}:{line}: {message}")
+class ListingError(LocatedError):
+    """A listing that cannot be read."""
 
 
 @dataclass

@@ -25,14 +25,18 @@ FRONT_MATTER_FENCE = "---"
 TOPIC_SOURCES = ("listing", "inferred", "maintainer")
 
 
-class RecordError(ValueError):
-    """A paper page that cannot be read; ``str()`` gives ``path:line: message``."""
+class LocatedError(ValueError):
+    """A problem at a place in a file; ``str()`` gives ``path:line: message``."""
 
     def __init__(self, path: str | Path, line: int, message: str) -> None:
         self.path = str(path)
         self.line = line
         self.message = message
         super().__init__(f"{self.path}:{line}: {message}")
+
+
+class RecordError(LocatedError):
+    """A paper page that cannot be read."""
 
 
 @dataclass(frozen=True, order=True)

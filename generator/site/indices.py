@@ -204,15 +204,16 @@ class DetailPage:
     body: str  # HTML, every listing string escaped
 
 
+def _a_to_z_index_page(title: str, here: str, named: list, intro: str) -> str:
+    """An index page listing ``named`` (keywords or authors) A to Z with their paper counts."""
+    entries = [(item.name, item.url, len(item.papers)) for item in named]
+    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", _a_to_z(here, entries, "papers")))
+
+
 def keywords_index_page(catalog: Catalog) -> str:
-    entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
-    return page(
-        _front("Keywords"),
-        block(
-            "<h1>Keywords</h1>",
-            f"<p>{_plural(len(catalog.keywords), 'keyword')}, A to Z; the number is how many papers carry each.</p>",
-            _a_to_z("keywords/", entries, "papers"),
-        ),
+    count = _plural(len(catalog.keywords), "keyword")
+    return _a_to_z_index_page(
+        "Keywords", "keywords/", catalog.keywords, f"{count}, A to Z; the number is how many papers carry each."
     )
 
 
@@ -254,16 +255,13 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
 
 
 def authors_index_page(catalog: Catalog) -> str:
-    entries = [(a.name, a.url, len(a.papers)) for a in catalog.authors]
-    return page(
-        _front("Authors"),
-        block(
-            "<h1>Authors</h1>",
-            f"<p>{_plural(len(catalog.authors), 'author')}, A to Z; the number is how many papers each wrote. "
-            "Spellings that differ only in case, accents or spacing are one author; any other difference "
-            "stays a separate page.</p>",
-            _a_to_z("authors/", entries, "papers"),
-        ),
+    count = _plural(len(catalog.authors), "author")
+    return _a_to_z_index_page(
+        "Authors",
+        "authors/",
+        catalog.authors,
+        f"{count}, A to Z; the number is how many papers each wrote. Spellings that differ only in case, "
+        "accents or spacing are one author; any other difference stays a separate page.",
     )
 
 
