@@ -36,25 +36,12 @@ import yaml
 from slugify import slugify
 
 from generator.config import ProjectConfig
-from generator.record import TOPIC_SOURCES
+from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-KNOWN_FIELDS = (
-    "id",
-    "slug",
-    "title",
-    "title_derived",
-    "authors",
-    "topic",
-    "keywords",
-    "decision",
-    "links",
-    "abstract",
-    "abstract_missing",
-    "sources",
-)
-TOPIC_FIELDS = ("area", "subarea", "source", "confidence")
+KNOWN_FIELDS = FRONT_MATTER_FIELDS
+TOPIC_FIELDS = ("area", "subarea", "source", "confidence", "area_confidence")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # Site sections that exist without a source file in docs_dir (generated at build time).
@@ -204,7 +191,7 @@ def _check_fields(page: _Page) -> None:
     data = page.data
     for key in data:
         if str(key) not in KNOWN_FIELDS:
-            page.warn(page.line(str(key)), f"unknown field '{key}' (ignored); known fields: {', '.join(KNOWN_FIELDS)}")
+            page.warn(page.line(str(key)), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(KNOWN_FIELDS)}")
     for key in ("id", "slug", "title"):
         _check_text(page, key, required=True)
     _check_text(page, "decision", required=False)
@@ -293,9 +280,10 @@ def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
     source = topic.get("source", "maintainer")
     if source not in TOPIC_SOURCES:
         page.error(sub_line("source"), f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
-    confidence = topic.get("confidence")
-    if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1):
-        page.error(sub_line("confidence"), f"topic confidence must be a number from 0 to 1, got {confidence!r}")
+    for key in ("confidence", "area_confidence"):
+        confidence = topic.get(key)
+        if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1):
+            page.error(sub_line(key), f"topic {key.replace('_', ' ')} must be a number from 0 to 1, got {confidence!r}")
 
     area, subarea = topic.get("area"), topic.get("subarea")
     if not isinstance(area, str) or not area.strip():

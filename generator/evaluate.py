@@ -94,11 +94,12 @@ def topic_accuracy(labelled: list[LabelledPaper], taxonomy: Taxonomy) -> dict[st
     Sub-area accuracy is over papers labelled with a sub-area and counts an
     area-only answer as wrong, so abstaining is never rewarded. Calibration
     counts an answer right when it is right at the level it claims (area only,
-    or area and sub-area).
+    or area and sub-area); area calibration scores the area confidence alone.
     """
     model = load_topic_model()
     area_hits = sub_hits = sub_total = abstained = 0
-    bands = [{"band": f"{lo:.1f}-{min(hi, 1.0):.1f}", "n": 0, "correct": 0, "confidence_sum": 0.0} for lo, hi in CONFIDENCE_BANDS]
+    claimed: list[tuple[float, bool]] = []  # (confidence of the whole answer, right at the level it claims)
+    areas: list[tuple[float, bool]] = []  # (confidence of the area alone, area right)
     topics = infer_topics([(paper.title, paper.abstract) for paper in labelled], taxonomy, model)
     for paper, topic in zip(labelled, topics):
         if topic is None:
@@ -109,30 +110,35 @@ def topic_accuracy(labelled: list[LabelledPaper], taxonomy: Taxonomy) -> dict[st
             sub_total += 1
             sub_hits += area_right and topic.subarea == paper.subarea
         abstained += topic.subarea is None
-        claimed_right = area_right and (topic.subarea is None or topic.subarea == paper.subarea)
         confidence = topic.confidence or 0.0
-        for band, (lo, hi) in zip(bands, CONFIDENCE_BANDS):
-            if lo <= confidence < hi:
-                band["n"] += 1
-                band["correct"] += claimed_right
-                band["confidence_sum"] += confidence
-    calibration = [
-        {
-            "band": b["band"],
-            "n": b["n"],
-            "accuracy": round(b["correct"] / b["n"], 3) if b["n"] else None,
-            "mean_confidence": round(b["confidence_sum"] / b["n"], 3) if b["n"] else None,
-        }
-        for b in bands
-    ]
+        claimed.append((confidence, area_right and (topic.subarea is None or topic.subarea == paper.subarea)))
+        areas.append((confidence if topic.area_confidence is None else topic.area_confidence, area_right))
     return {
         "papers": len(labelled),
         "area_accuracy": round(area_hits / len(labelled), 3) if labelled else None,
         "subarea_accuracy": round(sub_hits / sub_total, 3) if sub_total else None,
         "papers_with_subarea": sub_total,
         "area_only_answers": abstained,
-        "calibration": calibration,
+        "calibration": _bands(claimed),
+        "area_calibration": _bands(areas),
     }
+
+
+def _bands(answers: list[tuple[float, bool]]) -> list[dict[str, Any]]:
+    """Accuracy and mean confidence of the answers in each confidence band."""
+    bands = []
+    for lo, hi in CONFIDENCE_BANDS:
+        inside = [(c, right) for c, right in answers if lo <= c < hi]
+        n = len(inside)
+        bands.append(
+            {
+                "band": f"{lo:.1f}-{min(hi, 1.0):.1f}",
+                "n": n,
+                "accuracy": round(sum(right for _, right in inside) / n, 3) if n else None,
+                "mean_confidence": round(sum(c for c, _ in inside) / n, 3) if n else None,
+            }
+        )
+    return bands
 
 
 def keyword_statistics(keyword_lists: list[list[str]]) -> dict[str, Any]:
@@ -183,9 +189,11 @@ def _format_topics(name: str, result: dict[str, Any]) -> list[str]:
         + (f"{result['subarea_accuracy']:.1%}" if result["subarea_accuracy"] is not None else "n/a")
         + f" (of {result['papers_with_subarea']}); area-only answers {result['area_only_answers']}"
     )
-    for band in result["calibration"]:
-        if band["n"]:
-            lines.append(f"  confidence {band['band']}: {band['n']:4d} papers, accuracy {band['accuracy']:.1%}, mean confidence {band['mean_confidence']:.2f}")
+    for title, key in (("confidence (whole answer)", "calibration"), ("area confidence", "area_calibration")):
+        lines.append(f"  {title}:")
+        for band in result[key]:
+            if band["n"]:
+                lines.append(f"    {band['band']}: {band['n']:4d} papers, accuracy {band['accuracy']:.1%}, mean confidence {band['mean_confidence']:.2f}")
     return lines
 
 

@@ -23,6 +23,22 @@ import yaml
 FRONT_MATTER_FENCE = "---"
 
 TOPIC_SOURCES = ("listing", "inferred", "maintainer")
+# Front-matter keys the record reads; any other key a maintainer adds is carried in
+# ``PaperRecord.extra`` and written back unchanged, so a rewrite never loses it.
+FRONT_MATTER_FIELDS = (
+    "id",
+    "slug",
+    "title",
+    "title_derived",
+    "authors",
+    "topic",
+    "keywords",
+    "decision",
+    "links",
+    "abstract",
+    "abstract_missing",
+    "sources",
+)
 
 
 class LocatedError(ValueError):
@@ -58,13 +74,16 @@ class Topic:
     ``source`` is ``listing`` (a topic line of a listing), ``inferred`` (the
     enrichment stage guessed it; ``confidence`` in [0, 1]) or ``maintainer``
     (set by hand; always wins). ``subarea`` is None for an area alone, which is
-    also how a low-confidence inference is stored.
+    also how a low-confidence inference is stored. An inferred sub-area's
+    ``confidence`` is that of area and sub-area together; ``area_confidence`` is
+    the area's alone (readers can trust a sure area under a doubtful sub-area).
     """
 
     area: str
     subarea: str | None = None
     source: str = "listing"
     confidence: float | None = None
+    area_confidence: float | None = None
 
     def label(self) -> str:
         return f"{self.area} · {self.subarea}" if self.subarea else self.area
@@ -86,6 +105,7 @@ class PaperRecord:
     links: dict[str, str] = field(default_factory=dict)  # openreview, pdf, code ...
     sources: list[SourceRef] = field(default_factory=list)
     body: str = ""  # maintainers' Markdown below the front matter
+    extra: dict[str, Any] = field(default_factory=dict)  # maintainers' own front-matter keys
 
     @property
     def abstract_missing(self) -> bool:
@@ -108,6 +128,8 @@ class PaperRecord:
             topic["source"] = self.topic.source
             if self.topic.confidence is not None:
                 topic["confidence"] = round(float(self.topic.confidence), 3)
+            if self.topic.area_confidence is not None:
+                topic["area_confidence"] = round(float(self.topic.area_confidence), 3)
             data["topic"] = topic
         data["keywords"] = list(self.keywords)
         if self.decision:
@@ -121,6 +143,9 @@ class PaperRecord:
         data["sources"] = [
             {"file": s.file, "entry": s.entry, "format": s.format} for s in sorted(self.sources)
         ]
+        for key in sorted(self.extra):
+            if key not in FRONT_MATTER_FIELDS:  # the record's own fields are never shadowed
+                data[key] = self.extra[key]
         return data
 
     @classmethod
@@ -151,12 +176,13 @@ class PaperRecord:
             source = raw_topic.get("source", "maintainer")
             if source not in TOPIC_SOURCES:
                 raise RecordError(path, 1, f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
-            confidence = raw_topic.get("confidence")
+            confidence, area_confidence = raw_topic.get("confidence"), raw_topic.get("area_confidence")
             topic = Topic(
                 area=raw_topic["area"],
                 subarea=raw_topic.get("subarea") or None,
                 source=source,
                 confidence=float(confidence) if confidence is not None else None,
+                area_confidence=float(area_confidence) if area_confidence is not None else None,
             )
 
         links = data.get("links") or {}
@@ -183,6 +209,7 @@ class PaperRecord:
             abstract=text("abstract", required=False) or None,
             sources=sources,
             body=body,
+            extra={str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS},
         )
 
     def replace(self, **changes: Any) -> "PaperRecord":

@@ -286,7 +286,9 @@ def topic_from_probabilities(
         sub_order = {name: i for i, name in enumerate(taxonomy.subareas(area))}
         confidence, sub = min(candidates, key=lambda c: (-c[0], sub_order[c[1]]))
         if confidence >= threshold:
-            return Topic(area=area, subarea=sub, source="inferred", confidence=round(confidence, 3))
+            return Topic(
+                area=area, subarea=sub, source="inferred", confidence=round(confidence, 3), area_confidence=round(area_confidence, 3)
+            )
     return Topic(area=area, subarea=None, source="inferred", confidence=round(area_confidence, 3))
 
 

@@ -19,4 +19,5 @@ def test_eval_json_has_the_documented_shape(tmp_path, capsys):
     result = report["topics_labels"][str(labels)]
     assert result["papers"] == 1 and 0.0 <= result["area_accuracy"] <= 1.0
     assert [band["band"] for band in result["calibration"]][0] == "0.0-0.2"
+    assert sum(band["n"] for band in result["area_calibration"]) == 1  # the area's own confidence, scored alone
     assert {"keywords_per_paper", "share_used_by_2_or_more", "top_30"} <= set(report["keywords"])

@@ -144,6 +144,23 @@ def test_edits_are_kept_untouched_fields_updated_and_conflicts_reported(tmp_path
     assert sorted(report.updated) == ["graph-things", "wave-things"]
 
 
+def test_maintainer_fields_unknown_to_the_record_survive_a_rewrite(tmp_path):
+    root = project(tmp_path, {"a.jsonl": jsonl(paper("Graph Things", "graphs", decision="Reject"))})
+    config = load_config(root)
+    import_listings([], config)
+    page = root / "site_src" / "papers" / "graph-things.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("---\n", "---\nerrata:\n- 'Table 2: wrong sign'\nstatus: new\n", 1), encoding="utf-8")
+
+    (root / "corpus" / "a.jsonl").write_text(jsonl(paper("Graph Things", "graphs", decision="Accept (Poster)")), encoding="utf-8")
+    report = import_listings([], config)
+    assert report.updated == ["graph-things"]
+    rewritten = parse_page(page.read_text(encoding="utf-8"))
+    assert rewritten.decision == "Accept (Poster)"
+    assert rewritten.extra == {"errata": ["Table 2: wrong sign"], "status": "new"}
+    assert import_listings([], config).updated == []  # and a re-import leaves the page alone
+
+
 def test_merge_fields_rules():
     base = {"title": "T", "decision": "A", "keywords": []}
     page = {"title": "Human", "decision": "A", "keywords": []}

@@ -42,11 +42,21 @@ def record_strategy(text=texts()):
         title_derived=st.booleans(),
         authors=st.lists(text, max_size=4),
         abstract=optional_text,
-        topic=st.none() | st.builds(Topic, area=text, subarea=optional_text, source=st.sampled_from(["listing", "inferred", "maintainer"])),
+        topic=st.none()
+        | st.builds(
+            Topic,
+            area=text,
+            subarea=optional_text,
+            source=st.sampled_from(["listing", "inferred", "maintainer"]),
+            confidence=st.none() | st.floats(0, 1),
+            area_confidence=st.none() | st.floats(0, 1),
+        ),
         keywords=st.lists(text, max_size=3),
         decision=optional_text,
         links=st.dictionaries(st.sampled_from(["openreview", "pdf", "code"]), text, max_size=2),
         sources=st.lists(st.builds(SourceRef, file=text, entry=st.integers(1, 10**6), format=st.sampled_from(["numbered", "json"])), max_size=3),
+        # a maintainer's own keys, including ones that try to shadow a field the record owns
+        extra=st.dictionaries(st.sampled_from(["errata", "status", "description", "id", "title"]), text | st.lists(text, max_size=2), max_size=3),
     )
 
 

@@ -187,9 +187,28 @@ def test_inferred_topic_shows_its_confidence_and_says_uncertain_when_low():
     sure = base.replace(slug="sure", id="sure", topic=Topic("Theory", "Learning Theory", "inferred", 0.91))
     unsure = base.replace(slug="unsure", id="unsure", topic=Topic("Theory", "Learning Theory", "inferred", 0.36))
     area_only = base.replace(slug="area-only", id="area-only", topic=Topic("Theory", None, "inferred", 0.42))
-    catalog = build_catalog([sure, unsure, area_only])
+    sure_area = base.replace(slug="sure-area", id="sure-area", topic=Topic("Theory", "Learning Theory", "inferred", 0.24, 0.78))
+    unsure_area = base.replace(slug="unsure-area", id="unsure-area", topic=Topic("Theory", "Learning Theory", "inferred", 0.2, 0.45))
+    catalog = build_catalog([sure, unsure, area_only, sure_area, unsure_area])
     by_slug = {p.slug: p for p in catalog.papers}
     html = {slug: _topic_html(by_slug[slug], f"papers/{slug}/", catalog) for slug in by_slug}
     assert "inferred, 91% confident" in html["sure"] and "uncertain" not in html["sure"]
     assert "inferred, uncertain, 36% confident" in html["unsure"]
-    assert "sub-area uncertain" in html["area-only"]
+    assert "inferred, uncertain, 42% confident; sub-area uncertain" in html["area-only"]
+    # A sure area under a doubtful sub-area: the reader sees both numbers, and which one is in doubt.
+    assert "inferred: area 78%, sub-area 24% confident; sub-area uncertain" in html["sure-area"]
+    assert "inferred, uncertain: area 45%, sub-area 20% confident" in html["unsure-area"]
+
+
+def test_maintainer_front_matter_keys_reach_the_theme_but_never_replace_ours(tmp_path):
+    import yaml
+
+    config = load_config(write_project(tmp_path))
+    records = fixture_records()
+    catalog = build_catalog(records)
+    paper = catalog.papers[0]
+    paper.extra.update({"description": "Errata: Table 2 sign", "title": "Hijacked", "hide": []})
+    context = SiteContext(config, Venue.from_site_name(config.site_name), {p.slug: f"site_src/papers/{p.slug}.md" for p in records})
+    front = yaml.safe_load(render_paper_page(paper, catalog, [], context).split("\n---\n", 1)[0].lstrip("-\n"))
+    assert front["description"] == "Errata: Table 2 sign"
+    assert front["title"] == plain_title(paper.title) and front["hide"] == ["toc"]

@@ -10,6 +10,7 @@ def test_inferred_topic_is_marked_and_in_the_taxonomy():
     topic = infer_topic(*GNN, taxonomy)
     assert topic.source == "inferred" and 0.0 <= topic.confidence <= 1.0
     assert taxonomy.contains(topic.area, topic.subarea)
+    assert topic.confidence <= topic.area_confidence <= 1.0  # P(area and sub-area) <= P(area)
     assert (topic.area, topic.subarea) == ("Deep Learning", "Graph Neural Networks")
 
 

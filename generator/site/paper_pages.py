@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from generator.config import ProjectConfig
-from generator.record import PaperRecord
+from generator.record import PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
 from generator.site.html import block, esc, link, out_link, page, plain_title
@@ -97,19 +97,38 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
         parts.append(link(urls.relative(here, sub.url), sub.name))
     text = ' <span class="ps-sep">›</span> '.join(parts)
     if paper.topic.source == "inferred":
-        confidence = paper.topic.confidence
-        label = "inferred"
-        if confidence is not None:
-            # Below one half the model is wrong more often than right (see `papersite eval`).
-            doubt = "uncertain, " if confidence < UNCERTAIN_BELOW else ""
-            label += f", {doubt}{round(confidence * 100)}% confident"
+        label = _inferred_label(paper.topic)
         note = "Guessed from the title and abstract, not given by a listing"
-        if not paper.topic.subarea:
-            label += "; sub-area uncertain"
         text += f' <span class="ps-badge ps-inferred" title="{esc(note)}">{esc(label)}</span>'
     elif paper.topic.source == "maintainer":
         text += ' <span class="ps-badge">set by a maintainer</span>'
     return text
+
+
+def _inferred_label(topic: Topic) -> str:
+    """'inferred, 91% confident', or area and sub-area apart when the page knows both.
+
+    Below one half the model is wrong more often than right (see `papersite eval`), and the
+    page says "uncertain" for that part of the answer.
+    """
+
+    def percent(value: float) -> str:
+        return f"{round(value * 100)}%"
+
+    def doubt(value: float) -> str:
+        return "uncertain, " if value < UNCERTAIN_BELOW else ""
+
+    confidence, area_confidence = topic.confidence, topic.area_confidence
+    if confidence is None:
+        return "inferred" if topic.subarea else "inferred; sub-area uncertain"
+    if not topic.subarea:
+        return f"inferred, {doubt(confidence)}{percent(confidence)} confident; sub-area uncertain"
+    if area_confidence is None or area_confidence - confidence < 0.005:
+        return f"inferred, {doubt(confidence)}{percent(confidence)} confident"
+    both = f"area {percent(area_confidence)}, sub-area {percent(confidence)} confident"
+    if area_confidence < UNCERTAIN_BELOW:
+        return f"inferred, uncertain: {both}"
+    return f"inferred: {both}" + ("; sub-area uncertain" if confidence < UNCERTAIN_BELOW else "")
 
 
 def _links_html(paper: PaperRecord) -> str:
@@ -224,7 +243,10 @@ def render_paper_page(
         for name, value in cite.scholar_meta(paper, context.venue)
         if name != "citation_pdf_url" or urls.is_web_url(value)
     ]
+    # A maintainer's own front-matter keys (description, status, template...) reach the
+    # theme as page meta; the keys this page needs to render correctly always win.
     front = {
+        **paper.extra,
         "title": plain_title(paper.title),
         "hide": ["toc"],
         "search": {"exclude": True},
