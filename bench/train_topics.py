@@ -43,6 +43,7 @@ from sklearn.linear_model import SGDClassifier
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from generator.evaluate import confidence_bands  # noqa: E402
 from generator.taxonomy import load_taxonomy, parse_topic_label  # noqa: E402
 from generator.topics import TopicModel, document_terms, first_sentences, save_model  # noqa: E402
 
@@ -158,15 +159,6 @@ def vectorise(counts_fit, counts_unlabelled, min_df):
     return vectorizer, idf
 
 
-def calibration(confidence, right, bands=((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.01))):
-    lines = []
-    for low, high in bands:
-        k = (confidence >= low) & (confidence < high)
-        if k.any():
-            lines.append(f"{low:.1f}-{min(high, 1.0):.1f}: {int(k.sum())} papers, {right[k].mean():.1%} right")
-    return "; ".join(lines)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iclr", type=Path, default=Path("/work/shared/datasets/iclr2025_submissions.jsonl.gz"))
@@ -226,7 +218,8 @@ def main() -> int:
     area, area_conf, sub, sub_conf = predict(softmax(S, t_sub), softmax(SA, t_area), of_class, args.area_mix)
     acc = accuracy(area, sub, rows)
     print(f"CV (pruned as exported): area {acc[0]:.3f} sub-area {acc[1]:.3f}; temperatures {t_sub:.2f} / {t_area:.2f}", file=sys.stderr)
-    print(f"  area calibration: {calibration(area_conf, area == ya)}", file=sys.stderr)
+    bands = confidence_bands(list(zip(area_conf.tolist(), (area == ya).tolist())))
+    print("  area calibration: " + "; ".join(f"{b['band']}: {b['n']} papers, {b['accuracy']:.1%} right" for b in bands if b["n"]), file=sys.stderr)
     # Threshold: withhold a sub-area only where the guesses withheld would be right less than
     # one time in ten (CV): below that a sub-area misleads more than it helps. Above it the
     # page shows the sub-area, with an "uncertain" marker at low confidence.

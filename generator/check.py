@@ -40,7 +40,6 @@ from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-KNOWN_FIELDS = FRONT_MATTER_FIELDS
 TOPIC_FIELDS = ("area", "subarea", "source", "confidence", "area_confidence")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -190,8 +189,8 @@ def _check_flag(page: _Page, key: str) -> None:
 def _check_fields(page: _Page) -> None:
     data = page.data
     for key in data:
-        if str(key) not in KNOWN_FIELDS:
-            page.warn(page.line(str(key)), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(KNOWN_FIELDS)}")
+        if str(key) not in FRONT_MATTER_FIELDS:
+            page.warn(page.line(str(key)), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
     for key in ("id", "slug", "title"):
         _check_text(page, key, required=True)
     _check_text(page, "decision", required=False)

@@ -119,12 +119,12 @@ def topic_accuracy(labelled: list[LabelledPaper], taxonomy: Taxonomy) -> dict[st
         "subarea_accuracy": round(sub_hits / sub_total, 3) if sub_total else None,
         "papers_with_subarea": sub_total,
         "area_only_answers": abstained,
-        "calibration": _bands(claimed),
-        "area_calibration": _bands(areas),
+        "calibration": confidence_bands(claimed),
+        "area_calibration": confidence_bands(areas),
     }
 
 
-def _bands(answers: list[tuple[float, bool]]) -> list[dict[str, Any]]:
+def confidence_bands(answers: list[tuple[float, bool]]) -> list[dict[str, Any]]:
     """Accuracy and mean confidence of the answers in each confidence band."""
     bands = []
     for lo, hi in CONFIDENCE_BANDS:
