@@ -209,6 +209,7 @@ def _check_fields(page: _Page) -> None:
     _check_abstract(page)
     _check_links(page)
     _check_sources(page)
+    _check_filled_from(page)
 
 
 def _item_line(page: _Page, key: str, index: int) -> int:
@@ -261,6 +262,40 @@ def _check_sources(page: _Page) -> None:
             page.error(line, f"source #{index + 1} 'format' must be text, got {source['format']!r}")
 
 
+FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
+
+
+def _check_filled_from(page: _Page) -> None:
+    """Provenance of reference fills: written by the importer, but a page can be edited by hand."""
+    if "filled_from" not in page.data:
+        return
+    fills = page.data["filled_from"]
+    if not isinstance(fills, list):
+        page.error(page.line("filled_from"), f"field 'filled_from' must be a list, got {_type_name(fills)}")
+        return
+    for index, fill in enumerate(fills):
+        line = _item_line(page, "filled_from", index)
+        where = f"filled_from #{index + 1}"
+        if not isinstance(fill, dict):
+            page.error(line, f"{where} must be a mapping with 'reference', 'record', 'match', 'score' and 'fields'")
+            continue
+        if not isinstance(fill.get("reference"), str) or not fill["reference"].strip():
+            page.error(line, f"{where} needs a 'reference' file name")
+        record = fill.get("record")
+        if isinstance(record, bool) or not isinstance(record, int) or record < 1:
+            page.error(line, f"{where} needs a whole-number 'record' (1 or more), got {record!r}")
+        score = fill.get("score")
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 1:
+            page.error(line, f"{where} 'score' must be a number from 0 to 1, got {score!r}")
+        if "match" in fill and not isinstance(fill["match"], str):
+            page.error(line, f"{where} 'match' must be text, got {fill['match']!r}")
+        fields = fill.get("fields")
+        if not isinstance(fields, list) or not all(
+            isinstance(name, str) and (name in FILL_FIELDS or name.startswith("links.")) for name in fields
+        ):
+            page.error(line, f"{where} 'fields' must list field names ({', '.join(FILL_FIELDS)}, links.<name>), got {fields!r}")
+
+
 def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
     if "topic" not in page.data or page.data["topic"] is None:
         return
@@ -293,7 +328,9 @@ def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
         return
     if not taxonomy:
         return
-    report = page.warn if source == "listing" else page.error
+    # The conference's own words (a listing's topic line, a reference's label) are kept with a
+    # warning; only topics a person or the model chose must be in the taxonomy.
+    report = page.warn if source in ("listing", "conference") else page.error
     if area not in taxonomy:
         report(sub_line("area"), f"topic area {area!r} is not in the taxonomy; expected one of {', '.join(sorted(taxonomy))}")
     elif subarea and subarea not in taxonomy[area]:

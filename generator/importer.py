@@ -31,6 +31,7 @@ from generator.config import ProjectConfig
 from generator.listing import Listing, ListingError, read_listing
 from generator.merge import SimilarityIndex, merge_duplicates
 from generator.record import PaperRecord, RecordError, parse_page, render_page
+from generator.references import ReferenceReport, complete_papers, read_references
 from generator.titles import assign_identity, draft_record
 
 # Fields whose value always comes from the page: identity is fixed at first import.
@@ -57,6 +58,7 @@ class ImportReport:
     merges: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    references: dict[str, Any] = field(default_factory=dict)  # reference matches and candidates, by slug
     papers: int = 0
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)  # for benchmarks; not in the JSON
@@ -76,6 +78,7 @@ class ImportReport:
             },
             "merges": self.merges,
             "conflicts": self.conflicts,
+            "references": self.references,
             "warnings": self.warnings,
         }
 
@@ -86,6 +89,14 @@ class ImportReport:
             f"{len(self.unchanged)} unchanged; {len(self.merges)} merged, {len(self.conflicts)} conflict(s), "
             f"{len(self.departed)} left the listings ({self.seconds:.1f}s)"
         ]
+        if self.references.get("files"):
+            matched, candidates = self.references["matched"], self.references["candidates"]
+            filled = sum(1 for m in matched if m["fields"])
+            lines.append(
+                f"references: {len(matched)} of {self.papers} papers matched in "
+                f"{', '.join(f['file'] for f in self.references['files'])} ({filled} completed); "
+                f"{len({c['slug'] for c in candidates})} with candidates to confirm by hand (see --report)"
+            )
         lines += [
             f"conflict: {c['slug']}: field '{c['field']}' changed in the listing and by hand; kept the page's value"
             for c in self.conflicts
@@ -152,6 +163,8 @@ def import_listings(
 
     papers = merge_duplicates(entries, report.warnings)
     lap("merge")
+    papers, reference_report = _complete_from_references(papers, config)
+    lap("references")
     drafts = [draft_record(paper) for paper in papers]
     known = _load_known(config)
     _match_known(drafts, known, report)
@@ -164,6 +177,8 @@ def import_listings(
     records = _enrich(drafts, config)
     lap("enrich")
     report.papers = len(records)
+    if reference_report.files:
+        report.references = _references_json(reference_report, papers, records)
     for paper, record in zip(papers, records):
         if paper.evidence:
             report.merges.append(
@@ -192,11 +207,18 @@ def import_listings(
 
 def _source_files(sources: Iterable[Path | str], config: ProjectConfig) -> list[Path]:
     paths = [Path(s) for s in sources]
+    references = set(config.references)
     if paths:
+        named = [f"{p}:1: this file is a reference catalogue (papersite.yml 'references'), not a listing" for p in paths if p.resolve() in references]
+        if named:
+            raise ImportFailed(named)
         return paths
     if not config.corpus_dir.is_dir():
         raise ImportFailed([f"{config.corpus_dir}:1: no listings given and the corpus directory does not exist"])
-    found = sorted(p for p in config.corpus_dir.iterdir() if p.is_file() and not p.name.startswith("."))
+    # A reference catalogue is never a listing, even when it sits among the listings.
+    found = sorted(
+        p for p in config.corpus_dir.iterdir() if p.is_file() and not p.name.startswith(".") and p.resolve() not in references
+    )
     if not found:
         raise ImportFailed([f"{config.corpus_dir}:1: corpus directory holds no listing files"])
     # Relative to where the user stands, so messages and the report name files as the user does.
@@ -215,6 +237,28 @@ def _read_listings(paths: list[Path]) -> list[Listing]:
     if errors:
         raise ImportFailed(errors)
     return listings
+
+
+def _complete_from_references(papers: list, config: ProjectConfig) -> tuple[list, ReferenceReport]:
+    if not config.references:
+        return papers, ReferenceReport()
+    try:
+        references = read_references(config.references)
+    except ListingError as error:
+        raise ImportFailed([f"{error} (a reference catalogue named in papersite.yml)"]) from None
+    return complete_papers(papers, references)
+
+
+def _references_json(found: ReferenceReport, papers: list, records: list[PaperRecord]) -> dict[str, Any]:
+    def paper(position: int) -> dict[str, Any]:
+        record = records[position]
+        return {"slug": record.slug, "title": record.title, "sources": [s.label() for s in papers[position].sources]}
+
+    return {
+        "files": found.files,
+        "matched": [{**paper(m.paper), **m.to_json()} for m in found.matches],
+        "candidates": [{**paper(c.paper), **c.to_json()} for c in found.candidates],
+    }
 
 
 def _read_text(path: Path) -> str | None:
@@ -325,6 +369,10 @@ def _enrich(records: list[PaperRecord], config: ProjectConfig) -> list[PaperReco
 # --------------------------------------------------------------------------- three-way merge
 
 
+# Fields merged key by key: a maintainer's own link and a reference's new one both survive.
+KEYED_FIELDS = ("links",)
+
+
 def merge_fields(
     base: dict[str, Any] | None, page: dict[str, Any], proposed: dict[str, Any]
 ) -> tuple[dict[str, Any], list[str]]:
@@ -333,7 +381,11 @@ def merge_fields(
     conflicts: list[str] = []
     for key in list(proposed) + [k for k in page if k not in proposed]:
         ours, theirs = page.get(key), proposed.get(key)
-        if key in IDENTITY_FIELDS or ours == theirs:
+        if key in KEYED_FIELDS and base is not None and all(isinstance(v, dict) or v is None for v in (ours, theirs, base.get(key))):
+            value, inner = merge_fields(base.get(key) or {}, ours or {}, theirs or {})
+            conflicts += [f"{key}.{name}" for name in inner]
+            value = {name: value[name] for name in sorted(value)} or None
+        elif key in IDENTITY_FIELDS or ours == theirs:
             value = ours if key in page else theirs
         elif base is not None and ours == base.get(key):
             value = theirs  # nobody touched it: the listing's new value
@@ -343,7 +395,33 @@ def merge_fields(
             value, _ = ours, conflicts.append(key)
         if value is not None:
             merged[key] = value
+    _drop_overridden_fills(merged, proposed)
     return merged, conflicts
+
+
+def _drop_overridden_fills(merged: dict[str, Any], proposed: dict[str, Any]) -> None:
+    """A fill whose value a maintainer replaced no longer came from the reference: say so."""
+    fills = merged.get("filled_from")
+    if not isinstance(fills, list) or fills != proposed.get("filled_from"):
+        return  # hand-edited provenance is the maintainer's to keep
+
+    def kept(name: str) -> bool:
+        if name.startswith("links."):
+            link = name.split(".", 1)[1]
+            return (merged.get("links") or {}).get(link) == (proposed.get("links") or {}).get(link)
+        return merged.get(name) == proposed.get(name)
+
+    adjusted = []
+    for fill in fills:
+        if not isinstance(fill, dict) or not isinstance(fill.get("fields"), list):
+            return
+        names = [name for name in fill["fields"] if kept(name)]
+        if names:
+            adjusted.append({**fill, "fields": names})
+    if adjusted:
+        merged["filled_from"] = adjusted
+    else:
+        merged.pop("filled_from", None)
 
 
 def _plan(

@@ -378,6 +378,15 @@ def _string_list(item: dict, key: str, path: Path, line: int) -> list[str]:
     return [v.strip() for v in value if v.strip()]
 
 
+_OPENREVIEW_FORUM = re.compile(r"^https://openreview\.net/forum\?id=([A-Za-z0-9_-]+)$")
+
+
+def openreview_pdf_url(forum_url: str) -> str | None:
+    """The PDF of an OpenReview forum: same id, ``/pdf`` instead of ``/forum``."""
+    match = _OPENREVIEW_FORUM.match(forum_url.strip())
+    return f"https://openreview.net/pdf?id={match.group(1)}" if match else None
+
+
 # A link must be something a reader's browser may open: never javascript:, data: or a relative path.
 _WEB_URL = re.compile(r"^https?://[^\s\"'<>`]+$", re.IGNORECASE)
 
@@ -417,6 +426,9 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         value = _text_field(item, key, path, line)
         if value:
             links.setdefault(key.removesuffix("_url") if key != "url" else "url", value)
+    pdf = openreview_pdf_url(links.get("openreview", ""))
+    if pdf and "pdf" not in links:
+        links["pdf"] = pdf
     return ListingEntry(
         path.name,
         number,

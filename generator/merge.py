@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from generator.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry
-from generator.record import SourceRef
+from generator.record import Fill, SourceRef
 
 SHINGLE_WORDS = 3
 # Shingles shared by more documents than this are common phrasing ("in this
@@ -236,6 +236,8 @@ class MergedPaper:
     links: dict[str, str]
     keywords: list[str]
     evidence: list[MergeEvidence] = field(default_factory=list)
+    topic_source: str = "listing"  # "conference" when a reference catalogue gave the topic
+    filled_from: list[Fill] = field(default_factory=list)  # fields a reference catalogue filled
 
     @property
     def sources(self) -> list[SourceRef]:

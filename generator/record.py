@@ -22,7 +22,9 @@ import yaml
 
 FRONT_MATTER_FENCE = "---"
 
-TOPIC_SOURCES = ("listing", "inferred", "maintainer")
+# listing: a topic line of a listing; conference: the conference's own label, from a
+# reference catalogue; inferred: guessed by the enrichment stage; maintainer: set by hand.
+TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
 # Front-matter keys the record reads; any other key a maintainer adds is carried in
 # ``PaperRecord.extra`` and written back unchanged, so a rewrite never loses it.
 FRONT_MATTER_FIELDS = (
@@ -38,6 +40,7 @@ FRONT_MATTER_FIELDS = (
     "abstract",
     "abstract_missing",
     "sources",
+    "filled_from",
 )
 
 
@@ -65,6 +68,33 @@ class SourceRef:
 
     def label(self) -> str:
         return f"{self.file} #{self.entry}"
+
+
+@dataclass(frozen=True)
+class Fill:
+    """Fields of a page that a reference catalogue filled, and the match that justified it.
+
+    ``reference`` is the reference file's name and ``record`` its 1-based record
+    number; ``match`` is the kind of evidence ("title+abstract", "forum", ...)
+    and ``score`` its strength (word 3-shingle Jaccard of the abstracts, 1.0 for
+    a forum-id or title-only match). ``fields`` are front-matter names, with
+    ``links.<name>`` for one link.
+    """
+
+    reference: str
+    record: int
+    match: str
+    score: float
+    fields: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reference": self.reference,
+            "record": self.record,
+            "match": self.match,
+            "score": round(float(self.score), 3),
+            "fields": list(self.fields),
+        }
 
 
 @dataclass(frozen=True)
@@ -104,6 +134,7 @@ class PaperRecord:
     decision: str | None = None
     links: dict[str, str] = field(default_factory=dict)  # openreview, pdf, code ...
     sources: list[SourceRef] = field(default_factory=list)
+    filled_from: list[Fill] = field(default_factory=list)  # what reference catalogues filled
     body: str = ""  # maintainers' Markdown below the front matter
     extra: dict[str, Any] = field(default_factory=dict)  # maintainers' own front-matter keys
 
@@ -143,6 +174,8 @@ class PaperRecord:
         data["sources"] = [
             {"file": s.file, "entry": s.entry, "format": s.format} for s in sorted(self.sources)
         ]
+        if self.filled_from:
+            data["filled_from"] = [fill.to_json() for fill in self.filled_from]
         for key in sorted(self.extra):
             if key not in FRONT_MATTER_FIELDS:  # the record's own fields are never shadowed
                 data[key] = self.extra[key]
@@ -196,6 +229,23 @@ class PaperRecord:
             except (KeyError, TypeError, ValueError):
                 raise RecordError(path, 1, "each entry of 'sources' needs 'file' and an integer 'entry'") from None
 
+        filled_from = []
+        raw_fills = data.get("filled_from") or []
+        if not isinstance(raw_fills, list):
+            raise RecordError(path, 1, "field 'filled_from' must be a list of {reference, record, match, score, fields}")
+        for raw in raw_fills:
+            try:
+                fields = raw.get("fields") or []
+                if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+                    raise TypeError
+                filled_from.append(
+                    Fill(str(raw["reference"]), int(raw["record"]), str(raw.get("match", "")), float(raw.get("score", 0.0)), tuple(fields))
+                )
+            except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
+                raise RecordError(
+                    path, 1, "each entry of 'filled_from' needs 'reference', an integer 'record', a number 'score' and a list of 'fields'"
+                ) from None
+
         return cls(
             id=str(text("id")),
             slug=str(text("slug")),
@@ -208,6 +258,7 @@ class PaperRecord:
             links={str(k): v for k, v in links.items()},
             abstract=text("abstract", required=False) or None,
             sources=sources,
+            filled_from=filled_from,
             body=body,
             extra={str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS},
         )

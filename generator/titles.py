@@ -157,7 +157,7 @@ def _statement(sentences: list[str]) -> str:
 def draft_record(paper: MergedPaper) -> PaperRecord:
     """The paper as a record without identity (id and slug are filled later)."""
     derived = not paper.title
-    topic = Topic(area=paper.topic[0], subarea=paper.topic[1], source="listing") if paper.topic else None
+    topic = Topic(area=paper.topic[0], subarea=paper.topic[1], source=paper.topic_source) if paper.topic else None
     return PaperRecord(
         id="",
         slug="",
@@ -170,6 +170,7 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
         decision=paper.decision,
         links=dict(paper.links),
         sources=paper.sources,
+        filled_from=list(paper.filled_from),
     )
 
 

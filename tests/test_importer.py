@@ -23,12 +23,17 @@ PROSE = (
 )
 
 
-def project(tmp_path: Path, listings: dict[str, str] | None = None, corpus: bool = False) -> Path:
+def project(tmp_path: Path, listings: dict[str, str] | None = None, corpus: bool = False, bundled: bool = False) -> Path:
+    """A project folder; ``bundled``: the repository's own settings and reference catalogue too."""
     root = tmp_path / "site"
     (root / "corpus").mkdir(parents=True)
+    if bundled:
+        shutil.copy(REPO / "papersite.yml", root / "papersite.yml")
+        shutil.copytree(CORPUS / "references", root / "corpus" / "references")
     if corpus:
         for path in CORPUS.iterdir():
-            shutil.copy(path, root / "corpus" / path.name)
+            if path.is_file():
+                shutil.copy(path, root / "corpus" / path.name)
     for name, text in (listings or {}).items():
         (root / "corpus" / name).write_text(text, encoding="utf-8")
     return root
@@ -102,7 +107,7 @@ def test_importing_the_bundled_corpus_into_the_committed_pages_changes_nothing(t
     committed = REPO / "site_src" / "papers"
     if not (REPO / ".papersite" / "last_import.jsonl").exists() or not any(committed.glob("*.md")):
         pytest.skip("no committed import yet")
-    root = project(tmp_path, corpus=True)
+    root = project(tmp_path, corpus=True, bundled=True)
     shutil.copytree(committed, root / "site_src" / "papers")
     shutil.copytree(REPO / ".papersite", root / ".papersite")
     before = snapshot(root)

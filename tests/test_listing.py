@@ -129,7 +129,7 @@ def test_placeholders():
 
 
 def test_bundled_corpus_formats_and_traps():
-    found = {p.name[:3]: read_listing(p) for p in sorted(CORPUS.iterdir())}
+    found = {p.name[:3]: read_listing(p) for p in sorted(CORPUS.glob("*.txt"))}
     assert {k: (v.format, len(v.entries)) for k, v in found.items()} == {
         "000": ("abstracts", 8),
         "001": ("abstracts", 19),

@@ -123,14 +123,21 @@ def test_math_is_rendered_as_mathml(real):
 
 def test_paper_page_has_links_cite_meta_and_actions(real):
     config, catalog = real
-    paper = catalog.papers[0]
-    html = _html(config, f"papers/{paper.slug}")
-    assert '<meta name="citation_title"' in html
+    accepted = next(p for p in catalog.papers if (p.decision or "").startswith("Accept") and not p.title_derived)
+    rejected = next(p for p in catalog.papers if p.decision == "Reject" and not p.title_derived)
+    html = _html(config, f"papers/{accepted.slug}")
+    assert '<meta name="citation_title"' in html and '<meta name="citation_conference_title"' in html
     article = _article(html)
-    assert "@inproceedings{" in article and "TY  - CONF" in article and 'data-copy="ps-bibtex"' in article
-    assert f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md" in article
-    assert "/issues/new?title=" in article
-    assert ("Search by title" in article) or ("openreview.net/forum" in article)
+    has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
+    assert has("@inproceedings{") and has("TY  - CONF") and has('data-copy="ps-bibtex"') and has('data-copy="ps-text"')
+    assert has('class="ps-badge ps-decision ps-decision-')
+    rejected_article = _article(_html(config, f"papers/{rejected.slug}"))
+    assert "@misc{" in rejected_article and "@inproceedings{" not in rejected_article
+    assert "Submitted to " in rejected_article and ">Rejected</span>" in rejected_article
+    paper = accepted
+    assert has(f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md")
+    assert has("/issues/new?title=")
+    assert has("Search by title") or has("openreview.net/forum")
 
 
 def test_paper_pages_stay_small(real):

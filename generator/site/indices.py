@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
 
+from generator.decisions import decision_counts, read_decision
 from generator.record import PaperRecord
 from generator.site import urls
 from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
@@ -53,6 +54,23 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def _decision_summary(papers: list[PaperRecord]) -> str:
+    """'211 oral, 378 spotlight ... ; 12 without a decision' as HTML text, '' when no paper has one."""
+    counts = decision_counts(p.decision for p in papers)
+    if all(key == "none" for key, _, _ in counts):
+        return ""
+    accepted = sum(n for key, _, n in counts if key in ("oral", "spotlight", "poster", "accepted"))
+    parts = [f"{n:,} {esc(label.lower())}" for key, label, n in counts if key != "none"]
+    none = sum(n for key, _, n in counts if key == "none")
+    tail = f"; {none:,} without a decision" if none else ""
+    return f"{accepted:,} accepted. By decision: {', '.join(parts)}{tail}."
+
+
+def _authors_known(papers: list[PaperRecord]) -> str:
+    known = sum(1 for p in papers if p.authors)
+    return f"Authors are known for {known:,} of {_plural(len(papers), 'paper')}."
+
+
 def home_page(catalog: Catalog, context: SiteContext) -> str:
     name = context.config.site_name
     here = ""
@@ -79,6 +97,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         '<input id="ps-home-q" name="q" type="search" placeholder="Search titles, authors, keywords, abstracts" autocomplete="off">'
         '<button class="md-button md-button--primary" type="submit">Search</button></form>',
         f'<ul class="ps-cards">{cards}</ul>',
+        f'<p class="ps-coverage">{_authors_known(catalog.papers)} {_decision_summary(catalog.papers)}</p>',
         "<h2>Browse</h2>",
         '<ul class="ps-entry">'
         '<li><a href="papers/">All papers</a>: one list to filter and sort</li>'
@@ -97,16 +116,24 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
 def papers_page(catalog: Catalog) -> str:
     here = "papers/"
     options = "".join(f'<option value="{esc(a.name)}">{esc(a.name)}</option>' for a in catalog.areas)
+    decisions = decision_counts(p.decision for p in catalog.papers)
+    decision_select = ""
+    if any(key != "none" for key, _, _ in decisions):
+        choices = "".join(f'<option value="{esc(key)}">{esc(label)} ({n:,})</option>' for key, label, n in decisions)
+        decision_select = f'<label>Decision <select data-ps-decision><option value="">All decisions</option>{choices}</select></label>'
     rows = []
     for paper in catalog.papers:
+        decision = read_decision(paper.decision)
         area = paper.topic.area if paper.topic else NO_TOPIC
         sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
         first = fold(paper.authors[0]) if paper.authors else "~"
         text = fold(" ".join([paper.title, *paper.authors, *paper.keywords]))
         rows.append(
-            f'<li data-area="{esc(area)}" data-first="{esc(first)}" data-text="{esc(text)}">'
+            f'<li data-area="{esc(area)}" data-decision="{esc(decision.key if decision else "none")}" '
+            f'data-first="{esc(first)}" data-text="{esc(text)}">'
             f"{link(urls.relative(here, urls.paper_url(paper.slug)), paper.title)}"
             + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
+            + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
             + '<br><span class="ps-meta">'
             + " <span class=ps-sep>·</span> ".join(
                 ([esc(author_line(paper))] if paper.authors else []) + [esc(area + (" › " + sub if sub else ""))]
@@ -117,14 +144,16 @@ def papers_page(catalog: Catalog) -> str:
         '<div class="ps-controls" data-ps-list="ps-all-papers">'
         '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
         f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
-        '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
+        + decision_select
+        + '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
         '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
         '<option value="author">First author</option></select></label>'
         f'<output data-ps-shown aria-live="polite">{len(catalog.papers):,} papers</output></div>'
     )
     body = block(
         "<h1>All papers</h1>",
-        f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type.</p>",
+        f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type. "
+        f"{_authors_known(catalog.papers)}</p>",
         controls,
         '<ol class="ps-papers ps-all" id="ps-all-papers">',
         *rows,
@@ -260,8 +289,9 @@ def authors_index_page(catalog: Catalog) -> str:
         "Authors",
         "authors/",
         catalog.authors,
-        f"{count}, A to Z; the number is how many papers each wrote. Spellings that differ only in case, "
-        "accents or spacing are one author; any other difference stays a separate page.",
+        f"{count}, A to Z; the number is how many papers each wrote. {_authors_known(catalog.papers)} "
+        "Spellings that differ only in case, accents or spacing are one author; any other difference stays a "
+        "separate page.",
     )
 
 
@@ -283,6 +313,23 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         f"<tr><td>{out_link(context.corpus_url(f), f) if context.corpus_url(f) else esc(f)}</td>"
         f"<td>{esc(formats.get(f, ''))}</td><td>{n:,}</td></tr>"
         for f, n in sorted(files.items())
+    )
+    fills = Counter(f.reference for p in catalog.papers for f in p.filled_from)
+    reference_rows = "".join(
+        f"<tr><td>{out_link(context.reference_url(name), name) if context.reference_url(name) else esc(name)}</td>"
+        f"<td>{n:,}</td></tr>"
+        for name, n in sorted(fills.items())
+    )
+    references = (
+        '<h2 id="references">Reference catalogues</h2>'
+        "<p>Listings decide which papers the site has; reference catalogues complete what a page says (authors, "
+        "the real title where a listing has none, OpenReview and PDF links, the decision). A reference adds no "
+        "paper, a listing's value always wins, and each page says in its Sources part what was filled, from "
+        "which record, and on what evidence.</p>"
+        '<table class="ps-table"><thead><tr><th>Reference file</th><th>Pages completed</th></tr></thead>'
+        f"<tbody>{reference_rows}</tbody></table>"
+        if reference_rows
+        else ""
     )
     merged = sum(1 for p in catalog.papers if len(p.sources) > 1)
     derived = sum(1 for p in catalog.papers if p.title_derived)
@@ -307,6 +354,7 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         '<h2 id="sources">Sources</h2>',
         '<table class="ps-table"><thead><tr><th>Listing file</th><th>Format</th><th>Entries used</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>",
+        references,
         '<h2 id="edit">How to correct a page</h2>',
         f"<p>Each paper is one file, <code>{esc(papers_dir)}/&lt;slug&gt;.md</code>: YAML front matter with the title, "
         "authors, topic, keywords, links and abstract, and an optional Markdown body for notes. Use "

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from generator.config import ProjectConfig
-from generator.record import PaperRecord, Topic
+from generator.decisions import read_decision
+from generator.record import Fill, PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
 from generator.site.html import block, esc, link, out_link, page, plain_title
@@ -48,6 +49,19 @@ class SiteContext:
             "What is wrong, and what should it say?\n"
         )
         return f"{self.config.repo_url}/issues/new?title={quote(title, safe='')}&body={quote(body, safe='')}"
+
+    def reference_url(self, name: str) -> str | None:
+        """The reference catalogue of this file name in the repository, if it is there."""
+        if not self.config.repo_url:
+            return None
+        for path in self.config.references:
+            if path.name == name:
+                try:
+                    relative = path.relative_to(self.config.root).as_posix()
+                except ValueError:
+                    return None
+                return f"{self.config.repo_url}/blob/{self.config.repo_branch}/{quote(relative)}"
+        return None
 
     def corpus_url(self, file: str) -> str | None:
         if not self.config.repo_url:
@@ -131,23 +145,73 @@ def _inferred_label(topic: Topic) -> str:
     return f"inferred: {both}" + ("; sub-area uncertain" if confidence < UNCERTAIN_BELOW else "")
 
 
+_SEP = ' <span class="ps-sep">·</span> '
+# The paper's own record first, then its PDF and code, then anything else by name.
+_LINK_ORDER = {name: i for i, name in enumerate(("openreview", "pdf", "code", "arxiv", "project"))}
+
+
+def _search_links(paper: PaperRecord) -> str:
+    title = " ".join(paper.title.split())
+    return _SEP.join(
+        (
+            out_link(urls.query_url("https://openreview.net/search", term=title, group="all", content="all", source="all"), "OpenReview"),
+            out_link(urls.query_url("https://arxiv.org/search/", query=title, searchtype="title"), "arXiv"),
+            out_link(urls.query_url("https://scholar.google.com/scholar", q=title), "Google Scholar"),
+        )
+    )
+
+
 def _links_html(paper: PaperRecord) -> str:
     known = [
         out_link(url, LINK_LABELS.get(name, name.replace("_", " ").capitalize()))
-        for name, url in sorted(paper.links.items())
+        for name, url in sorted(paper.links.items(), key=lambda item: (_LINK_ORDER.get(item[0], len(_LINK_ORDER)), item[0]))
         if urls.is_web_url(url)
     ]
-    title = " ".join(paper.title.split())
-    searches = [
-        out_link(urls.query_url("https://openreview.net/search", term=title, group="all", content="all", source="all"), "OpenReview"),
-        out_link(urls.query_url("https://arxiv.org/search/", query=title, searchtype="title"), "arXiv"),
-        out_link(urls.query_url("https://scholar.google.com/scholar", q=title), "Google Scholar"),
-    ]
-    sep = ' <span class="ps-sep">·</span> '
-    html = sep.join(known)
+    html = _SEP.join(known)
     if not any(name in paper.links and urls.is_web_url(paper.links[name]) for name in ("openreview", "pdf")):
-        html += (sep if html else "") + "Search by title: " + sep.join(searches)
+        html += (_SEP if html else "") + "Search by title: " + _search_links(paper)
     return html
+
+
+def decision_badge(paper: PaperRecord) -> str:
+    """The review decision as a badge ("Oral", "Rejected"); '' without one."""
+    decision = read_decision(paper.decision)
+    if decision is None:
+        return ""
+    return f' <span class="ps-badge ps-decision ps-decision-{decision.key}" title="{esc(decision.text)}">{esc(decision.label)}</span>'
+
+
+_FIELD_NAMES = {"title": "title", "authors": "authors", "abstract": "abstract", "decision": "decision", "topic": "topic"}
+
+
+def _fill_fields(fill: Fill) -> str:
+    names = []
+    for name in fill.fields:
+        if name.startswith("links."):
+            link = name.split(".", 1)[1]
+            names.append(f"{LINK_LABELS.get(link, link)} link")
+        else:
+            names.append(_FIELD_NAMES.get(name, name))
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _fills_html(paper: PaperRecord, context: SiteContext) -> str:
+    """Which fields came from a reference catalogue, from which record, on what evidence."""
+    if not paper.filled_from:
+        return ""
+    items = []
+    for fill in paper.filled_from:
+        url = context.reference_url(fill.reference)
+        name = link(url, fill.reference) if url else esc(fill.reference)
+        fields = _fill_fields(fill)
+        items.append(
+            f"<li>{esc(fields[:1].upper() + fields[1:])} from {name} record {esc(fill.record)} "
+            f'<span class="ps-muted">(matched by {esc(fill.match)}, score {fill.score:.2f})</span></li>'
+        )
+    return (
+        '<p class="ps-muted">Completed from a reference catalogue (no listing gave these fields):</p>'
+        f'<ul class="ps-sources ps-fills">{"".join(items)}</ul>'
+    )
 
 
 def _cite_block(kind: str, label: str, text: str) -> str:
@@ -188,8 +252,10 @@ def render_paper_page(
     facts = [f"<dt>Topic</dt><dd>{_topic_html(paper, here, catalog)}</dd>"]
     if keywords:
         facts.append(f'<dt>Keywords</dt><dd><ul class="ps-tags">{keywords}</ul></dd>')
-    if paper.decision:
-        facts.append(f"<dt>Decision</dt><dd>{esc(paper.decision)}</dd>")
+    decision = read_decision(paper.decision)
+    if decision is not None:
+        venue = f" ({esc(context.venue.short)})" if context.venue.short else ""
+        facts.append(f"<dt>Decision</dt><dd>{esc(decision.text)}{venue}</dd>")
     facts.append(f"<dt>Links</dt><dd>{_links_html(paper)}</dd>")
 
     if paper.abstract:
@@ -217,8 +283,11 @@ def render_paper_page(
     body = block(
         '<div class="ps-paper">',
         f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(crumbs)}</nav>',
-        f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}</h1>',
-        f'<p class="ps-authors">{authors}</p>' if authors else '<p class="ps-authors ps-muted">Authors unknown</p>',
+        f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}{decision_badge(paper)}</h1>',
+        f'<p class="ps-authors">{authors}</p>'
+        if authors
+        else '<p class="ps-authors ps-muted">Authors unknown: neither the listings nor the reference catalogues give them. '
+        f"Search by title: {_search_links(paper)}</p>",
         f'<dl class="ps-facts">{"".join(facts)}</dl>',
         '<h2 id="abstract">Abstract</h2>',
         abstract,
@@ -226,12 +295,14 @@ def render_paper_page(
         '<div class="ps-cite">'
         + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, context.venue))
         + _cite_block("ris", "RIS", cite.ris(paper, context.venue))
+        + _cite_block("text", "Plain text", cite.citation_line(paper, context.venue))
         + "</div>",
         '<h2 id="related">Related papers</h2>' if related else "",
         paper_list(related, here, catalog) if related else "",
         '<h2 id="sources">Sources</h2>',
         f'<p class="ps-muted">Listing entries this page was built from{esc(merged)}:</p>',
         f'<ul class="ps-sources">{sources}</ul>',
+        _fills_html(paper, context),
         f'<p class="ps-actions">{" <span class=ps-sep>·</span> ".join(actions)}</p>' if actions else "",
         "</div>",
     )

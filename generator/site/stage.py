@@ -159,7 +159,7 @@ def _generate(
     related: "_Forked | None" = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here)."""
-    context = SiteContext(config=config, venue=Venue.from_site_name(config.site_name), source_of=source_of)
+    context = SiteContext(config=config, venue=Venue.from_settings(config.venue, config.site_name), source_of=source_of)
     by_slug = {p.slug: p for p in catalog.papers}
 
     files = _site_src_files(config)

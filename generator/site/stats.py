@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from generator.decisions import decision_counts
 from generator.site import urls
 from generator.site.catalog import Catalog
 from generator.site.html import block, esc, page
@@ -60,18 +61,33 @@ def stats_page(catalog: Catalog) -> str:
     authors_rows = [
         (f"{n}{'+' if n == 15 else ''} author{'s' if n != 1 else ''}", per_paper[n], None) for n in sorted(per_paper)
     ]
+    decision_rows = [(label, n, None) for key, label, n in decision_counts(p.decision for p in catalog.papers)]
+    if all(label == "No decision" for label, _, _ in decision_rows):
+        decision_rows = []
+    topic_sources = Counter(p.topic.source if p.topic else "none" for p in catalog.papers)
+    source_labels = {
+        "listing": "Given by a listing",
+        "conference": "The conference's label",
+        "maintainer": "Set by a maintainer",
+        "inferred": "Inferred from title and abstract",
+        "none": "No topic",
+    }
+    topic_rows = [(source_labels[key], topic_sources[key], None) for key in source_labels if topic_sources[key]]
     sources = Counter(s.file for p in catalog.papers for s in p.sources)
     source_rows = [(f, n, None) for f, n in sorted(sources.items())]
     sections = [
+        ("decisions", "Papers per decision", decision_rows),
         ("areas", "Papers per area", areas),
         ("subareas", "Papers per sub-area" + (f" (top 40 of {len(subareas)})" if len(subareas) > 40 else ""), subareas[:40]),
         ("keywords", "Top 30 keywords", keywords),
+        ("topic-sources", "Where each paper's topic comes from", topic_rows),
         ("authors", "Authors per paper", authors_rows),
         ("sources", "Listing entries per source file", source_rows),
     ]
     body = block(
         "<h1>Stats</h1>",
-        f"<p>{len(catalog.papers):,} papers, {len(catalog.authors):,} authors, {len(catalog.keywords):,} keywords. "
+        f"<p>{len(catalog.papers):,} papers, {len(catalog.authors):,} authors, {len(catalog.keywords):,} keywords; "
+        f"authors are known for {sum(1 for p in catalog.papers if p.authors):,} of the papers. "
         "Bars link to the pages they count.</p>",
         *(f'<h2 id="{cid}">{esc(title)}</h2><figure class="ps-figure">{bar_chart("chart-" + cid, title, rows, here)}</figure>' for cid, title, rows in sections if rows),
     )

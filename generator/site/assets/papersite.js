@@ -476,6 +476,7 @@
     items.forEach(function (li, i) { li._order = i; });
     var filter = controls.querySelector("[data-ps-filter]");
     var area = controls.querySelector("[data-ps-area]");
+    var decision = controls.querySelector("[data-ps-decision]");
     var sort = controls.querySelector("[data-ps-sort]");
     var shown = controls.querySelector("[data-ps-shown]");
     function apply() {
@@ -484,6 +485,7 @@
       items.forEach(function (li) {
         var text = li.getAttribute("data-text");
         var ok = (!area.value || li.getAttribute("data-area") === area.value) &&
+          (!decision || !decision.value || li.getAttribute("data-decision") === decision.value) &&
           words.every(function (w) { return text.indexOf(w) >= 0; });
         li.hidden = !ok; if (ok) n++;
       });
@@ -501,6 +503,7 @@
     }
     filter.addEventListener("input", apply);
     area.addEventListener("change", apply);
+    if (decision) decision.addEventListener("change", apply);
     sort.addEventListener("change", apply);
   }
 
