@@ -36,6 +36,7 @@ import yaml
 from slugify import slugify
 
 from generator.config import ProjectConfig
+from generator.inputs import InputError, check_anchor_free, compose_yaml
 from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -116,17 +117,12 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
     yaml_text = text[4 : closing.start()]
     first_line = 2  # the YAML starts on the line after the opening fence
 
-    loader = _Loader(yaml_text)
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line = first_line + (mark.line if mark else 0)
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        return Problem(label, line, f"front matter is not valid YAML: {problem}")
-    finally:
-        loader.dispose()
+        # the importer's reader refuses the same: aliases, anchors, duplicate keys, deep nesting
+        check_anchor_free(yaml_text, first_line)
+        data, node = compose_yaml(yaml_text, first_line)
+    except InputError as error:
+        return Problem(label, error.line, error.about("front matter"))
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
         return Problem(label, first_line, "front matter must be a YAML mapping of 'field: value' lines")
 

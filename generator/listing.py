@@ -13,13 +13,12 @@ reported as ``path:line: what is wrong``; a file that cannot be read raises
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from generator.inputs import MAX_LISTING_BYTES, InputError, gunzip_capped, load_json
 from generator.record import LocatedError
 
 FORMAT_ABSTRACTS = "abstracts"
@@ -105,9 +104,13 @@ def read_listing(path: Path | str) -> Listing:
     """Read and parse one listing file; raises ListingError if it is not a listing."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            # read one byte past the limit: a bigger file is refused before it fills memory
+            data = handle.read(MAX_LISTING_BYTES + 1)
     except OSError as error:
         raise ListingError(path, 1, f"cannot read file ({error.strerror})") from None
+    if len(data) > MAX_LISTING_BYTES:
+        raise ListingError(path, 1, f"file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB (the listing size limit)")
     return parse_listing(data, path)
 
 
@@ -115,9 +118,9 @@ def parse_listing(data: bytes, path: Path | str) -> Listing:
     path = Path(path)
     if data[:2] == b"\x1f\x8b":
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as error:
-            raise ListingError(path, 1, f"gzip data is corrupt ({error})") from None
+            data = gunzip_capped(data)
+        except InputError as error:
+            raise ListingError(path, 1, error.message) from None
     text = _decode(data, path)
     if not text.strip():
         raise ListingError(path, 1, "empty listing: expected paper entries")
@@ -155,7 +158,9 @@ def _decode(data: bytes, path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-_NUMBERED_TITLE = re.compile(r"^(\d+)(.*?)\s*¶$")
+# Greedy and anchored on the one '¶' at the end: linear (a lazy group before \s* made a
+# line of spaces quadratic); the title's trailing spaces are stripped in code.
+_NUMBERED_TITLE = re.compile(r"^(\d+)(.*)¶$")
 _LINKS_LINE = re.compile(r"^(\[[^\]]+\]\s*)+$")
 
 
@@ -212,7 +217,21 @@ def _read_abstracts(lines: list[str], path: Path) -> Listing:
     return listing
 
 
-_ANNOUNCED = re.compile(r"\b(\d[\d,]*)\s+(?:papers|entries|submissions)\b", re.IGNORECASE)
+# Found as: each run of digits and commas once (finditer does not retry inside a run),
+# then the word after it; one pattern for both made a header of "1,1,1,..." quadratic.
+_COUNT = re.compile(r"\d[\d,]*")
+_COUNT_NOUN = re.compile(r"\s+(?:papers|entries|submissions)\b", re.IGNORECASE)
+
+
+def _announced_count(line: str) -> int | None:
+    for match in _COUNT.finditer(line):
+        before = line[match.start() - 1 : match.start()]
+        if before.isalnum() or before == "_":
+            continue  # a number must start a word: not the "12" of "x12 papers"
+        if _COUNT_NOUN.match(line, match.end()):
+            digits = match.group(0).replace(",", "")
+            return int(digits) if len(digits) <= 18 else None
+    return None
 
 
 def _read_numbered(lines: list[str], path: Path) -> Listing:
@@ -267,9 +286,9 @@ def _read_numbered(lines: list[str], path: Path) -> Listing:
         previous_blank = False
     finish()
     for line in header:
-        match = _ANNOUNCED.search(line)
-        if match:
-            listing.announced = int(match.group(1).replace(",", ""))
+        announced = _announced_count(line)
+        if announced is not None:
+            listing.announced = announced
             break
     if listing.announced is not None and listing.announced != len(entries):
         listing.warnings.append(
@@ -287,7 +306,7 @@ def _split_number(line: str, expected: int) -> tuple[int, str] | None:
     match = _NUMBERED_TITLE.match(line)
     if match is None:
         return None
-    digits, rest = match.group(1), match.group(2)
+    digits, rest = match.group(1), match.group(2).rstrip()
     prefix = str(expected)
     if digits.startswith(prefix) and (len(digits) > len(prefix) or rest.strip()):
         title = (digits[len(prefix) :] + rest).strip()
@@ -337,21 +356,20 @@ def _read_json(lines: list[str], path: Path) -> Listing:
     records: list[tuple[int, Any]] = []
     if text.lstrip().startswith("["):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ListingError(path, error.lineno, f"not valid JSON: {error.msg}") from None
+            data = load_json(text)
+        except InputError as error:
+            raise ListingError(path, error.line, error.message) from None
         if not isinstance(data, list):
             raise ListingError(path, 1, "expected a JSON array of paper records")
         records = [(1, item) for item in data]
     else:
-        decoder = json.JSONDecoder()
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                records.append((number, decoder.decode(line)))
-            except json.JSONDecodeError as error:
-                raise ListingError(path, number, f"not valid JSON Lines: {error.msg}") from None
+                records.append((number, load_json(line, number)))
+            except InputError as error:
+                raise ListingError(path, number, error.message.replace("not valid JSON:", "not valid JSON Lines:")) from None
     listing = Listing(path, FORMAT_JSON, [])
     for number, (line, item) in enumerate(records, 1):
         listing.entries.append(_json_entry(item, path, number, line, listing.warnings))
