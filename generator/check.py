@@ -37,6 +37,7 @@ from slugify import slugify
 
 from generator.config import ProjectConfig
 from generator.inputs import InputError, check_anchor_free, compose_yaml
+from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
 from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -185,7 +186,11 @@ def _check_flag(page: _Page, key: str) -> None:
 def _check_fields(page: _Page) -> None:
     data = page.data
     for key in data:
-        if str(key) not in FRONT_MATTER_FIELDS:
+        if str(key) in THEME_FIELDS:
+            problem = theme_field_problem(str(key), data[key])
+            if problem:
+                page.error(page.line(str(key)), problem)
+        elif str(key) not in FRONT_MATTER_FIELDS:
             page.warn(page.line(str(key)), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
     for key in ("id", "slug", "title"):
         _check_text(page, key, required=True)
@@ -471,6 +476,12 @@ def _file_link_resolves(path: str, page: _Page, site: _SiteIndex) -> bool:
     return (site.docs_dir / rel).is_file()
 
 
+def _check_body_markup(page: _Page) -> None:
+    """Raw HTML, attribute lists, script URLs and control characters: the build would neutralise them."""
+    for offset, message in scan_body(page.body)[1]:
+        page.error(page.body_line + offset, message)
+
+
 # --- entry points -------------------------------------------------------------
 
 
@@ -507,6 +518,7 @@ def check_pages(config: ProjectConfig, paths: Iterable[Path] | None = None) -> l
     site = _site_index(config, pages, taxonomy)
     for page in pages:
         _check_body_links(page, site)
+        _check_body_markup(page)
         problems.extend(page.problems)
     return sorted(problems)
 

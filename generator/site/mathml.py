@@ -16,6 +16,8 @@ from html.parser import HTMLParser
 
 from latex2mathml.converter import convert
 
+from generator.site.html import neutral_chars
+
 # The four math delimiters, tried in this order at each position. A lazy ``.+?`` runs
 # to the end of the text when its closing delimiter never comes, so an abstract with
 # thousands of unclosed ``\[`` was quadratic: ``_math_spans`` tries a display
@@ -146,7 +148,7 @@ def render_text(text: str) -> tuple[str, bool]:
             rendered = True
         pos = match.end()
     out.append(html.escape(text[pos:], quote=False))
-    return "".join(out), rendered
+    return neutral_chars("".join(out)), rendered
 
 
 def render_abstract(text: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from generator.config import ProjectConfig
+from generator.markup import safe_body, theme_meta
 from generator.record import PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
@@ -236,17 +237,18 @@ def render_paper_page(
         "</div>",
     )
     if paper.body.strip():
-        body += "\n\n" + paper.body.strip() + "\n"
+        # `papersite check` rejects what safe_body neutralises; this is for builds that skip it
+        body += "\n\n" + safe_body(paper.body.strip()) + "\n"
 
     meta = [
         {"name": name, "content": value}
         for name, value in cite.scholar_meta(paper, context.venue)
         if name != "citation_pdf_url" or urls.is_web_url(value)
     ]
-    # A maintainer's own front-matter keys (description, status, template...) reach the
-    # theme as page meta; the keys this page needs to render correctly always win.
+    # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
+    # the theme, as plain text; the keys this page needs to render correctly always win.
     front = {
-        **paper.extra,
+        **theme_meta(paper.extra),
         "title": plain_title(paper.title),
         "hide": ["toc"],
         "search": {"exclude": True},
