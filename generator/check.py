@@ -39,6 +39,7 @@ from generator.config import ProjectConfig
 from generator.inputs import InputError, check_anchor_free, compose_yaml
 from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
 from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
+from generator.site.urls import RESERVED_SLUGS
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -335,6 +336,8 @@ def _check_slug_matches_file(page: _Page) -> None:
         return
     if not SLUG_PATTERN.match(slug):
         page.error(page.line("slug"), f"slug {slug!r} must be lowercase letters, digits and single hyphens")
+    elif slug in RESERVED_SLUGS:
+        page.error(page.line("slug"), f"slug {slug!r} is reserved (a section page, an engine file or a Windows device name); use {slug}-paper")
     if slug != page.path.stem:
         page.error(page.line("slug"), f"slug {slug!r} differs from the file name; rename the file to {slug}.md or fix the slug")
 
