@@ -43,9 +43,10 @@ def paper(title: str, topic: str, **extra) -> dict:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file an import may write (the project lock is not one: it holds no data)."""
     files = {}
     for path in sorted(root.rglob("*")):
-        if path.is_file() and "corpus" not in path.parts:
+        if path.is_file() and "corpus" not in path.parts and path.name != "lock":
             files[str(path.relative_to(root))] = path.read_bytes()
     return files
 
