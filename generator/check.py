@@ -110,6 +110,8 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         return Problem(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8")
+    except OSError as error:  # a directory or a dangling symlink named *.md
+        return Problem(label, 1, f"cannot read the page ({error.strerror}); a paper page must be a file")
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     if not text.startswith("---\n"):
         return Problem(label, 1, "page must start with a '---' line opening the YAML front matter")

@@ -119,8 +119,6 @@ def run_import(args: Any, config: ProjectConfig) -> int:
             if recovered and not quiet:
                 print(f"papersite: {recovered}", file=sys.stderr)
             report = import_listings(sources, config, progress=None if quiet else _progress_bar)
-            if getattr(args, "report", None):
-                _write_atomic(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
     except ImportFailed as failure:
         for error in failure.errors:
             print(f"papersite: {error}", file=sys.stderr)
@@ -129,10 +127,16 @@ def run_import(args: Any, config: ProjectConfig) -> int:
     except StoreError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
-    except OSError as error:  # a full disk, a read-only folder: the pages are as they were
+    except OSError as error:  # a full disk, a read-only folder, a directory named x.md: before the commit
         where = error.filename or config.papers_dir
-        print(f"papersite: {where}:1: cannot write ({error.strerror or error}); the import was not written", file=sys.stderr)
+        print(f"papersite: {where}:1: {error.strerror or error}; import aborted, nothing was written", file=sys.stderr)
         return 1
+    if getattr(args, "report", None):
+        try:
+            _write_atomic(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+        except OSError as error:
+            print(f"papersite: {args.report}:1: cannot write the report ({error.strerror}); the import itself was written", file=sys.stderr)
+            return 1
     if not quiet:
         print(report.summary())
     return 0

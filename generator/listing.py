@@ -197,6 +197,27 @@ def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
         yield start, "\n".join(block)
 
 
+def parse_topic(text: str) -> tuple[str, str | None] | None:
+    """'Area · Sub-area' -> (area, sub-area); None when no area is left ('', '·')."""
+    parts = [" ".join(p.split()) for p in TOPIC_SEPARATOR.split(text.strip())]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None
+    return parts[0], " · ".join(parts[1:]) or None
+
+
+def distinct_keywords(keywords: list[str]) -> list[str]:
+    """Keywords without repeats ignoring case (the first spelling stays), as ``papersite check`` compares them."""
+    seen: set[str] = set()
+    kept = []
+    for keyword in keywords:
+        key = keyword.strip().casefold()
+        if key and key not in seen:
+            seen.add(key)
+            kept.append(keyword.strip())
+    return kept
+
+
 def _join(text: str) -> str:
     return " ".join(text.split("\n"))
 
@@ -334,8 +355,9 @@ def _read_triples(lines: list[str], path: Path) -> Listing:
         topic = _join(topic)
         if len(topic.split()) > 12 or topic.endswith("."):
             raise ListingError(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
-        parts = [p for p in TOPIC_SEPARATOR.split(topic) if p]
-        area, subarea = parts[0], (" · ".join(parts[1:]) or None)
+        parsed = parse_topic(topic)
+        if parsed is None:
+            raise ListingError(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
         names = [name.strip() for name in _join(authors).split(",") if name.strip()]
         listing.entries.append(
             ListingEntry(
@@ -345,7 +367,7 @@ def _read_triples(lines: list[str], path: Path) -> Listing:
                 FORMAT_TRIPLES,
                 authors=names,
                 abstract=clean_abstract(_join(abstract)),
-                topic=(area, subarea),
+                topic=parsed,
             )
         )
     return listing
@@ -403,8 +425,10 @@ _WEB_URL = re.compile(r"^https?://[^\s\"'<>`]+$", re.IGNORECASE)
 def _web_links(raw: dict[str, str], path: Path, line: int, warnings: list[str]) -> dict[str, str]:
     links: dict[str, str] = {}
     for key, value in raw.items():
+        value = value.strip()
         if _WEB_URL.match(value):
-            links[key] = value
+            scheme, rest = value.split(":", 1)
+            links[key] = scheme.lower() + ":" + rest  # HTTPS://x is stored as https://x, as check expects
         else:
             warnings.append(f"{path}:{line}: link '{key}' is not an http(s) URL, dropped: {value[:80]!r}")
     return links
@@ -420,10 +444,13 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
     topic = None
     raw_topic = item.get("topic", item.get("primary_area"))
     if isinstance(raw_topic, dict) and isinstance(raw_topic.get("area"), str):
-        topic = (raw_topic["area"].strip(), (raw_topic.get("subarea") or None))
-    elif isinstance(raw_topic, str) and raw_topic.strip():
-        parts = [p for p in TOPIC_SEPARATOR.split(raw_topic.strip()) if p]
-        topic = (parts[0], " · ".join(parts[1:]) or None)
+        subarea = raw_topic.get("subarea")
+        if subarea is not None and not isinstance(subarea, str):
+            raise ListingError(path, line, f"field 'topic' sub-area must be text, got {type(subarea).__name__}")
+        area = " ".join(raw_topic["area"].split())
+        topic = (area, " ".join((subarea or "").split()) or None) if area.strip(" ·") else None
+    elif isinstance(raw_topic, str):
+        topic = parse_topic(raw_topic)  # "" or a lone "·": no topic
     elif raw_topic is not None:
         raise ListingError(path, line, "field 'topic' must be 'Area · Sub-area' or {area, subarea}")
     links: dict[str, str] = {}
@@ -446,5 +473,5 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         topic=topic,
         decision=_text_field(item, "decision", path, line),
         links=_web_links(links, path, line, warnings),
-        keywords=_string_list(item, "keywords", path, line),
+        keywords=distinct_keywords(_string_list(item, "keywords", path, line)),
     )

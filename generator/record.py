@@ -305,6 +305,8 @@ def read_page(path: Path) -> PaperRecord:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise RecordError(path, 1, f"not UTF-8 text ({error.reason})") from None
+    except OSError as error:  # a directory or a dangling symlink named *.md
+        raise RecordError(path, 1, f"cannot read the page ({error.strerror})") from None
     return parse_page(text, path)
 
 

@@ -166,8 +166,14 @@ def write_together(writes: Sequence[tuple[Path, str]], config: ProjectConfig) ->
             _remove_quietly(temporary)
         _remove_quietly(temporary_path(journal))
         raise
-    _roll_forward(pairs)
-    os.unlink(journal)
+    try:
+        _roll_forward(pairs)
+        os.unlink(journal)
+    except OSError as error:
+        raise StoreError(
+            f"{error.filename or journal}:1: cannot write ({error.strerror}); the import is half applied: "
+            "fix this and run it again, which finishes it first"
+        ) from None
 
 
 def write_alone(path: Path, text: str) -> None:

@@ -78,6 +78,9 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     except StoreError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
+    except OSError as error:  # a full disk or a read-only build/site folder
+        print(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped", file=sys.stderr)
+        return 1
 
 
 def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
