@@ -52,8 +52,9 @@ class InputError(ValueError):
 # --------------------------------------------------------------------------- gzip
 
 
-def gunzip_capped(data: bytes, limit: int = MAX_LISTING_BYTES) -> bytes:
+def gunzip_capped(data: bytes, limit: int | None = None) -> bytes:
     """Inflate gzip data (all members), refusing to produce more than ``limit`` bytes."""
+    limit = MAX_LISTING_BYTES if limit is None else limit
     out: list[bytes] = []
     size = 0
     while data:
@@ -186,19 +187,23 @@ def load_json(text: str, first_line: int = 1) -> Any:
 
 
 def _check_nodes(root: yaml.Node, first_line: int) -> None:
-    """Refuse anchors/aliases, merge keys, duplicate keys and deep nesting, walking each node once."""
+    """Refuse aliases, merge keys, duplicate keys and deep nesting, walking each node once."""
     seen: set[int] = set()
-    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    # (node, depth, line of the place it is used: an alias's node is its anchor's, so the
+    # line comes from the parent: the key of a mapping value, or the enclosing list)
+    stack: list[tuple[yaml.Node, int, int]] = [(root, 1, first_line + root.start_mark.line)]
     while stack:
-        node, depth = stack.pop()
-        line = first_line + node.start_mark.line
+        node, depth, used_at = stack.pop()
         if id(node) in seen:  # an alias: the composer hands out the anchored node again
-            raise InputError(line, "YAML aliases (*name) and anchors (&name) are not allowed; write the value out")
+            raise InputError(used_at, "YAML aliases (*name) and anchors (&name) are not allowed; write the value out")
         seen.add(id(node))
+        line = first_line + node.start_mark.line
         if depth > MAX_YAML_DEPTH:
             raise InputError(line, f"YAML nested more than {MAX_YAML_DEPTH} levels deep")
+        # children are pushed last-first so they are visited in document order
         if isinstance(node, yaml.MappingNode):
             keys: dict[Any, int] = {}
+            children: list[tuple[yaml.Node, int, int]] = []
             for key_node, value_node in node.value:
                 key_line = first_line + key_node.start_mark.line
                 if key_node.tag == "tag:yaml.org,2002:merge":
@@ -208,10 +213,10 @@ def _check_nodes(root: yaml.Node, first_line: int) -> None:
                     if key in keys:
                         raise InputError(key_line, f"key {key!r} appears twice (first on line {keys[key]}); keep one")
                     keys[key] = key_line
-                stack.append((key_node, depth + 1))
-                stack.append((value_node, depth + 1))
+                children += [(key_node, depth + 1, key_line), (value_node, depth + 1, key_line)]
+            stack.extend(reversed(children))
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, depth + 1) for item in node.value)
+            stack.extend((item, depth + 1, line) for item in reversed(node.value))
 
 
 _MAYBE_ANCHOR = re.compile(r"(?:^|[\s,\[{])&[^\s]")
@@ -222,9 +227,12 @@ def check_anchor_free(text: str, first_line: int = 1) -> None:
     # Only scanned when an '&' could start one: "R&D" or "A & B" in an abstract cannot.
     if not _MAYBE_ANCHOR.search(text):
         return
-    for event in yaml.parse(text, Loader=_Loader):
-        if getattr(event, "anchor", None):
-            raise InputError(first_line + event.start_mark.line, "YAML anchors (&name) are not allowed; write the value out")
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if getattr(event, "anchor", None):
+                raise InputError(first_line + event.start_mark.line, "YAML anchors (&name) are not allowed; write the value out")
+    except yaml.YAMLError:
+        return  # compose_yaml reports the syntax error with its line
 
 
 def compose_yaml(text: str, first_line: int = 1) -> tuple[Any, yaml.Node | None]:

@@ -34,11 +34,16 @@ _CHAR_REF = re.compile(r"&(?:#[0-9]{1,8};?|#[xX][0-9a-fA-F]{1,8};?|[A-Za-z][A-Za
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 _AUTOLINK = re.compile(r"<(?:https?://[^\s<>]*|(?:mailto:)?[^<>!&\s]+@[^@<>\s]+)>", re.IGNORECASE)
 _ATTR_LIST = re.compile(r"\{[^{}\n]*=[^{}\n]*\}")
-_INLINE_DEST = re.compile(r"\]\(\s*<?\s*([^\s)>]*)")
-_REFERENCE_DEST = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?\s*([^\s>]*)")
+# a destination may hold tabs: browsers drop them, so "java<TAB>script:" is a scheme
+_INLINE_DEST = re.compile(r"\]\(\s*<?\s*((?:[^\s)>]|\t)*)")
+_REFERENCE_DEST = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?\s*((?:[^\s>]|\t)*)")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
-_SCRIPT_WORD = re.compile(r"(?<![A-Za-z0-9+.\-])((?:java|vb|live)script)(\s*):", re.IGNORECASE)
-_INNER_TAB = re.compile(r"(?<=\S)[\t\r]+(?=\S)")
+_SCRIPT_WORD = re.compile(
+    r"(?<![A-Za-z0-9+.\-])("
+    + "|".join("[\t\r]*".join(word) for word in ("javascript", "vbscript", "livescript"))
+    + r")(\s*):",
+    re.IGNORECASE,
+)
 # C0 and C1 controls (tab, newline kept) and the bidi controls that reorder what a reader sees
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -50,7 +55,7 @@ def _decode_ascii_ref(match: re.Match) -> str:
     if len(decoded) == 1 and (decoded.isascii() and (decoded.isalnum() or decoded == ":")):
         return decoded
     if decoded in ("\t", "\n", "\r"):
-        return " "
+        return "\t"  # browsers drop it inside a URL: kept as a tab, which the patterns expect
     return match.group(0)
 
 
@@ -63,7 +68,6 @@ def _scheme(destination: str) -> str | None:
 def _safe_text(text: str, at_line_start: bool, problems: list[str]) -> str:
     """One stretch of body text outside code, made safe; what was wrong goes to ``problems``."""
     text = _CHAR_REF.sub(_decode_ascii_ref, text)
-    text = _INNER_TAB.sub(" ", text)
 
     def tag(match: re.Match) -> str:
         if _AUTOLINK.match(text, match.start()):
@@ -92,8 +96,9 @@ def _safe_text(text: str, at_line_start: bool, problems: list[str]) -> str:
         text = _REFERENCE_DEST.sub(destination, text)
 
     def script(match: re.Match) -> str:
-        problems.append(f"'{match.group(1)}:' is not allowed in a page body (a script URL)")
-        return f"{match.group(1)}\u200b{match.group(2)}:"  # no longer a scheme
+        word = re.sub(r"[\t\r]", "", match.group(1))
+        problems.append(f"'{word}:' is not allowed in a page body (a script URL)")
+        return f"{word}\u200b{match.group(2)}:"  # no longer a scheme
 
     return _SCRIPT_WORD.sub(script, text)
 
