@@ -186,6 +186,9 @@ def load_json(text: str, first_line: int = 1) -> Any:
 # --------------------------------------------------------------------------- YAML
 
 
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+
 def _check_nodes(root: yaml.Node, first_line: int) -> None:
     """Refuse aliases, merge keys, duplicate keys and deep nesting, walking each node once."""
     seen: set[int] = set()
@@ -217,6 +220,8 @@ def _check_nodes(root: yaml.Node, first_line: int) -> None:
             stack.extend(reversed(children))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, depth + 1, line) for item in reversed(node.value))
+        elif node.tag in _NUMBER_TAGS and len(node.value) > MAX_NUMBER_CHARS:
+            raise InputError(line, f"number {node.value[:20]}… has more than {MAX_NUMBER_CHARS} characters")
 
 
 _MAYBE_ANCHOR = re.compile(r"(?:^|[\s,\[{])&[^\s]")
