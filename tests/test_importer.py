@@ -273,3 +273,40 @@ def test_report_file_and_summary(tmp_path, capsys):
     assert report["sources"] == [{"file": "a.jsonl", "format": "json", "entries": 2, "announced": None}]
     assert report["papers"]["written"] == 1 and report["merges"][0]["evidence"][0]["kind"] == "title+abstract"
     assert "1 papers from 2 entries" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- import and check agree
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from generator.check import check_pages, errors_only  # noqa: E402
+
+_HOSTILE_TEXT = st.sampled_from(
+    ["Graph", "graph", " GRAPH ", "·", " · ", "", "  ", "<script>x</script>", "---", "&a", "*b", "key: value", "\x1b[2J",
+     "\u202eevil", "R&D", "{{ x }}", "[l](javascript:1)", "null", "true", "1e3", "~", "\t", "é", "\U0001f600"]
+)
+_HOSTILE_RECORD = st.fixed_dictionaries(
+    {"title": st.lists(_HOSTILE_TEXT, min_size=1, max_size=4).map(" ".join)},
+    optional={
+        "authors": st.lists(_HOSTILE_TEXT, max_size=3),
+        "keywords": st.lists(_HOSTILE_TEXT, max_size=5),
+        "topic": _HOSTILE_TEXT | st.fixed_dictionaries({"area": _HOSTILE_TEXT}, optional={"subarea": _HOSTILE_TEXT | st.none()}),
+        "links": st.dictionaries(st.sampled_from(["pdf", "code", "openreview", "x y"]),
+                                 st.sampled_from(["HTTPS://example.org/a", "https://EXAMPLE.org/b", " http://example.org/c ",
+                                                  "javascript:alert(1)", "HtTp://x.org/d", "ftp://x.org/e"]), max_size=3),
+        "decision": _HOSTILE_TEXT,
+    },
+)
+
+
+@given(st.lists(_HOSTILE_RECORD, min_size=1, max_size=5))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_whatever_the_import_writes_check_accepts(tmp_path_factory, records):
+    for record in records:
+        record["abstract"] = PROSE.format(topic=record["title"])
+    root = project(tmp_path_factory.mktemp("agree"), {"hostile.jsonl": jsonl(*records)})
+    config = load_config(root)
+    import_listings([], config)
+    errors = errors_only(check_pages(config))
+    assert not errors, [str(e) for e in errors]
