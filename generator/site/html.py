@@ -29,6 +29,13 @@ def neutral_chars(text: str) -> str:
     return _BIDI.sub(lambda m: f"&#x{ord(m.group(0)):x};", _CONTROL.sub("\ufffd", text))
 
 
+def plain_chars(text: str) -> str:
+    """For values a template escapes itself (meta tags): controls become U+FFFD, bidi controls go."""
+    if _UNSAFE_CHAR.search(text) is None:
+        return text
+    return _BIDI.sub("", _CONTROL.sub("\ufffd", text))
+
+
 def esc(text: object) -> str:
     return neutral_chars(html.escape(str(text), quote=True))
 

@@ -18,7 +18,7 @@ from generator.markup import safe_body, theme_meta
 from generator.record import PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
-from generator.site.html import block, esc, link, out_link, page, plain_title
+from generator.site.html import block, esc, link, out_link, page, plain_chars, plain_title
 from generator.site.mathml import render_abstract, render_text
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
@@ -241,7 +241,7 @@ def render_paper_page(
         body += "\n\n" + safe_body(paper.body.strip()) + "\n"
 
     meta = [
-        {"name": name, "content": value}
+        {"name": name, "content": plain_chars(value)}
         for name, value in cite.scholar_meta(paper, context.venue)
         if name != "citation_pdf_url" or urls.is_web_url(value)
     ]
