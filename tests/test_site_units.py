@@ -241,3 +241,25 @@ def test_reserved_names_never_take_a_section_page():
     catalog = build_catalog(records)
     slugs = {a.slug for a in catalog.authors} | {k.slug for k in catalog.keywords} | {a.slug for a in catalog.areas}
     assert not slugs & urls.RESERVED_SLUGS and {"index-x", "con-x", "404-x"} <= slugs
+
+
+_ONE_PATTERN = re.compile(  # the single alternation math_spans replaces: quadratic on unclosed \[ \(
+    r"\$\$(?P<d1>.+?)\$\$|\\\[(?P<d2>.+?)\\\]|\\\((?P<i1>.+?)\\\)|(?<![\\$\w])\$(?P<i2>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?![\d$])",
+    re.DOTALL,
+)
+
+
+def test_math_spans_find_what_one_alternation_found():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from generator.site.mathml import math_spans
+
+    pieces = ["$", "$$", "\\", "\\[", "\\]", "\\(", "\\)", "[", "]", "a", "1", " ", "\n", "x_i"]
+
+    @given(st.lists(st.sampled_from(pieces), max_size=30).map("".join))
+    @settings(max_examples=2000, deadline=None)
+    def same(text):
+        assert [(m.span(), m.lastgroup) for m in math_spans(text)] == [(m.span(), m.lastgroup) for m in _ONE_PATTERN.finditer(text)]
+
+    same()

@@ -20,7 +20,7 @@ from generator.site.html import neutral_chars
 
 # The four math delimiters, tried in this order at each position. A lazy ``.+?`` runs
 # to the end of the text when its closing delimiter never comes, so an abstract with
-# thousands of unclosed ``\[`` was quadratic: ``_math_spans`` tries a display
+# thousands of unclosed ``\[`` was quadratic: ``math_spans`` tries a display
 # pattern only where its closer still occurs later in the text.
 _DISPLAY_DOLLARS = re.compile(r"\$\$(?P<d1>.+?)\$\$", re.DOTALL)
 _DISPLAY_BRACKETS = re.compile(r"\\\[(?P<d2>.+?)\\\]", re.DOTALL)
@@ -31,7 +31,7 @@ _OPENER = re.compile(r"\$|\\[\[(]")
 _DELIMITED = ((_DISPLAY_DOLLARS, "$$", "$$"), (_DISPLAY_BRACKETS, "\\[", "\\]"), (_INLINE_PARENS, "\\(", "\\)"))
 
 
-def _math_spans(text: str):  # noqa: ANN201 - yields re.Match
+def math_spans(text: str):  # noqa: ANN201 - yields re.Match
     """The matches of the four patterns as one alternation would find them, in linear time."""
     last = {closer: text.rfind(closer) for _, _, closer in _DELIMITED}
     pos = 0
@@ -135,7 +135,7 @@ def render_text(text: str) -> tuple[str, bool]:
     out: list[str] = []
     rendered = False
     pos = 0
-    for match in _math_spans(text):
+    for match in math_spans(text):
         out.append(html.escape(text[pos : match.start()], quote=False))
         group = match.lastgroup or ""
         latex = match.group(group) or ""
