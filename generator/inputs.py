@@ -240,6 +240,9 @@ def check_anchor_free(text: str, first_line: int = 1) -> None:
         return  # compose_yaml reports the syntax error with its line
 
 
+_YAML_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|\\U0000[dD][89a-fA-F]")
+
+
 def compose_yaml(text: str, first_line: int = 1) -> tuple[Any, yaml.Node | None]:
     """(data, root node) of one YAML document, refusing what ``_check_nodes`` refuses.
 
@@ -253,7 +256,10 @@ def compose_yaml(text: str, first_line: int = 1) -> tuple[Any, yaml.Node | None]
             if node is None:
                 return None, None
             _check_nodes(node, first_line)
-            return loader.construct_document(node), node
+            data = loader.construct_document(node)
+            if _YAML_SURROGATE_ESCAPE.search(text) and _lone_surrogate(data):
+                raise InputError(first_line, "a \\u escape gives a lone surrogate (half of a character), which is not text")
+            return data, node
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
             problem = getattr(error, "problem", None) or str(error).splitlines()[0]

@@ -166,3 +166,9 @@ def test_gzip_members_are_joined_and_truncation_is_an_error():
 
 def test_the_default_cap_leaves_room_for_large_reference_files():
     assert inputs.MAX_LISTING_BYTES >= 300 * 1024 * 1024
+
+
+def test_a_lone_surrogate_in_yaml_is_refused():
+    # libyaml refuses the escape itself; the pure-Python loader builds it and the walk refuses it
+    message = refused(load_yaml, 'title: "a \\ud800 b"\n').message
+    assert "lone surrogate" in message or "invalid Unicode character escape" in message
