@@ -122,15 +122,22 @@ def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Pat
         value = values[key]
         if value is not None and (not isinstance(value, str) or not value.strip() or "\x00" in value):
             fail(key, f"must be a path (text), got {value!r}")
-    name = values["site_name"]
-    if not isinstance(name, str) or not name.strip() or _CONTROL.search(name) or len(name) > 200:
-        fail("site_name", f"must be one line of plain text (at most 200 characters, no control characters), got {name!r}")
+    problem = site_name_problem(values["site_name"])
+    if problem:
+        fail("site_name", problem)
     url = values["repo_url"]
     if url is not None and (not isinstance(url, str) or not _WEB_URL.match(url) or not urlsplit(url).netloc):
         fail("repo_url", f"must be an http(s) URL such as https://github.com/OWNER/REPO, got {url!r}")
     branch = values["repo_branch"]
     if not isinstance(branch, str) or not _BRANCH.match(branch) or ".." in branch:
         fail("repo_branch", f"must be a branch name (letters, digits, '.', '_', '-', '/'), got {branch!r}")
+
+
+def site_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be a site name, or None (shared with ``papersite init --site-name``)."""
+    if not isinstance(name, str) or not name.strip() or _CONTROL.search(name) or len(name) > 200:
+        return f"must be one line of plain text (at most 200 characters, no control characters), got {name!r}"
+    return None
 
 
 def _inside(path: Path, folder: Path) -> bool:
