@@ -162,6 +162,8 @@ def _check_places(config: ProjectConfig, lines: dict[str, int], config_path: Pat
         if _inside(config.root, target):
             fail(key, f"{target} is the project root or holds it; the build replaces this folder")
         for name, place in kept.items():
+            if name.startswith("state") and place == config.root:
+                continue  # state_file at the root: covered by the root check above
             if _inside(target, place) or _inside(place, target):
                 fail(key, f"{target} overlaps the {name} {place}; the build replaces this folder, so it must be separate")
     if _inside(config.site_dir, config.build_dir) or _inside(config.build_dir, config.site_dir):

@@ -67,6 +67,10 @@ def test_unknown_setting_is_named_at_its_line(tmp_path):
     assert "papersite.yml:3: unknown setting(s) site_dri" in refused(tmp_path, "site_name: X\n\nsite_dri: out\n")
 
 
+def test_a_state_file_at_the_root_is_fine(tmp_path):
+    assert load_config(settings(tmp_path, "state_file: last_import.jsonl\n")).state_file == tmp_path / "last_import.jsonl"
+
+
 def test_ordinary_settings_load(tmp_path):
     config = load_config(
         settings(tmp_path, "site_name: 'Robots <2025> & friends'\nrepo_url: https://github.com/o/r/\nsite_dir: public\n")
