@@ -162,6 +162,13 @@ def _decode(data: bytes, path: Path) -> str:
 # line of spaces quadratic); the title's trailing spaces are stripped in code.
 _NUMBERED_TITLE = re.compile(r"^(\d+)(.*)¶$")
 _LINKS_LINE = re.compile(r"^(\[[^\]]+\]\s*)+$")
+MAX_ENTRY_DIGITS = 9
+
+
+def _numbered_title(line: str) -> re.Match | None:
+    # Only a line that ends in '¶' can be one; without that test, the digits and the
+    # '.*' after them could split a long run of digits every way (quadratic).
+    return _NUMBERED_TITLE.match(line) if line.endswith("¶") else None
 
 
 def detect_format(lines: list[str]) -> str | None:
@@ -171,7 +178,7 @@ def detect_format(lines: list[str]) -> str | None:
         return FORMAT_JSON
     if first == TRIPLES_HEADER:
         return FORMAT_TRIPLES
-    if any(_NUMBERED_TITLE.match(line) for line in lines):
+    if any(_numbered_title(line) for line in lines):
         return FORMAT_NUMBERED
     paragraphs = list(_paragraphs(lines))
     if len(paragraphs) >= 2 and len(paragraphs[0][1].split("\n")) == 1:
@@ -324,7 +331,7 @@ def _split_number(line: str, expected: int) -> tuple[int, str] | None:
     A title may itself start with digits, so the digits alone cannot say where
     the entry number ends; the running count can.
     """
-    match = _NUMBERED_TITLE.match(line)
+    match = _numbered_title(line)
     if match is None:
         return None
     digits, rest = match.group(1), match.group(2).rstrip()
@@ -333,8 +340,9 @@ def _split_number(line: str, expected: int) -> tuple[int, str] | None:
         title = (digits[len(prefix) :] + rest).strip()
         if title:
             return expected, title
-    # Out of sequence: take the shortest number past the previous one that leaves a title.
-    for cut in range(1, len(digits) + 1):
+    # Out of sequence: take the shortest number past the previous one that leaves a title
+    # (an entry number has at most MAX_ENTRY_DIGITS digits: a line of 5,000 zeros is no entry).
+    for cut in range(1, min(len(digits), MAX_ENTRY_DIGITS) + 1):
         seq = int(digits[:cut])
         title = (digits[cut:] + rest).strip()
         if seq >= expected and title:

@@ -49,6 +49,11 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+# Every rule needs one of these characters (a tag '<', '{', ']' or '[' of a link, ':' of a
+# scheme, '&' of a reference, a control character).
+_WORTH_A_LOOK = re.compile("[<{\\[\\]&:\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def _decode_ascii_ref(match: re.Match) -> str:
     """``&#106;`` -> ``j``: references to letters, digits and ':' say the same in plain text."""
     decoded = html.unescape(match.group(0))
@@ -118,6 +123,9 @@ def scan_body(body: str) -> tuple[str, list[tuple[int, str]]]:
     problems: list[tuple[int, str]] = []
     out: list[str] = []
     for number, line in enumerate(body.split("\n")):
+        if not _WORTH_A_LOOK.search(line):  # most lines: prose with nothing any rule looks for
+            out.append(line)
+            continue
         found: list[str] = []
         line = _safe_characters(line, found)
         parts: list[str] = []

@@ -164,6 +164,7 @@ else:
         "spaces": "Header\\n\\n1" + " " * n + "a\\n",
         "counts": "1," * (n // 2) + "\\n\\n1Title¶\\nAbstract hello\\n",
         "links": "1Title¶\\n" + "[a] " * (n // 4) + "x\\nAbstract hi\\n",
+        "digits": "Header\\n\\n" + "1" * n + "\\n\\n1¶\\n\\n" + "0" * n + "x¶\\n",
     }[kind]
     try:
         parse_listing(data.encode(), Path("x.txt"))
@@ -173,7 +174,7 @@ print("done")
 """
 
 
-@pytest.mark.parametrize("kind", ["spaces", "counts", "links", "math"])
+@pytest.mark.parametrize("kind", ["spaces", "counts", "links", "digits", "math"])
 def test_patterns_over_listing_text_run_in_linear_time(kind):
     import subprocess
     import sys
