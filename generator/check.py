@@ -36,7 +36,7 @@ import yaml
 from slugify import slugify
 
 from generator.config import ProjectConfig
-from generator.inputs import InputError, check_anchor_free, compose_yaml
+from generator.inputs import InputError, check_anchor_free, compose_yaml, load_yaml
 from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
 from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
 from generator.site.urls import RESERVED_SLUGS
@@ -149,10 +149,11 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
 def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
     """Area -> sub-areas; problems if the file itself is malformed."""
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, yaml.YAMLError) as error:
-        mark = getattr(error, "problem_mark", None)
-        return {}, [Problem(str(path), (mark.line + 1) if mark else 1, f"taxonomy cannot be read: {error}")]
+        raw = load_yaml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        return {}, [Problem(str(path), 1, f"taxonomy cannot be read: {error}")]
+    except InputError as error:
+        return {}, [Problem(str(path), error.line, error.about("taxonomy"))]
     if not isinstance(raw, dict) or not all(
         isinstance(area, str) and isinstance(subs, (list, type(None))) for area, subs in raw.items()
     ):
