@@ -50,4 +50,5 @@ def test_taxonomy_yaml_tricks_are_errors_in_import_and_check(tmp_path, text, mes
     path = tmp_path / "t.yaml"
     path.write_text(text, encoding="utf-8")
     _, problems = check_taxonomy(path)
-    assert [str(p).endswith(message.split(": ", 1)[1]) or message.split(":", 2)[2].strip() in str(p) for p in problems] == [True]
+    (problem,) = problems
+    assert problem.line == int(message.split(":")[1]) and message.split(": ", 1)[1] in problem.message
