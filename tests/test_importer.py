@@ -310,3 +310,23 @@ def test_whatever_the_import_writes_check_accepts(tmp_path_factory, records):
     import_listings([], config)
     errors = errors_only(check_pages(config))
     assert not errors, [str(e) for e in errors]
+
+
+@pytest.mark.parametrize("kind", ["directory", "dangling symlink", "duplicate key"])
+def test_an_unreadable_page_stops_the_import_with_its_path(tmp_path, capsys, kind):
+    root = project(tmp_path, {"a.jsonl": jsonl(paper("Graph Things", "graphs"))})
+    config = load_config(root)
+    assert run_import(Namespace(sources=[], report=None, quiet=True), config) == 0
+    odd = config.papers_dir / "odd.md"
+    if kind == "directory":
+        odd.mkdir()
+    elif kind == "dangling symlink":
+        odd.symlink_to(root / "nowhere.md")
+    else:
+        page = next(config.papers_dir.glob("graph*.md"))
+        page.write_text(page.read_text(encoding="utf-8").replace("title:", "title: Twice\ntitle:", 1), encoding="utf-8")
+    before = snapshot(root)
+    assert run_import(Namespace(sources=[], report=None, quiet=True), config) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and ("odd.md:1:" in err or "appears twice" in err), err
+    assert snapshot(root) == before
