@@ -240,10 +240,8 @@ if getattr(yaml, "__with_libyaml__", False):
             return True
 
     _PageDumper: type = _CPageDumper
-    _PageLoader: type = yaml.CSafeLoader
 else:
     _PageDumper = _PurePageDumper
-    _PageLoader = yaml.SafeLoader
 
 
 def dump_yaml(data: Any, dumper: type | None = None) -> str:
