@@ -46,64 +46,6 @@ def bundled_taxonomy() -> Path:
     return Path(str(resources.files("generator") / "data" / "taxonomy.yaml"))
 
 
-_DEFAULTS: dict[str, Any] = {
-    "corpus_dir": "corpus",
-    "docs_dir": "site_src",
-    "papers_dir": "site_src/papers",
-    "state_file": ".papersite/last_import.jsonl",
-    "taxonomy_file": None,
-    "site_dir": "site",
-    "build_dir": "build",
-    "site_name": "Papers",
-    "repo_url": None,
-    "repo_branch": "main",
-}
-
-
-def load_config(root: Path | str = ".") -> ProjectConfig:
-    root = Path(root).resolve()
-    values = dict(_DEFAULTS)
-    config_path = root / CONFIG_FILE
-    lines: dict[str, int] = {}
-    if config_path.exists():
-        try:
-            loaded, lines = load_yaml_with_lines(config_path.read_text(encoding="utf-8"))
-        except InputError as error:
-            raise ConfigError(f"{config_path}:{error.line}: {error.about('papersite.yml')}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise ConfigError(f"{config_path}:1: cannot read the settings ({error})") from None
-        loaded = loaded or {}
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{config_path}:1: expected a mapping of setting: value")
-        unknown = sorted(set(loaded) - set(_DEFAULTS), key=str)
-        if unknown:
-            raise ConfigError(
-                f"{config_path}:{lines.get(str(unknown[0]), 1)}: unknown setting(s) {', '.join(map(str, unknown))}; "
-                f"expected some of {', '.join(_DEFAULTS)}"
-            )
-        values.update({k: v for k, v in loaded.items() if v is not None or k in ("repo_url", "taxonomy_file")})
-        _check_types(values, lines, config_path)
-    def path(key: str) -> Path:
-        return (root / str(values[key])).resolve()
-
-    taxonomy = path("taxonomy_file") if values["taxonomy_file"] else bundled_taxonomy()
-    config = ProjectConfig(
-        root=root,
-        corpus_dir=path("corpus_dir"),
-        docs_dir=path("docs_dir"),
-        papers_dir=path("papers_dir"),
-        state_file=path("state_file"),
-        taxonomy_file=taxonomy,
-        site_dir=path("site_dir"),
-        build_dir=path("build_dir"),
-        site_name=str(values["site_name"]),
-        repo_url=(str(values["repo_url"]).rstrip("/") if values["repo_url"] else None),
-        repo_branch=str(values["repo_branch"]),
-    )
-    _check_places(config, lines, config_path)
-    return config
-
-
 # --------------------------------------------------------------------------- validation
 # Settings are checked here, once, so no stage can be handed one that deletes the
 # project (site_dir: site_src), points a link at a script, or writes markup.
@@ -174,3 +116,61 @@ def _check_places(config: ProjectConfig, lines: dict[str, int], config_path: Pat
         fail("papers_dir", f"{config.papers_dir} overlaps corpus_dir {config.corpus_dir}; pages and listings must be apart")
     if _inside(config.state_file, config.docs_dir) or _inside(config.state_file, config.corpus_dir):
         fail("state_file", f"{config.state_file} must not be inside docs_dir or corpus_dir")
+
+
+_DEFAULTS: dict[str, Any] = {
+    "corpus_dir": "corpus",
+    "docs_dir": "site_src",
+    "papers_dir": "site_src/papers",
+    "state_file": ".papersite/last_import.jsonl",
+    "taxonomy_file": None,
+    "site_dir": "site",
+    "build_dir": "build",
+    "site_name": "Papers",
+    "repo_url": None,
+    "repo_branch": "main",
+}
+
+
+def load_config(root: Path | str = ".") -> ProjectConfig:
+    root = Path(root).resolve()
+    values = dict(_DEFAULTS)
+    config_path = root / CONFIG_FILE
+    lines: dict[str, int] = {}
+    if config_path.exists():
+        try:
+            loaded, lines = load_yaml_with_lines(config_path.read_text(encoding="utf-8"))
+        except InputError as error:
+            raise ConfigError(f"{config_path}:{error.line}: {error.about('papersite.yml')}") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{config_path}:1: cannot read the settings ({error})") from None
+        loaded = loaded or {}
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{config_path}:1: expected a mapping of setting: value")
+        unknown = sorted(set(loaded) - set(_DEFAULTS), key=str)
+        if unknown:
+            raise ConfigError(
+                f"{config_path}:{lines.get(str(unknown[0]), 1)}: unknown setting(s) {', '.join(map(str, unknown))}; "
+                f"expected some of {', '.join(_DEFAULTS)}"
+            )
+        values.update({k: v for k, v in loaded.items() if v is not None or k in ("repo_url", "taxonomy_file")})
+        _check_types(values, lines, config_path)
+    def path(key: str) -> Path:
+        return (root / str(values[key])).resolve()
+
+    taxonomy = path("taxonomy_file") if values["taxonomy_file"] else bundled_taxonomy()
+    config = ProjectConfig(
+        root=root,
+        corpus_dir=path("corpus_dir"),
+        docs_dir=path("docs_dir"),
+        papers_dir=path("papers_dir"),
+        state_file=path("state_file"),
+        taxonomy_file=taxonomy,
+        site_dir=path("site_dir"),
+        build_dir=path("build_dir"),
+        site_name=str(values["site_name"]),
+        repo_url=(str(values["repo_url"]).rstrip("/") if values["repo_url"] else None),
+        repo_branch=str(values["repo_branch"]),
+    )
+    _check_places(config, lines, config_path)
+    return config

@@ -31,8 +31,8 @@ from generator.config import ProjectConfig
 from generator.listing import Listing, ListingError, read_listing
 from generator.merge import SimilarityIndex, merge_duplicates
 from generator.record import PaperRecord, RecordError, parse_page, render_page
-from generator.store import StoreError, project_lock, recover, write_alone, write_together
 from generator.titles import assign_identity, draft_record
+from generator.store import StoreError, project_lock, recover, write_alone, write_together
 
 # Fields whose value always comes from the page: identity is fixed at first import.
 IDENTITY_FIELDS = ("id", "slug")

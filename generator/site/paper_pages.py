@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from generator.config import ProjectConfig
-from generator.markup import safe_body, theme_meta
 from generator.record import PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
 from generator.site.html import block, esc, link, out_link, page, plain_chars, plain_title
 from generator.site.mathml import render_abstract, render_text
+from generator.markup import safe_body, theme_meta
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
