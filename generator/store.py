@@ -157,7 +157,9 @@ def write_together(writes: Sequence[tuple[Path, str]], config: ProjectConfig) ->
             _write_file(temporary, text)
         journal.parent.mkdir(parents=True, exist_ok=True)
         journal_temporary = temporary_path(journal)
-        _write_file(journal_temporary, json.dumps([[str(t), str(p)] for t, p in pairs]) + "\n")
+        # relative to the project root, so a project moved after a crash still recovers
+        rows = [[os.path.relpath(t, config.root), os.path.relpath(p, config.root)] for t, p in pairs]
+        _write_file(journal_temporary, json.dumps(rows) + "\n")
         with open(journal_temporary, "rb") as handle:
             os.fsync(handle.fileno())
         os.replace(journal_temporary, journal)  # the commit point
@@ -206,7 +208,7 @@ def recover(config: ProjectConfig) -> str | None:
         raise StoreError(f"{journal}:1: cannot read the import journal ({error.strerror})") from None
     if text is not None:
         try:
-            pairs = [(Path(t), Path(p)) for t, p in json.loads(text)]
+            pairs = [(config.root / t, config.root / p) for t, p in json.loads(text)]
         except (ValueError, TypeError):
             raise StoreError(f"{journal}:1: the import journal is damaged; delete it and run the import again") from None
         try:

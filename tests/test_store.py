@@ -160,6 +160,19 @@ def test_a_crash_after_the_commit_is_rolled_forward_by_a_build_without_import_to
     assert files(root) == expected
 
 
+def test_a_project_moved_after_a_crash_still_recovers(imported, expected, tmp_path, monkeypatch):
+    root = tmp_path / "before-move"
+    shutil.copytree(imported, root)
+    second_listing(root)
+    with monkeypatch.context() as patch:
+        crash_at(patch, (os, "replace"), os.replace, 3)
+        with pytest.raises(Crash):
+            import_listings([], load_config(root))
+    moved = root.rename(tmp_path / "after-move")
+    assert import_quietly(moved) == 0
+    assert files(moved) == expected
+
+
 def test_orphan_temporaries_of_older_versions_are_removed(imported):
     config = load_config(imported)
     orphans = [config.papers_dir / ".graphs.md.12345.tmp", config.papers_dir / f".x.md{store.TEMP_SUFFIX}"]
