@@ -14,6 +14,7 @@ place that defines them.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import re
@@ -52,23 +53,26 @@ class InputError(ValueError):
 # --------------------------------------------------------------------------- gzip
 
 
-def gunzip_capped(data: bytes, limit: int | None = None) -> bytes:
-    """Inflate gzip data (all members), refusing to produce more than ``limit`` bytes."""
-    limit = MAX_LISTING_BYTES if limit is None else limit
-    out: list[bytes] = []
+_INFLATE_STEP = 16 * 1024 * 1024  # bytes inflated per step while measuring
+
+
+def inflated_size(data: bytes, limit: int) -> int:
+    """Size of the gzip data inflated (all members), measured in bounded steps and thrown away.
+
+    Stops as soon as the size passes ``limit``: a 1 MB file that would inflate to
+    1 GiB costs one step of memory, not the gibibyte.
+    """
     size = 0
     while data:
         inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
         try:
             while True:
-                # Inflate at most what is left of the budget (+1 to notice an excess).
-                chunk = inflater.decompress(data, limit - size + 1)
+                chunk = inflater.decompress(data, _INFLATE_STEP)
                 size += len(chunk)
                 if size > limit:
                     raise InputError(1, f"gzip data inflates to more than {limit // (1024 * 1024)} MiB (the listing size limit)")
-                out.append(chunk)
                 data = inflater.unconsumed_tail
-                if inflater.eof or not data:
+                if inflater.eof or (not data and not chunk):
                     break
         except zlib.error as error:
             raise InputError(1, f"gzip data is corrupt ({error})") from None
@@ -76,8 +80,15 @@ def gunzip_capped(data: bytes, limit: int | None = None) -> bytes:
             raise InputError(1, "gzip data is corrupt (Compressed file ended before the end-of-stream marker was reached)")
         data = inflater.unused_data
         if data and data[:2] != b"\x1f\x8b":
-            break  # trailing garbage after the last member, as gzip(1) tolerates
-    return b"".join(out)
+            raise InputError(1, "gzip data is corrupt (trailing data after the last member)")
+    return size
+
+
+def gunzip_capped(data: bytes, limit: int | None = None) -> bytes:
+    """Inflate gzip data (all members) if it stays within ``limit`` bytes; measured first."""
+    limit = MAX_LISTING_BYTES if limit is None else limit
+    inflated_size(data, limit)
+    return gzip.decompress(data)
 
 
 # --------------------------------------------------------------------------- JSON
