@@ -88,7 +88,10 @@ def gunzip_capped(data: bytes, limit: int | None = None) -> bytes:
     """Inflate gzip data (all members) if it stays within ``limit`` bytes; measured first."""
     limit = MAX_LISTING_BYTES if limit is None else limit
     inflated_size(data, limit)
-    return gzip.decompress(data)
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as error:  # the measuring pass read it, so only in theory
+        raise InputError(1, f"gzip data is corrupt ({error})") from None
 
 
 # --------------------------------------------------------------------------- JSON
