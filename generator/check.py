@@ -36,7 +36,10 @@ import yaml
 from slugify import slugify
 
 from generator.config import ProjectConfig
+from generator.inputs import InputError, check_anchor_free, compose_yaml, load_yaml
+from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
 from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
+from generator.site.urls import RESERVED_SLUGS
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -107,6 +110,8 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         return Problem(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8")
+    except OSError as error:  # a directory or a dangling symlink named *.md
+        return Problem(label, 1, f"cannot read the page ({error.strerror}); a paper page must be a file")
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     if not text.startswith("---\n"):
         return Problem(label, 1, "page must start with a '---' line opening the YAML front matter")
@@ -116,17 +121,12 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
     yaml_text = text[4 : closing.start()]
     first_line = 2  # the YAML starts on the line after the opening fence
 
-    loader = _Loader(yaml_text)
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line = first_line + (mark.line if mark else 0)
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        return Problem(label, line, f"front matter is not valid YAML: {problem}")
-    finally:
-        loader.dispose()
+        # the importer's reader refuses the same: aliases, anchors, duplicate keys, deep nesting
+        check_anchor_free(yaml_text, first_line)
+        data, node = compose_yaml(yaml_text, first_line)
+    except InputError as error:
+        return Problem(label, error.line, error.about("front matter"))
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
         return Problem(label, first_line, "front matter must be a YAML mapping of 'field: value' lines")
 
@@ -149,10 +149,11 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
 def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
     """Area -> sub-areas; problems if the file itself is malformed."""
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, yaml.YAMLError) as error:
-        mark = getattr(error, "problem_mark", None)
-        return {}, [Problem(str(path), (mark.line + 1) if mark else 1, f"taxonomy cannot be read: {error}")]
+        raw = load_yaml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        return {}, [Problem(str(path), 1, f"taxonomy cannot be read: {error}")]
+    except InputError as error:
+        return {}, [Problem(str(path), error.line, error.about("taxonomy"))]
     if not isinstance(raw, dict) or not all(
         isinstance(area, str) and isinstance(subs, (list, type(None))) for area, subs in raw.items()
     ):
@@ -189,7 +190,11 @@ def _check_flag(page: _Page, key: str) -> None:
 def _check_fields(page: _Page) -> None:
     data = page.data
     for key in data:
-        if str(key) not in FRONT_MATTER_FIELDS:
+        if str(key) in THEME_FIELDS:
+            problem = theme_field_problem(str(key), data[key])
+            if problem:
+                page.error(page.line(str(key)), problem)
+        elif str(key) not in FRONT_MATTER_FIELDS:
             page.warn(page.line(str(key)), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
     for key in ("id", "slug", "title"):
         _check_text(page, key, required=True)
@@ -371,6 +376,8 @@ def _check_slug_matches_file(page: _Page) -> None:
         return
     if not SLUG_PATTERN.match(slug):
         page.error(page.line("slug"), f"slug {slug!r} must be lowercase letters, digits and single hyphens")
+    elif slug in RESERVED_SLUGS:
+        page.error(page.line("slug"), f"slug {slug!r} is reserved (a section page, an engine file or a Windows device name); use {slug}-paper")
     if slug != page.path.stem:
         page.error(page.line("slug"), f"slug {slug!r} differs from the file name; rename the file to {slug}.md or fix the slug")
 
@@ -512,6 +519,12 @@ def _file_link_resolves(path: str, page: _Page, site: _SiteIndex) -> bool:
     return (site.docs_dir / rel).is_file()
 
 
+def _check_body_markup(page: _Page) -> None:
+    """Raw HTML, attribute lists, script URLs and control characters: the build would neutralise them."""
+    for offset, message in scan_body(page.body)[1]:
+        page.error(page.body_line + offset, message)
+
+
 # --- entry points -------------------------------------------------------------
 
 
@@ -548,6 +561,7 @@ def check_pages(config: ProjectConfig, paths: Iterable[Path] | None = None) -> l
     site = _site_index(config, pages, taxonomy)
     for page in pages:
         _check_body_links(page, site)
+        _check_body_markup(page)
         problems.extend(page.problems)
     return sorted(problems)
 

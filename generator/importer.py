@@ -33,6 +33,7 @@ from generator.merge import SimilarityIndex, merge_duplicates
 from generator.record import PaperRecord, RecordError, parse_page, render_page
 from generator.references import ReferenceReport, complete_papers, read_references
 from generator.titles import assign_identity, draft_record
+from generator.store import StoreError, project_lock, recover, write_alone, write_together
 
 # Fields whose value always comes from the page: identity is fixed at first import.
 IDENTITY_FIELDS = ("id", "slug")
@@ -124,14 +125,29 @@ def run_import(args: Any, config: ProjectConfig) -> int:
     quiet = bool(getattr(args, "quiet", False))
     sources = list(getattr(args, "sources", None) or [])
     try:
-        report = import_listings(sources, config, progress=None if quiet else _progress_bar)
+        with project_lock(config, "import"):
+            recovered = recover(config)
+            if recovered and not quiet:
+                print(f"papersite: {recovered}", file=sys.stderr)
+            report = import_listings(sources, config, progress=None if quiet else _progress_bar)
     except ImportFailed as failure:
         for error in failure.errors:
             print(f"papersite: {error}", file=sys.stderr)
         print("papersite: import aborted; nothing was written", file=sys.stderr)
         return 1
+    except StoreError as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # a full disk, a read-only folder, a directory named x.md: before the commit
+        where = error.filename or config.papers_dir
+        print(f"papersite: {where}:1: {error.strerror or error}; import aborted, nothing was written", file=sys.stderr)
+        return 1
     if getattr(args, "report", None):
-        _write_atomic(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+        try:
+            _write_atomic(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+        except OSError as error:
+            print(f"papersite: {args.report}:1: cannot write the report ({error.strerror}); the import itself was written", file=sys.stderr)
+            return 1
     if not quiet:
         print(report.summary())
     return 0
@@ -192,11 +208,10 @@ def import_listings(
     writes, to_verify, state = _plan(records, known, config, report, progress)
     _check_plan(writes, to_verify)
     lap("plan")
-    for path, text in writes:
-        _write_atomic(path, text)
     state_text = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in state)
     if _read_text(config.state_file) != state_text:
-        _write_atomic(config.state_file, state_text)
+        writes.append((config.state_file, state_text))  # last: renamed after every page
+    write_together(writes, config)  # all pages and the state, or none (generator/store.py)
     lap("write")
     report.seconds = time.perf_counter() - started
     return report
@@ -512,20 +527,9 @@ def _check_plan(writes: list[tuple[Path, str]], to_verify: list[int]) -> None:
 def _write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file in the same directory, then rename over the target.
 
-    A crash leaves either the old page or the new one, never half of one.
+    A crash leaves either the old file or the new one, never half of one.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
+    write_alone(path, text)
 
 
 def _progress_bar(done: int, total: int) -> None:

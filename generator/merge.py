@@ -24,7 +24,7 @@ from itertools import chain
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from generator.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry
+from generator.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
 from generator.record import Fill, SourceRef
 
 SHINGLE_WORDS = 3
@@ -324,7 +324,8 @@ def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence]) ->
     for entry in entries:
         for key, url in entry.links.items():
             links.setdefault(key, url)
-        keywords.extend(k for k in entry.keywords if k not in keywords)
+        keywords.extend(entry.keywords)
+    keywords = distinct_keywords(keywords)  # "Graph" and "graph" are one keyword, as check compares them
     return MergedPaper(
         entries=entries,
         title=_first(entries, TITLE_PRIORITY, lambda e: e.title),  # type: ignore[arg-type]

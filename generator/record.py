@@ -20,6 +20,8 @@ from typing import Any, Mapping
 
 import yaml
 
+from generator.inputs import InputError, load_yaml
+
 FRONT_MATTER_FENCE = "---"
 
 # listing: a topic line of a listing; conference: the conference's own label, from a
@@ -210,6 +212,9 @@ class PaperRecord:
             if source not in TOPIC_SOURCES:
                 raise RecordError(path, 1, f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
             confidence, area_confidence = raw_topic.get("confidence"), raw_topic.get("area_confidence")
+            for value in (confidence, area_confidence):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1):
+                    raise RecordError(path, 1, f"topic confidence must be a number from 0 to 1, got {value!r}")
             topic = Topic(
                 area=raw_topic["area"],
                 subarea=raw_topic.get("subarea") or None,
@@ -225,7 +230,10 @@ class PaperRecord:
         sources = []
         for raw in data.get("sources") or []:
             try:
-                sources.append(SourceRef(str(raw["file"]), int(raw["entry"]), str(raw.get("format", ""))))
+                entry = raw["entry"]
+                if isinstance(entry, bool) or not isinstance(entry, int):
+                    raise TypeError(entry)  # not 2.5, .inf or "3"
+                sources.append(SourceRef(str(raw["file"]), entry, str(raw.get("format", ""))))
             except (KeyError, TypeError, ValueError):
                 raise RecordError(path, 1, "each entry of 'sources' needs 'file' and an integer 'entry'") from None
 
@@ -283,10 +291,8 @@ if getattr(yaml, "__with_libyaml__", False):
             return True
 
     _PageDumper: type = _CPageDumper
-    _PageLoader: type = yaml.CSafeLoader
 else:
     _PageDumper = _PurePageDumper
-    _PageLoader = yaml.SafeLoader
 
 
 def dump_yaml(data: Any, dumper: type | None = None) -> str:
@@ -330,12 +336,9 @@ def load_front_matter(text: str, path: str | Path = "<page>") -> tuple[dict[str,
     """Parse the front matter mapping and body; YAML errors carry the file line."""
     yaml_text, body, first_line = split_front_matter(text, path)
     try:
-        data = yaml.load(yaml_text, Loader=_PageLoader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line = first_line + (mark.line if mark else 0)
-        problem = getattr(error, "problem", None) or str(error)
-        raise RecordError(path, line, f"front matter is not valid YAML: {problem}") from None
+        data = load_yaml(yaml_text, first_line)  # no aliases, no duplicate keys
+    except InputError as error:
+        raise RecordError(path, error.line, error.about("front matter")) from None
     if not isinstance(data, dict):
         raise RecordError(path, first_line, "front matter must be a YAML mapping of field: value")
     return data, body
@@ -351,6 +354,8 @@ def read_page(path: Path) -> PaperRecord:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise RecordError(path, 1, f"not UTF-8 text ({error.reason})") from None
+    except OSError as error:  # a directory or a dangling symlink named *.md
+        raise RecordError(path, 1, f"cannot read the page ({error.strerror})") from None
     return parse_page(text, path)
 
 

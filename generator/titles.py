@@ -22,6 +22,7 @@ from slugify import slugify
 
 from generator.merge import MergedPaper, normalize_text, title_key
 from generator.record import PaperRecord, Topic
+from generator.site.urls import unreserved
 
 MAX_TITLE_CHARS = 90
 SLUG_MAX_LENGTH = 80
@@ -176,10 +177,12 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
 
 def make_slug(title: str) -> str:
     slug = slugify(title, max_length=SLUG_MAX_LENGTH, word_boundary=True, save_order=True)
-    return slug or "paper"
+    # "Index" would take over papers/index.html, "CON" give a file Windows cannot check out
+    return unreserved(slug or "paper", "-paper")
 
 
 def unique_slug(base: str, taken: set[str]) -> str:
+    base = unreserved(base, "-paper")
     if base not in taken:
         return base
     counter = 2

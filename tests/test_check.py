@@ -227,3 +227,83 @@ def test_checks_636_pages_with_cross_links_cleanly(project: Path) -> None:
         body = f"Compare [the previous paper](/papers/{slugs[n - 1]}/).\n" if n % 2 else ""
         write(project, make_record(slug, abstract="word " * 200 + "end", body=body))
     assert problems(project) == []
+
+
+# --------------------------------------------------------------------------- hostile pages
+
+BOMB = """a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+errata: [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+"""
+
+
+@pytest.mark.parametrize(
+    "old, new, fragment, words",
+    [
+        ("keywords:", BOMB + "keywords:", "a: &a", "anchors (&name) are not allowed"),
+        ("keywords:", "title: Second title\nkeywords:", "title: Second", "key 'title' appears twice"),
+        ("source: inferred", "source: inferred\n  source: listing", "source: listing", "key 'source' appears twice"),
+        ("confidence: 0.8", "confidence: high", "confidence: high", "must be a number from 0 to 1"),
+        ("entry: 1", "entry: .inf", "- file: listing.txt", "needs a whole-number 'entry', got inf"),
+        ("entry: 1", "entry: " + "9" * 5000, "entry: 999", "front matter: number 99999999999999999999… has more than 100"),
+        ("keywords:", "description: [not, text]\nkeywords:", "description:", "field 'description' must be text"),
+        ("slug: index", "slug: index", "slug: index", "slug 'index' is reserved"),
+    ],
+)
+def test_hostile_front_matter_is_an_error_at_its_line(project: Path, old: str, new: str, fragment: str, words: str) -> None:
+    page = write(project, make_record("index" if "index" in old else "hostile"))
+    edit(page, old, new)
+    found = errors_of(project)
+    assert any(p.line == line_of(page, fragment) and words in p.message for p in found), as_text(found)
+
+
+def errors_of(project: Path) -> list[Problem]:
+    return [p for p in problems(project) if p.is_error]
+
+
+def test_body_markup_is_an_error_at_its_line(project: Path) -> None:
+    page = write(project, make_record("body", body="Notes.\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1))\n\nnul\x00 and \u202e"))
+    found = errors_of(project)
+    assert {(p.line, p.message.split(" ")[0]) for p in found} >= {
+        (line_of(page, "<script>"), "raw"),
+        (line_of(page, "[x]"), "link"),
+    }, as_text(found)
+    assert len(found) == 5, as_text(found)  # + the script word, the control and the bidi character
+
+
+def test_a_description_with_markup_is_text_and_no_error(project: Path) -> None:
+    page = write(project, make_record("described"))
+    edit(page, "keywords:", "description: '\"><script>alert(1)</script>'\nkeywords:")
+    assert problems(project) == []
+
+
+@pytest.mark.parametrize("kind", ["directory", "dangling symlink"])
+def test_a_non_file_named_like_a_page_is_an_error(project: Path, kind: str) -> None:
+    write(project, make_record("fine"))
+    odd = project / "site_src" / "papers" / "odd.md"
+    odd.mkdir() if kind == "directory" else odd.symlink_to(project / "nowhere.md")
+    (problem,) = problems(project)
+    assert problem.path == "site_src/papers/odd.md" and problem.line == 1 and "cannot read the page" in problem.message
+
+
+def test_check_and_build_agree_on_an_alias_bomb_and_neither_hangs(project: Path) -> None:
+    import subprocess
+    import sys
+
+    page = write(project, make_record("bomb"))
+    edit(page, "keywords:", BOMB + "keywords:")
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "generator.cli", "--project", str(project), *args],
+        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent,
+    )
+    check, build = run("check"), run("build", "--no-import", "--quiet")
+    expected = f"site_src/papers/bomb.md:{line_of(page, 'a: &a')}: front matter: YAML anchors"
+    assert check.returncode == 1 and expected in check.stdout, check.stdout + check.stderr
+    assert build.returncode == 1 and expected in build.stderr, build.stderr
+    assert "Traceback" not in check.stderr + build.stderr

@@ -23,7 +23,7 @@ import yaml
 from generator.cli import main as papersite
 from generator.config import load_config
 from generator.site.catalog import build_catalog
-from generator.site.mathml import _MATH, latex_to_mathml
+from generator.site.mathml import latex_to_mathml, math_spans
 from generator.site.stage import read_records
 from site_fixtures import REPO_ROOT, write_project
 
@@ -110,7 +110,7 @@ def test_math_is_rendered_as_mathml(real):
     config, catalog = real
 
     def all_math_converts(text: str) -> bool:
-        spans = list(_MATH.finditer(text))
+        spans = list(math_spans(text))
         return bool(spans) and all(
             latex_to_mathml(next(g for g in m.groups() if g)) is not None for m in spans
         )

@@ -212,3 +212,54 @@ def test_maintainer_front_matter_keys_reach_the_theme_but_never_replace_ours(tmp
     front = yaml.safe_load(render_paper_page(paper, catalog, [], context).split("\n---\n", 1)[0].lstrip("-\n"))
     assert front["description"] == "Errata: Table 2 sign"
     assert front["title"] == plain_title(paper.title) and front["hide"] == ["toc"]
+
+
+def test_only_plain_theme_keys_and_a_safe_body_reach_the_engine(tmp_path):
+    import yaml
+
+    config = load_config(write_project(tmp_path))
+    records = fixture_records()
+    catalog = build_catalog(records)
+    paper = next(p for p in catalog.papers if p.slug == "graph-transformers")
+    paper.extra.update({"description": '"><script>alert(1)</script><meta x="', "status": 'new" onclick="x', "template": "404.html"})
+    paper.body = "Notes\n\n<script>alert(2)</script>\n\n[x](javascript:alert(3)) {: onclick=\"alert(4)\" }\n\nesc\x1b"
+    context = SiteContext(config, Venue.from_site_name(config.site_name), {})
+    text = render_paper_page(paper, catalog, [], context)
+    front = yaml.safe_load(text.split("\n---\n", 1)[0].lstrip("-\n"))
+    assert "status" not in front and "template" not in front
+    assert not re.search(r"[<>\"']", front["description"])
+    body = text.split("\n---\n", 1)[1].rsplit("</div>", 1)[1]  # the maintainers' part
+    assert body.strip().startswith("Notes") and "&lt;script>alert(2)" in body
+    assert "<script>alert(2)" not in body and "javascript:" not in body and "{: onclick" not in body and "\x1b" not in body
+
+
+def test_reserved_names_never_take_a_section_page():
+    records = fixture_records()
+    for record, name in zip(records, ["Index", "CON", "404"]):
+        record.authors = [name]
+        record.keywords = [name.lower()]
+    catalog = build_catalog(records)
+    slugs = {a.slug for a in catalog.authors} | {k.slug for k in catalog.keywords} | {a.slug for a in catalog.areas}
+    assert not slugs & urls.RESERVED_SLUGS and {"index-x", "con-x", "404-x"} <= slugs
+
+
+_ONE_PATTERN = re.compile(  # the single alternation math_spans replaces: quadratic on unclosed \[ \(
+    r"\$\$(?P<d1>.+?)\$\$|\\\[(?P<d2>.+?)\\\]|\\\((?P<i1>.+?)\\\)|(?<![\\$\w])\$(?P<i2>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?![\d$])",
+    re.DOTALL,
+)
+
+
+def test_math_spans_find_what_one_alternation_found():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from generator.site.mathml import math_spans
+
+    pieces = ["$", "$$", "\\", "\\[", "\\]", "\\(", "\\)", "[", "]", "a", "1", " ", "\n", "x_i"]
+
+    @given(st.lists(st.sampled_from(pieces), max_size=30).map("".join))
+    @settings(max_examples=2000, deadline=None)
+    def same(text):
+        assert [(m.span(), m.lastgroup) for m in math_spans(text)] == [(m.span(), m.lastgroup) for m in _ONE_PATTERN.finditer(text)]
+
+    same()

@@ -58,3 +58,17 @@ def test_identity_is_stable_and_unique():
     assert [(r.id, r.slug) for r in first] == [(r.id, r.slug) for r in second]
     assert len({r.id for r in first}) == 3
     assert [r.slug for r in first] == ["same", "same-2", "other"]
+
+
+RESERVED_TITLES = ["Index", "Search", "Assets", "404", "sitemap", "CON", "prn", "Aux", "NUL", "COM1", "com9", "LPT1", "Lpt9"]
+
+
+def test_reserved_names_never_become_a_paper_slug():
+    from generator.site.urls import RESERVED_SLUGS
+
+    records = [PaperRecord(id="", slug="", title=title, sources=[SourceRef("x.txt", n, "numbered")]) for n, title in enumerate(RESERVED_TITLES)]
+    assign_identity(records, taken_ids=set(), taken_slugs={"index-paper"})
+    slugs = [r.slug for r in records]
+    assert not set(slugs) & RESERVED_SLUGS and len(set(slugs)) == len(slugs)
+    assert slugs[0] == "index-paper-2" and slugs[5] == "con-paper"
+    assert unique_slug("nul", set()) == "nul-paper" and make_slug("  ") == "paper"

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from generator.check import check_pages, errors_only
 from generator.config import ProjectConfig
+from generator.store import StoreError, project_lock, recover
 from generator.engines import EngineError, build_with_engine, serve_with_engine
 from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
@@ -67,6 +68,22 @@ def run_import_step(config: ProjectConfig, quiet: bool) -> int:
 
 
 def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
+    # One import or build at a time per project; the import inside re-enters the lock.
+    try:
+        with project_lock(config, "build"):
+            recovered = recover(config)
+            if recovered:
+                _say(bool(getattr(args, "quiet", False)), f"papersite: {recovered}")
+            return _locked_build(args, config)
+    except StoreError as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # a full disk or a read-only build/site folder
+        print(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped", file=sys.stderr)
+        return 1
+
+
+def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     quiet = bool(getattr(args, "quiet", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     started = time.perf_counter()

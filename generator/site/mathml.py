@@ -16,10 +16,45 @@ from html.parser import HTMLParser
 
 from latex2mathml.converter import convert
 
-_MATH = re.compile(
-    r"\$\$(?P<d1>.+?)\$\$|\\\[(?P<d2>.+?)\\\]|\\\((?P<i1>.+?)\\\)|(?<![\\$\w])\$(?P<i2>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?![\d$])",
-    re.DOTALL,
-)
+from generator.site.html import neutral_chars
+
+# The four math delimiters, tried in this order at each position. A lazy ``.+?`` runs
+# to the end of the text when its closing delimiter never comes, so an abstract with
+# thousands of unclosed ``\[`` was quadratic: ``math_spans`` tries a display
+# pattern only where its closer still occurs later in the text.
+_DISPLAY_DOLLARS = re.compile(r"\$\$(?P<d1>.+?)\$\$", re.DOTALL)
+_DISPLAY_BRACKETS = re.compile(r"\\\[(?P<d2>.+?)\\\]", re.DOTALL)
+_INLINE_PARENS = re.compile(r"\\\((?P<i1>.+?)\\\)", re.DOTALL)
+# bounded by the line and by the next '$': linear as it is
+_INLINE_DOLLAR = re.compile(r"(?<![\\$\w])\$(?P<i2>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?![\d$])")
+_OPENER = re.compile(r"\$|\\[\[(]")
+_DELIMITED = ((_DISPLAY_DOLLARS, "$$", "$$"), (_DISPLAY_BRACKETS, "\\[", "\\]"), (_INLINE_PARENS, "\\(", "\\)"))
+
+
+def math_spans(text: str):  # noqa: ANN201 - yields re.Match
+    """The matches of the four patterns as one alternation would find them, in linear time."""
+    last = {closer: text.rfind(closer) for _, _, closer in _DELIMITED}
+    pos = 0
+    while True:
+        opener = _OPENER.search(text, pos)
+        if opener is None:
+            return
+        at = opener.start()
+        found = None
+        for pattern, start, closer in _DELIMITED:
+            # the content is at least one character, then the closer
+            if text.startswith(start, at) and last[closer] >= at + len(start) + 1:
+                found = pattern.match(text, at)
+                if found:
+                    break
+        if found is None and text[at] == "$":
+            found = _INLINE_DOLLAR.match(text, at)
+        if found is None:
+            pos = at + 1
+            continue
+        yield found
+        pos = found.end()
+
 
 _SIZES = re.compile(r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)\b\s*")
 
@@ -100,10 +135,11 @@ def render_text(text: str) -> tuple[str, bool]:
     out: list[str] = []
     rendered = False
     pos = 0
-    for match in _MATH.finditer(text):
+    for match in math_spans(text):
         out.append(html.escape(text[pos : match.start()], quote=False))
-        latex = match.group("d1") or match.group("d2") or match.group("i1") or match.group("i2") or ""
-        display = bool(match.group("d1") or match.group("d2"))
+        group = match.lastgroup or ""
+        latex = match.group(group) or ""
+        display = group in ("d1", "d2")
         markup = latex_to_mathml(latex, display)
         if markup is None:
             out.append(html.escape(match.group(0), quote=False))
@@ -112,7 +148,7 @@ def render_text(text: str) -> tuple[str, bool]:
             rendered = True
         pos = match.end()
     out.append(html.escape(text[pos:], quote=False))
-    return "".join(out), rendered
+    return neutral_chars("".join(out)), rendered
 
 
 def render_abstract(text: str) -> str:

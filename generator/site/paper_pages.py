@@ -18,8 +18,9 @@ from generator.decisions import read_decision
 from generator.record import Fill, PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
-from generator.site.html import block, esc, link, out_link, page, plain_title
+from generator.site.html import block, esc, link, out_link, page, plain_chars, plain_title
 from generator.site.mathml import render_abstract, render_text
+from generator.markup import safe_body, theme_meta
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
@@ -307,17 +308,18 @@ def render_paper_page(
         "</div>",
     )
     if paper.body.strip():
-        body += "\n\n" + paper.body.strip() + "\n"
+        # `papersite check` rejects what safe_body neutralises; this is for builds that skip it
+        body += "\n\n" + safe_body(paper.body.strip()) + "\n"
 
     meta = [
-        {"name": name, "content": value}
+        {"name": name, "content": plain_chars(value)}
         for name, value in cite.scholar_meta(paper, context.venue)
         if name != "citation_pdf_url" or urls.is_web_url(value)
     ]
-    # A maintainer's own front-matter keys (description, status, template...) reach the
-    # theme as page meta; the keys this page needs to render correctly always win.
+    # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
+    # the theme, as plain text; the keys this page needs to render correctly always win.
     front = {
-        **paper.extra,
+        **theme_meta(paper.extra),
         "title": plain_title(paper.title),
         "hide": ["toc"],
         "search": {"exclude": True},

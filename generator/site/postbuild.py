@@ -24,7 +24,6 @@ the staged data, so rebuilds stay byte-identical.
 from __future__ import annotations
 
 import gzip
-import html
 import io
 import json
 import re
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config import ProjectConfig
+from generator.site.html import esc
 
 SHELL_SLUG = "_shell"  # python-slugify never yields a leading "_": no author or keyword can own it
 TITLE_MARK = "PapersiteShellTitle4e1d"
@@ -77,7 +77,7 @@ class _Shell:
     marks: list[str]  # the mark between parts[i] and parts[i + 1]: "title", "content" or "url"
 
     def fill(self, title: str, body: str, url: str) -> str:
-        values = {"title": html.escape(title, quote=True), "content": body, "url": url}
+        values = {"title": esc(title), "content": body, "url": url}
         out = [self.parts[0]]
         for mark, part in zip(self.marks, self.parts[1:]):
             out.append(values[mark])
