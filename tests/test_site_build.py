@@ -129,7 +129,7 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     article = _article(html)
     assert "@inproceedings{" in article and "TY  - CONF" in article and 'data-copy="ps-bibtex"' in article
     assert f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md" in article
-    assert "/issues/new?title=" in article
+    assert "Fix this paper" in article and "/issues/new?template=correct-paper.yml&amp;title=" in article
     assert ("Search by title" in article) or ("openreview.net/forum" in article)
 
 
