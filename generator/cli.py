@@ -43,6 +43,10 @@ def _parser() -> argparse.ArgumentParser:
     correct.add_argument("issue_body", type=Path, metavar="ISSUE_BODY_FILE", help="the issue's Markdown body")
     correct.add_argument("--dry-run", action="store_true", help="validate and print the diff; write nothing")
     correct.add_argument("--comment", type=Path, metavar="FILE", help="also write the outcome as a Markdown comment")
+    correct.add_argument(
+        "--base-pages", type=Path, metavar="DIR",
+        help="the paper pages the form was filled from (a batch): fields left as they were there undo nothing",
+    )
 
     form = commands.add_parser("issue-form", help=f"write the correction form from the taxonomy ({TEMPLATE_PATH})")
     form.add_argument("--check", action="store_true", help="only report whether the committed form is up to date")

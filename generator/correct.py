@@ -281,23 +281,38 @@ def find_page(config: ProjectConfig, paper_id: str, body_label: str, line: int) 
     raise CorrectionFailed([f"{body_label}:{line}: no paper page has the id {paper_id!r}{hint}"])
 
 
-def _same(a: str | None, b: str | None) -> bool:
-    return " ".join((a or "").split()) == " ".join((b or "").split())
+def _comparable(record: PaperRecord, key: str):
+    """A field as a reader sees it: spacing does not count, a topic is its area and sub-area."""
+    value = getattr(record, key)
+    if key in ("title", "abstract"):
+        return " ".join((value or "").split())
+    if key in ("authors", "keywords"):
+        return [" ".join(item.split()) for item in value]
+    if key == "topic":
+        return (value.area, value.subarea) if value is not None else None
+    return dict(value)
 
 
-def apply_correction(record: PaperRecord, correction: Correction, body_label: str) -> tuple[PaperRecord, list[str]]:
-    """The corrected record and the fields that changed; a form that equals the page changes nothing."""
-    changes: dict = {}
+def apply_correction(
+    record: PaperRecord, correction: Correction, body_label: str, base: PaperRecord | None = None
+) -> tuple[PaperRecord, list[str]]:
+    """The corrected record and the fields that changed; a form that equals the page changes nothing.
+
+    ``base`` is the page the form was filled from, when it may since have changed (a batch of
+    corrections): a field the form leaves as it was there is not a change, so it does not undo
+    an earlier correction, and a field both changed differently is a conflict.
+    """
+    base = base or record
     line = lambda key: correction.lines.get(key, 1)  # noqa: E731
     errors: list[str] = []
-    if correction.title is not None and not _same(correction.title, record.title):
-        changes["title"] = correction.title
-        changes["title_derived"] = False  # a person wrote the real title
-    if correction.authors is not None and [" ".join(a.split()) for a in record.authors] != correction.authors:
-        changes["authors"] = correction.authors
-    if correction.abstract is not None and not _same(correction.abstract, record.abstract):
-        changes["abstract"] = correction.abstract
-    if correction.abstract_cut is not None and not " ".join((record.abstract or "").split()).startswith(
+    wanted: dict = {}
+    if correction.title is not None:
+        wanted["title"] = correction.title
+    if correction.authors is not None:
+        wanted["authors"] = correction.authors
+    if correction.abstract is not None:
+        wanted["abstract"] = correction.abstract
+    if correction.abstract_cut is not None and not _comparable(base, "abstract").startswith(
         " ".join(correction.abstract_cut.split())
     ):
         errors.append(
@@ -305,16 +320,29 @@ def apply_correction(record: PaperRecord, correction: Correction, body_label: st
             "copy, but its start differs from the page's: paste the whole corrected abstract"
         )
     if correction.topic is not None:
-        area, subarea = correction.topic
-        current = record.topic
-        if current is None or (current.area, current.subarea) != (area, subarea):
-            changes["topic"] = Topic(area, subarea, "maintainer")
-    if correction.keywords is not None and correction.keywords != list(record.keywords):
-        changes["keywords"] = correction.keywords
-    if correction.links is not None and correction.links != dict(record.links):
-        changes["links"] = correction.links
+        wanted["topic"] = Topic(correction.topic[0], correction.topic[1], "maintainer")
+    if correction.keywords is not None:
+        wanted["keywords"] = correction.keywords
+    if correction.links is not None:
+        wanted["links"] = correction.links
+
+    changes: dict = {}
+    form_key = {"title": "paper_title"}
+    for key, value in wanted.items():
+        proposed = _comparable(record.replace(**{key: value}), key)
+        if proposed == _comparable(base, key) or proposed == _comparable(record, key):
+            continue  # left as it was, or already so
+        if _comparable(record, key) != _comparable(base, key):
+            errors.append(
+                f"{body_label}:{line(form_key.get(key, key))}: the page's {key} changed after this form was filled in "
+                "(by another correction); open the form again from the page and redo this change"
+            )
+            continue
+        changes[key] = value
+    if "title" in changes:
+        changes["title_derived"] = False  # a person wrote the real title
     identity = ("title", "authors", "abstract")
-    if all(key in changes for key in identity) and record.authors and record.abstract and not record.title_derived:
+    if all(key in changes for key in identity) and base.authors and base.abstract and not base.title_derived:
         errors.append(
             f"{body_label}:{line('paper_title')}: the form changes the title, the authors and the abstract at once: "
             f"that describes another paper, not paper {record.id!r}; check the paper id (or edit the page by hand)"
@@ -325,8 +353,13 @@ def apply_correction(record: PaperRecord, correction: Correction, body_label: st
     return record.replace(**changes), changed
 
 
-def correct_page(config: ProjectConfig, body_path: Path, dry_run: bool = False) -> CorrectionResult:
-    """Apply an issue body to its page (unless ``dry_run``); raises CorrectionFailed before writing."""
+def correct_page(
+    config: ProjectConfig, body_path: Path, dry_run: bool = False, base_dir: Path | None = None
+) -> CorrectionResult:
+    """Apply an issue body to its page (unless ``dry_run``); raises CorrectionFailed before writing.
+
+    ``base_dir`` holds the pages as they were when the forms were filled in (see ``apply_correction``).
+    """
     body_label = str(body_path)
     text = read_issue_body(body_path)
     try:
@@ -336,7 +369,13 @@ def correct_page(config: ProjectConfig, body_path: Path, dry_run: bool = False) 
     correction = parse_correction(text, body_label, taxonomy)
     path, record = find_page(config, correction.paper_id, body_label, correction.lines.get("paper_id", 1))
     before = path.read_text(encoding="utf-8")
-    corrected, changed = apply_correction(record, correction, body_label)
+    base = None
+    if base_dir is not None and (base_dir / path.name).is_file():
+        try:
+            base = parse_page((base_dir / path.name).read_text(encoding="utf-8"), base_dir / path.name)
+        except RecordError as error:
+            raise CorrectionFailed([str(error)]) from None
+    corrected, changed = apply_correction(record, correction, body_label, base)
     after = render_page(corrected) if changed else before
     result = CorrectionResult(path, _label(path, config.root), before, after, changed)
     if not changed:
@@ -383,7 +422,8 @@ def run_correct(args: argparse.Namespace, config: ProjectConfig) -> int:
     dry_run = bool(args.dry_run)
     result, errors = None, []
     try:
-        result = correct_page(config, Path(args.issue_body), dry_run=dry_run)
+        base = Path(args.base_pages) if getattr(args, "base_pages", None) else None
+        result = correct_page(config, Path(args.issue_body), dry_run=dry_run, base_dir=base)
     except CorrectionFailed as failure:
         errors = failure.errors
     except LocatedError as error:

@@ -267,3 +267,23 @@ def test_the_failure_comment_quotes_the_problems_in_a_fence_they_cannot_close(pr
     fence = re.search(r"^(`{3,})$", text, re.MULTILINE).group(1)
     inner = text.split(fence + "\n", 1)[1].rsplit("\n" + fence, 1)[0]
     assert "`" * len(fence) not in inner
+
+
+def test_a_batch_of_forms_filled_from_the_same_page_undoes_nothing(project: Path, capsys, tmp_path: Path) -> None:
+    base = tmp_path / "base-pages"
+    base.mkdir()
+    for page in (project / "site_src" / "papers").glob("*.md"):
+        (base / page.name).write_bytes(page.read_bytes())
+    filled = current_values(project, "one-step-diffusion-via-shortcut-models")  # what every reader's form held
+    first = {**filled, "paper_title": "One-Step Diffusion via Shortcut Models", "reason": "Hyphen."}
+    second = {**filled, "keywords": "diffusion models\nshortcut models", "reason": "Keywords."}
+    rival = {**filled, "paper_title": "One Step Diffusion Using Shortcut Models", "reason": "Another title."}
+    for values in (first, second):
+        code, _, err, _ = correct(project, github_body(values), "--base-pages", str(base), capsys=capsys)
+        assert code == 0, err
+    page = read_page(project / A1)
+    assert page.title == "One-Step Diffusion via Shortcut Models" and page.keywords == ["diffusion models", "shortcut models"]
+    before = snapshot(project)
+    code, _, err, path = correct(project, github_body(rival), "--base-pages", str(base), capsys=capsys)
+    assert code == 1 and snapshot(project) == before
+    assert f"{path}:7: the page's title changed after this form was filled in" in err, err
