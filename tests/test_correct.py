@@ -287,3 +287,52 @@ def test_a_batch_of_forms_filled_from_the_same_page_undoes_nothing(project: Path
     code, _, err, path = correct(project, github_body(rival), "--base-pages", str(base), capsys=capsys)
     assert code == 1 and snapshot(project) == before
     assert f"{path}:7: the page's title changed after this form was filled in" in err, err
+
+
+# --- the whole loop, offline ------------------------------------------------------------------
+
+
+def fix_this_paper_link(page_html: str) -> str:
+    import html
+
+    match = re.search(r'<a href="([^"]+)"[^>]*>Fix this paper</a>', page_html)
+    assert match, "the paper page has no 'Fix this paper' link"
+    return html.unescape(match.group(1))
+
+
+@pytest.mark.slow
+def test_the_whole_loop_link_form_correct_check_reimport_rebuild(tmp_path: Path, capsys) -> None:
+    """A reader follows the built page's link, changes two fields, submits; the site shows it."""
+    root = tmp_path / "site"
+    assert main(["init", str(root), "--site-name", "Loop"]) == 0
+    config_file = root / "papersite.yml"
+    config_file.write_text(config_file.read_text(encoding="utf-8") + "repo_url: https://github.com/example/loop\n", encoding="utf-8")
+    assert main(["--project", str(root), "build", "--quiet"]) == 0  # imports the example listing, then builds
+    pages = sorted((root / "site_src" / "papers").glob("*.md"))
+    page_path = pages[0]
+    record = read_page(page_path)
+    built = (root / "site" / "papers" / record.slug / "index.html").read_text(encoding="utf-8")
+    values = form_values_from_link(fix_this_paper_link(built))
+    assert values["paper_id"] == record.id
+
+    values["paper_title"] = "A Corrected Title for the Loop Test"
+    values["topic"] = "Theory · Learning Theory"
+    values["reason"] = "The PDF says so."
+    capsys.readouterr()
+    code, out, err, _ = correct(root, github_body(values), capsys=capsys)
+    assert code == 0, err
+    assert "changed title, topic" in out
+    assert main(["--project", str(root), "check"]) == 0
+
+    assert main(["--project", str(root), "import", "--quiet"]) == 0  # the listing still has the old values
+    again = read_page(page_path)
+    assert again.title == "A Corrected Title for the Loop Test"
+    assert (again.topic.area, again.topic.subarea, again.topic.source) == ("Theory", "Learning Theory", "maintainer")
+
+    assert main(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    rebuilt = (root / "site" / "papers" / record.slug / "index.html").read_text(encoding="utf-8")
+    assert "A Corrected Title for the Loop Test" in rebuilt and "Learning Theory" in rebuilt
+    assert "set by a maintainer" in rebuilt
+    assert record.title not in rebuilt
+    # the link now offers the corrected values
+    assert form_values_from_link(fix_this_paper_link(rebuilt))["paper_title"] == "A Corrected Title for the Loop Test"
