@@ -479,7 +479,8 @@ def _file_link_resolves(path: str, page: _Page, site: _SiteIndex) -> bool:
 # --- entry points -------------------------------------------------------------
 
 
-def _label(path: Path, root: Path) -> str:
+def display_path(path: Path, root: Path) -> str:
+    """A path as messages print it: relative to the project root when inside it."""
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -504,7 +505,7 @@ def check_pages(
     pages: list[_Page] = []
     texts = texts or {}
     for path in paper_page_paths(config) if paths is None else paths:
-        read = _read_page(path, _label(path, config.root), texts.get(path))
+        read = _read_page(path, display_path(path, config.root), texts.get(path))
         if isinstance(read, Problem):
             problems.append(read)
         else:
@@ -548,7 +549,7 @@ def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
     errors = len(errors_only(problems))
     warnings = len(problems) - errors
     elapsed = time.perf_counter() - started
-    where = _label(config.papers_dir, config.root)
+    where = display_path(config.papers_dir, config.root)
     if errors:
         files = len({p.path for p in problems if p.is_error})
         print(

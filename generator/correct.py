@@ -28,8 +28,9 @@ import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from generator.check import _label, check_pages, paper_page_paths
+from generator.check import check_pages, display_path, paper_page_paths
 from generator.config import ProjectConfig
 from generator.correction_form import CUT_MARK, FIELD_BY_ID, TEMPLATE_PATH, FormValue, parse_issue_body, render_issue_form
 from generator.importer import _write_atomic
@@ -206,7 +207,7 @@ def parse_correction(text: str, path: str, taxonomy: Taxonomy) -> Correction:
     return correction
 
 
-def _check_text(key: str, value: FormValue, error) -> None:
+def _check_text(key: str, value: FormValue, error: Callable[..., None]) -> None:
     """What no field may hold, wherever its text ends up."""
     text = value.text
     multiline = FIELD_BY_ID[key].kind == "textarea"
@@ -277,7 +278,7 @@ def find_page(config: ProjectConfig, paper_id: str, body_label: str, line: int) 
                 return path, record
     hint = ""
     if (config.papers_dir / f"{paper_id}.md").is_file():
-        hint = f"; that is the slug of {_label(config.papers_dir / f'{paper_id}.md', config.root)}, not its id"
+        hint = f"; that is the slug of {display_path(config.papers_dir / f'{paper_id}.md', config.root)}, not its id"
     raise CorrectionFailed([f"{body_label}:{line}: no paper page has the id {paper_id!r}{hint}"])
 
 
@@ -377,7 +378,7 @@ def correct_page(
             raise CorrectionFailed([str(error)]) from None
     corrected, changed = apply_correction(record, correction, body_label, base)
     after = render_page(corrected) if changed else before
-    result = CorrectionResult(path, _label(path, config.root), before, after, changed)
+    result = CorrectionResult(path, display_path(path, config.root), before, after, changed)
     if not changed:
         return result
     problems = [p for p in check_pages(config, texts={path: after}) if p.is_error and p.path == result.label]
