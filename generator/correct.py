@@ -149,7 +149,7 @@ def parse_correction(text: str, path: str, taxonomy: Taxonomy) -> Correction:
             bad = sorted({c for c in name if not _name_character(c)})
             if bad:
                 shown = ", ".join(_shown(c) for c in bad)
-                error(value, f"author {_shown(name)} contains {shown}: a name is letters, spaces and . ' - only", offset)
+                error(value, f"author {_shown(name)} contains {shown}: a name is letters, spaces and . ' , - only", offset)
             elif len(name) > LIMITS["author"]:
                 error(value, f"author name is {len(name)} characters long; at most {LIMITS['author']}", offset)
         correction.authors = [name for _, name in names]

@@ -120,7 +120,7 @@ def test_corrections_workflow_validates_then_applies_with_papersite_correct() ->
     jobs = corrections()["jobs"]
     validate = "\n".join(step.get("run", "") for step in jobs["validate"]["steps"])
     assert "--jq .body > \"$RUNNER_TEMP/issue-body.md\"" in validate  # the body reaches a file, never a shell word
-    assert 'papersite correct "$RUNNER_TEMP/issue-body.md" --dry-run --comment' in validate
+    assert 'papersite --project "$GITHUB_WORKSPACE" correct issue-body.md --dry-run --comment comment.md' in validate
     assert "gh issue comment" in validate and "--body-file" in validate
     apply = "\n".join(step.get("run", "") for step in jobs["apply"]["steps"])
     assert "--label correction --label approved" in apply
