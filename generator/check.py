@@ -25,7 +25,7 @@ import posixpath
 import re
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -104,14 +104,15 @@ class _Page:
 _CLOSING_FENCE = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 
-def _read_page(path: Path, label: str) -> _Page | Problem:
-    """Parse one page, keeping line numbers; a Problem if it cannot be read at all."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        return Problem(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8")
-    except OSError as error:  # a directory or a dangling symlink named *.md
-        return Problem(label, 1, f"cannot read the page ({error.strerror}); a paper page must be a file")
+def _read_page(path: Path, label: str, text: str | None = None) -> _Page | Problem:
+    """Parse one page (from ``text`` if given), keeping line numbers; a Problem if it cannot be read at all."""
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            return Problem(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8")
+        except OSError as error:  # a directory or a dangling symlink named *.md
+            return Problem(label, 1, f"cannot read the page ({error.strerror}); a paper page must be a file")
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     if not text.startswith("---\n"):
         return Problem(label, 1, "page must start with a '---' line opening the YAML front matter")
@@ -528,7 +529,8 @@ def _check_body_markup(page: _Page) -> None:
 # --- entry points -------------------------------------------------------------
 
 
-def _label(path: Path, root: Path) -> str:
+def display_path(path: Path, root: Path) -> str:
+    """A path as messages print it: relative to the project root when inside it."""
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -541,12 +543,19 @@ def paper_page_paths(config: ProjectConfig) -> list[Path]:
     return sorted(config.papers_dir.glob("*.md"))
 
 
-def check_pages(config: ProjectConfig, paths: Iterable[Path] | None = None) -> list[Problem]:
-    """Every problem in the paper pages (errors and warnings), sorted by file and line."""
+def check_pages(
+    config: ProjectConfig, paths: Iterable[Path] | None = None, texts: Mapping[Path, str] | None = None
+) -> list[Problem]:
+    """Every problem in the paper pages (errors and warnings), sorted by file and line.
+
+    ``texts`` stands in for the files it names: ``papersite correct`` checks a
+    page as it would be written, among all the others, before writing it.
+    """
     taxonomy, problems = load_taxonomy(config.taxonomy_file)
     pages: list[_Page] = []
+    texts = texts or {}
     for path in paper_page_paths(config) if paths is None else paths:
-        read = _read_page(path, _label(path, config.root))
+        read = _read_page(path, display_path(path, config.root), texts.get(path))
         if isinstance(read, Problem):
             problems.append(read)
         else:
@@ -566,6 +575,17 @@ def check_pages(config: ProjectConfig, paths: Iterable[Path] | None = None) -> l
     return sorted(problems)
 
 
+def github_annotation(problem: Problem) -> str:
+    """The problem as a GitHub Actions workflow command: the pull request shows it on the page's line."""
+
+    def escape(text: str, in_property: bool = False) -> str:
+        text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
+
+    command = "error" if problem.is_error else "warning"
+    return f"::{command} file={escape(problem.path, True)},line={problem.line}::{escape(problem.message)}"
+
+
 def errors_only(problems: Iterable[Problem]) -> list[Problem]:
     return [p for p in problems if p.is_error]
 
@@ -574,12 +594,13 @@ def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
     started = time.perf_counter()
     count = len(paper_page_paths(config))
     problems = check_pages(config)
+    github = getattr(args, "format", "text") == "github"
     for problem in problems:
-        print(problem)
+        print(github_annotation(problem) if github else problem)
     errors = len(errors_only(problems))
     warnings = len(problems) - errors
     elapsed = time.perf_counter() - started
-    where = _label(config.papers_dir, config.root)
+    where = display_path(config.papers_dir, config.root)
     if errors:
         files = len({p.path for p in problems if p.is_error})
         print(

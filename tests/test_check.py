@@ -307,3 +307,18 @@ def test_check_and_build_agree_on_an_alias_bomb_and_neither_hangs(project: Path)
     assert check.returncode == 1 and expected in check.stdout, check.stdout + check.stderr
     assert build.returncode == 1 and expected in build.stderr, build.stderr
     assert "Traceback" not in check.stderr + build.stderr
+
+
+def test_github_format_annotates_each_problem_on_its_line(project: Path, capsys) -> None:
+    page = write(project, make_record("annotated", topic=Topic("Alchemy", None, "maintainer")))
+    edit(page, "title: A paper called annotated", "title: ''")
+    write(project, make_record("listed", topic=Topic("Alchemy, 100%", None, "listing")))
+    assert main(["--project", str(project), "check", "--format", "github"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    rel = "site_src/papers/annotated.md"
+    assert f"::error file={rel},line={line_of(page, 'title:')}::field 'title' is empty" in out
+    assert any(l.startswith(f"::error file={rel},line={line_of(page, 'area: Alchemy')}::topic area 'Alchemy'") for l in out)
+    # a listing's topic is a warning; '%' in a message is escaped as the runner expects
+    (warning,) = [l for l in out if l.startswith("::warning ")]
+    assert warning.startswith("::warning file=site_src/papers/listed.md,line=") and "Alchemy, 100%25" in warning
+    assert all(l.startswith(("::error ", "::warning ")) for l in out)

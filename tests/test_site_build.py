@@ -136,7 +136,7 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     assert "Submitted to " in rejected_article and ">Rejected</span>" in rejected_article
     paper = accepted
     assert has(f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md")
-    assert has("/issues/new?title=")
+    assert has("Fix this paper") and has("/issues/new?template=correct-paper.yml&amp;title=")
     assert has("Search by title") or has("openreview.net/forum")
 
 
@@ -328,3 +328,25 @@ def test_hostile_listing_text_is_shown_not_run(fixture_site):
     assert "<" not in title
     for page in ("authors", "keywords", "topics", "papers", ""):
         assert "<script>window.__pwned" not in _html(fixture_site, page)
+
+
+def test_fix_this_paper_opens_the_form_holding_the_page_values(fixture_site):
+    from urllib.parse import parse_qs
+
+    from generator.record import read_page
+
+    for slug in ("one-step-diffusion-via-shortcut-models", "hostile-paper"):
+        record = read_page(fixture_site.papers_dir / f"{slug}.md")
+        links = [(tag, value) for tag, attr, value in _refs(fixture_site.site_dir / "papers" / slug / "index.html")
+                 if tag == "a" and "/issues/new?" in value]
+        assert len(links) == 1, links
+        url = links[0][1]  # the parser has decoded the attribute, as a browser does
+        parts = urlsplit(url)
+        assert (parts.scheme, parts.netloc, parts.path) == ("https", "github.com", "/example/papers/issues/new")
+        query = {key: values[0] for key, values in parse_qs(parts.query).items()}
+        assert query["template"] == "correct-paper.yml" and query["paper_id"] == record.id
+        assert query["paper_title"] == " ".join(record.title.split())
+        assert query["authors"].split("\n") == record.authors
+        assert len(url) <= 4000
+    article = _article(_html(fixture_site, "papers/hostile-paper"))
+    assert ">Fix this paper</a>" in article and "Report a problem" not in article

@@ -357,10 +357,21 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         references,
         '<h2 id="edit">How to correct a page</h2>',
         f"<p>Each paper is one file, <code>{esc(papers_dir)}/&lt;slug&gt;.md</code>: YAML front matter with the title, "
-        "authors, topic, keywords, links and abstract, and an optional Markdown body for notes. Use "
-        "<em>Edit this page</em> at the bottom of a paper page, change a field, and open a pull request. "
-        "A topic you set gets <code>source: maintainer</code> and is never overwritten by the next import. "
-        "Topic, keyword and author pages are rebuilt from the paper pages on every build: never edit them.</p>",
+        "authors, topic, keywords, links and abstract, and an optional Markdown body for notes. There are three "
+        "ways to correct it:</p>",
+        "<ol>"
+        "<li><em>Fix this paper</em>, at the bottom of the paper page, opens a form that already holds what "
+        "the page says: change the wrong fields and submit it. No git or YAML needed. A check answers on the "
+        "issue with the exact change (or with what to fix in the form); once a maintainer adds the "
+        "<code>approved</code> label, the correction joins one pull request with the others.</li>"
+        "<li><em>Edit this page</em>, beside it, opens the page's file on GitHub: change a field and open a "
+        "pull request; CI runs <code>papersite check</code> on it and marks any problem on its line.</li>"
+        "<li>In a clone of the repository: edit the file, run <code>papersite check</code>, and open a pull "
+        "request.</li>"
+        "</ol>",
+        "<p>Every way ends as the same edit of the page. A topic set by hand gets <code>source: maintainer</code>, and "
+        "the next import keeps every field a person changed. Topic, keyword and author pages are rebuilt from the "
+        "paper pages on every build: never edit them.</p>",
         "<p>To build locally: <code>pip install -e .</code>, then <code>papersite build</code> (or "
         "<code>mkdocs build</code>) writes the site to <code>site/</code>; <code>papersite serve</code> previews it.</p>",
         repo,

@@ -41,15 +41,17 @@ class SiteContext:
         return f"{self.config.repo_url}/edit/{self.config.repo_branch}/{quote(self.source_of[slug])}"
 
     def issue_url(self, paper: PaperRecord) -> str | None:
+        """The "Fix this paper" issue form, pre-filled with what the page says now."""
         if not self.config.repo_url:
             return None
-        title = f"Problem on paper page: {' '.join(paper.title.split())[:120]}"
-        body = (
-            f"Page: {urls.paper_url(paper.slug)}\n"
-            f"Source: {self.source_of.get(paper.slug, '')}\n\n"
-            "What is wrong, and what should it say?\n"
-        )
-        return f"{self.config.repo_url}/issues/new?title={quote(title, safe='')}&body={quote(body, safe='')}"
+        from generator.correction_form import prefill_url
+        from generator.taxonomy import TaxonomyError, load_taxonomy
+
+        try:
+            taxonomy = load_taxonomy(self.config.taxonomy_file)
+        except TaxonomyError:
+            taxonomy = None  # the build reports it; the link just leaves the topic empty
+        return prefill_url(self.config.repo_url, paper, taxonomy)
 
     def reference_url(self, name: str) -> str | None:
         """The reference catalogue of this file name in the repository, if it is there."""
@@ -279,7 +281,7 @@ def render_paper_page(
     if edit_url:
         actions.append(out_link(edit_url, "Edit this page"))
     if issue_url:
-        actions.append(out_link(issue_url, "Report a problem"))
+        actions.append(out_link(issue_url, "Fix this paper"))
 
     body = block(
         '<div class="ps-paper">',
