@@ -153,7 +153,8 @@ def _ends_whole(phrase: str) -> bool:
 
 
 def _capitalize(phrase: str) -> str:
-    return phrase[:1].upper() + phrase[1:] if phrase else phrase
+    # "β-DPO" keeps its letter: a Greek capital is another symbol
+    return phrase[:1].upper() + phrase[1:] if phrase[:1].isascii() else phrase
 
 
 _SUBJECT = re.compile(r"\b(we|our|us|this (paper|work))\b", re.IGNORECASE)
