@@ -32,8 +32,19 @@ class ProjectConfig:
     site_dir: Path  # built site
     build_dir: Path  # scratch: staged docs for the engine
     site_name: str
+    site_url: str | None  # where the site is published, e.g. https://owner.github.io/repo/ (canonical links, sitemap)
     repo_url: str | None  # e.g. https://github.com/owner/repo, for edit / issue links
     repo_branch: str
+
+    def engine_settings(self) -> dict[str, str]:
+        """The MkDocs settings papersite.yml drives, so that each is written in one place only."""
+        settings = {"site_url": self.site_url} if self.site_url else {}
+        if self.repo_url:
+            docs = self.docs_dir.relative_to(self.root).as_posix() if self.docs_dir.is_relative_to(self.root) else ""
+            settings["repo_url"] = self.repo_url
+            settings["repo_name"] = "/".join(self.repo_url.split("/")[-2:])
+            settings["edit_uri"] = f"edit/{self.repo_branch}/{docs + '/' if docs else ''}"
+        return settings
 
     @property
     def papers_rel(self) -> str:
@@ -53,6 +64,7 @@ _DEFAULTS: dict[str, Any] = {
     "site_dir": "site",
     "build_dir": "build",
     "site_name": "Papers",
+    "site_url": None,
     "repo_url": None,
     "repo_branch": "main",
 }
@@ -91,6 +103,7 @@ def load_config(root: Path | str = ".") -> ProjectConfig:
         site_dir=path("site_dir"),
         build_dir=path("build_dir"),
         site_name=str(values["site_name"]),
+        site_url=(str(values["site_url"]).rstrip("/") + "/" if values["site_url"] else None),
         repo_url=(str(values["repo_url"]).rstrip("/") if values["repo_url"] else None),
         repo_branch=str(values["repo_branch"]),
     )

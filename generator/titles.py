@@ -57,8 +57,8 @@ _GREEK = {
 }
 
 
-def _plain_text(abstract: str) -> str:
-    """The abstract as a reader sees it, without TeX, Markdown, URLs or asides in brackets.
+def plain_text(abstract: str, asides: bool = False) -> str:
+    """The abstract as a reader sees it, without TeX, Markdown, URLs (or asides in brackets).
 
     A title is plain text on every page and in every list, sorted by its first
     letter: "*Multi-Task Upcycling*" with its asterisks sorted before every other paper.
@@ -75,8 +75,8 @@ def _plain_text(abstract: str) -> str:
     text = re.sub(r"[_^]\{?(\w+)\}?", r"\1", text.replace("$", ""))  # L_p -> Lp
     text = re.sub(r"[{}\\`^]|\*+|(?<!\w)_+|_+(?!\w)", "", text)  # Markdown emphasis and stray TeX
     # asides: "(i.e., efficient and easy to understand)", "(i)"; "MIM (Masked Image Modeling)-Refiner".
-    # A name in brackets stays: "(SCOPE-Gen)", "(CSL)".
-    for _ in range(2):
+    # A name in brackets stays: "(SCOPE-Gen)", "(CSL)". A description (``asides``) keeps them all.
+    for _ in range(0 if asides else 2):
         text = re.sub(r"\s*\((?!\s*[A-Z][\w-]*[A-Z][\w-]*\s*\))[^()]*\)", "", text)
     return " ".join(text.split())
 
@@ -94,7 +94,7 @@ def _looks_like_method(name: str) -> bool:
     return True
 
 
-def _sentences(text: str) -> list[str]:
+def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
 
 
@@ -265,10 +265,10 @@ _WE_VERB = re.compile(
 
 def derive_title(abstract: str | None) -> str:
     """A readable title for a paper whose listings gave none: "Name: what it is", else its own statement."""
-    text = _plain_text(abstract or "")
+    text = plain_text(abstract or "")
     if not re.search(r"\w{2}", text):
         return "Untitled paper"
-    sentences = _sentences(text)
+    sentences = split_sentences(text)
     method = _method_name(sentences) or _named_statement(sentences)
     if method is not None:
         name, sentence = method

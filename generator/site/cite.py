@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from generator.record import PaperRecord
+from generator.site.html import clip
 from generator.site.urls import is_web_url
 
 
@@ -102,5 +103,5 @@ def scholar_meta(paper: PaperRecord, venue: Venue) -> list[tuple[str, str]]:
     if is_web_url(paper.links.get("pdf", "")):
         tags.append(("citation_pdf_url", paper.links["pdf"]))
     if paper.abstract:
-        tags.append(("citation_abstract", " ".join(paper.abstract.split())[:1000]))
+        tags.append(("citation_abstract", clip(paper.abstract, 1000)))
     return tags

@@ -15,9 +15,10 @@ from urllib.parse import quote
 
 from generator.config import ProjectConfig
 from generator.record import PaperRecord, Topic
+from generator.titles import plain_text, split_sentences
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
-from generator.site.html import block, esc, link, out_link, page, plain_title
+from generator.site.html import block, clip, esc, link, meta_text, out_link, page, plain_title
 from generator.site.mathml import render_abstract, render_text
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
@@ -42,8 +43,9 @@ class SiteContext:
         if not self.config.repo_url:
             return None
         title = f"Problem on paper page: {' '.join(paper.title.split())[:120]}"
+        page_url = urls.paper_url(paper.slug)
         body = (
-            f"Page: {urls.paper_url(paper.slug)}\n"
+            f"Page: {self.config.site_url + page_url if self.config.site_url else page_url}\n"
             f"Source: {self.source_of.get(paper.slug, '')}\n\n"
             "What is wrong, and what should it say?\n"
         )
@@ -66,15 +68,20 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
     return ", ".join(names)
 
 
-def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True) -> str:
-    """A list of papers linking to their pages, with authors (and topic) as context."""
+def paper_list(
+    papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False
+) -> str:
+    """A list of papers linking to their pages, with authors (and topic) as context.
+
+    ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
+    """
     # A paper appears in the lists of each of its authors and keywords (and as a
     # related paper): its item is built once per link and reused.
     cache = catalog.cache.setdefault("paper_list", {})
     items = []
     for paper in papers:
         href = urls.relative(here, urls.paper_url(paper.slug))
-        key = (paper.slug, href, show_topic)
+        key = (paper.slug, href, show_topic, mark_guesses)
         item = cache.get(key)
         if item is None:
             parts = [esc(author_line(paper))] if paper.authors else []
@@ -82,6 +89,8 @@ def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topi
                 parts.append(esc(paper.topic.label()))
             meta = ' <span class="ps-sep">·</span> '.join(parts)
             derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
+            if mark_guesses and paper.topic and paper.topic.source == "inferred":
+                derived += " " + guess_badge(paper.topic)
             item = cache[key] = f"<li>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
         items.append(item)
     return '<ul class="ps-papers">\n' + "\n".join(items) + "\n</ul>"
@@ -103,6 +112,13 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     elif paper.topic.source == "maintainer":
         text += ' <span class="ps-badge">set by a maintainer</span>'
     return text
+
+
+def guess_badge(topic: Topic) -> str:
+    """The short marker of an inferred topic in a list; the full confidence is its tooltip."""
+    label = _inferred_label(topic)
+    short = "inferred, uncertain" if "uncertain" in label else "inferred"
+    return f'<span class="ps-badge ps-inferred" title="{esc(label)}">{short}</span>'
 
 
 def _inferred_label(topic: Topic) -> str:
@@ -164,6 +180,16 @@ def _cite_block(kind: str, label: str, text: str) -> str:
         f'<pre><code id="{code_id}">{esc(text).replace(chr(10), "&#10;")}</code></pre></details>'
         f'<button type="button" class="md-button ps-copy" data-copy="{code_id}" aria-label="Copy {label}">Copy</button></div>'
     )
+
+
+DESCRIPTION_CHARS = 200  # what search results and link previews show of a page's description
+
+
+def description(paper: PaperRecord) -> str:
+    """The page's own description: the abstract's first sentence, as plain text, whole words."""
+    first = split_sentences(plain_text(paper.abstract, asides=True))[:1] if paper.abstract else []
+    text = first[0] if first else " ".join(paper.title.split())
+    return meta_text(clip(text, DESCRIPTION_CHARS))
 
 
 def render_paper_page(
@@ -252,6 +278,9 @@ def render_paper_page(
     # A maintainer's own front-matter keys (description, status, template...) reach the
     # theme as page meta; the keys this page needs to render correctly always win.
     front = {
+        "description": description(paper),
+        # for the link-preview tags of templates/main.html
+        **({"ps_authors": meta_text(author_line(paper))} if paper.authors else {}),
         **paper.extra,
         "title": plain_title(paper.title),
         "hide": ["toc"],
