@@ -214,7 +214,7 @@ def render_text(text: str) -> tuple[str, bool]:
     rendered = False
     pos = 0
     for match in _MATH.finditer(text):
-        out.append(render_prose(text[pos : match.start()]))
+        out.append(render_prose(_after_math(text[pos : match.start()], pos)))
         latex = match.group("d1") or match.group("d2") or match.group("i1") or match.group("i2") or ""
         display = bool(match.group("d1") or match.group("d2"))
         if _ONLY_TEXT.fullmatch(latex):
@@ -229,8 +229,13 @@ def render_text(text: str) -> tuple[str, bool]:
             out.append(markup)
             rendered = True
         pos = match.end()
-    out.append(render_prose(text[pos:]))
+    out.append(render_prose(_after_math(text[pos:], pos)))
     return "".join(out), rendered
+
+
+def _after_math(segment: str, pos: int) -> str:
+    """"$O(n^2)$.We propose": the glued full stop right after a formula."""
+    return re.sub(r"^([.!?])(?=[A-Z][a-z])", r"\1 ", segment) if pos else segment
 
 
 def render_abstract(text: str) -> str:
