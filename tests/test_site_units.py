@@ -212,3 +212,20 @@ def test_maintainer_front_matter_keys_reach_the_theme_but_never_replace_ours(tmp
     front = yaml.safe_load(render_paper_page(paper, catalog, [], context).split("\n---\n", 1)[0].lstrip("-\n"))
     assert front["description"] == "Errata: Table 2 sign"
     assert front["title"] == plain_title(paper.title) and front["hide"] == ["toc"]
+
+
+def test_topic_pages_mark_which_papers_are_there_by_a_guess():
+    from generator.record import Topic
+    from generator.site.indices import topics_pages
+
+    base = fixture_records()[0]
+    listed = base.replace(slug="listed", id="listed", topic=Topic("Theory", "Learning Theory", "listing"))
+    sure = base.replace(slug="sure", id="sure", topic=Topic("Theory", "Learning Theory", "inferred", 0.91))
+    unsure = base.replace(slug="unsure", id="unsure", topic=Topic("Theory", "Learning Theory", "inferred", 0.36))
+    pages = topics_pages(build_catalog([listed, sure, unsure]))
+    sub = next(text for path, text in pages.items() if path.count("/") == 3)
+    items = {m.group(1): m.group(0) for m in re.finditer(r'<li><a href="[^"]*?(\w+)/">.*?</li>', sub)}
+    assert "ps-inferred" not in items["listed"]
+    assert ">inferred</span>" in items["sure"] and 'title="inferred, 91% confident"' in items["sure"]
+    assert ">inferred, uncertain</span>" in items["unsure"]
+    assert "2 of them have a topic inferred from the title and abstract" in sub and "1 of those <em>uncertain</em>" in sub

@@ -15,7 +15,7 @@ from generator.record import PaperRecord
 from generator.site import urls
 from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
 from generator.site.html import block, esc, link, out_link, page, plain_title
-from generator.site.paper_pages import SiteContext, author_line, guess_badge, paper_list
+from generator.site.paper_pages import SiteContext, author_line, is_uncertain, paper_list
 
 GENERATED = {"search": {"exclude": True}}
 
@@ -138,7 +138,7 @@ def _guesses_note(papers: list[PaperRecord]) -> str:
     guessed = [p for p in papers if p.topic and p.topic.source == "inferred"]
     if not guessed:
         return ""
-    uncertain = sum(1 for p in guessed if "uncertain" in guess_badge(p.topic))
+    uncertain = sum(1 for p in guessed if is_uncertain(p.topic))
     return (
         f" {len(guessed):,} of them have a topic inferred from the title and abstract (marked"
         f" <em>inferred</em>), {uncertain:,} of those <em>uncertain</em>."

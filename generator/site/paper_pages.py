@@ -15,11 +15,11 @@ from urllib.parse import quote
 
 from generator.config import ProjectConfig
 from generator.record import PaperRecord, Topic
-from generator.titles import plain_text, split_sentences
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
 from generator.site.html import block, clip, esc, link, meta_text, out_link, page, plain_title
 from generator.site.mathml import render_abstract, render_text
+from generator.titles import plain_text, split_sentences
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
@@ -114,11 +114,15 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     return text
 
 
+def is_uncertain(topic: Topic) -> bool:
+    """Whether the page calls (part of) an inferred topic uncertain."""
+    return "uncertain" in _inferred_label(topic)
+
+
 def guess_badge(topic: Topic) -> str:
     """The short marker of an inferred topic in a list; the full confidence is its tooltip."""
-    label = _inferred_label(topic)
-    short = "inferred, uncertain" if "uncertain" in label else "inferred"
-    return f'<span class="ps-badge ps-inferred" title="{esc(label)}">{short}</span>'
+    short = "inferred, uncertain" if is_uncertain(topic) else "inferred"
+    return f'<span class="ps-badge ps-inferred" title="{esc(_inferred_label(topic))}">{short}</span>'
 
 
 def _inferred_label(topic: Topic) -> str:
