@@ -48,12 +48,23 @@ class ProjectConfig:
     site_dir: Path  # built site
     build_dir: Path  # scratch: staged docs for the engine
     site_name: str
+    site_url: str | None  # where the site is published, e.g. https://owner.github.io/repo/ (canonical links, sitemap)
     repo_url: str | None  # e.g. https://github.com/owner/repo, for edit / issue links
     repo_branch: str
     # Reference catalogues: files that complete what listings say about their papers
     # (authors, titles, links, decisions); they never add a paper.
     references: tuple[Path, ...] = ()
     venue: VenueSettings = VenueSettings()
+
+    def engine_settings(self) -> dict[str, str]:
+        """The MkDocs settings papersite.yml drives, so that each is written in one place only."""
+        settings = {"site_url": self.site_url} if self.site_url else {}
+        if self.repo_url:
+            docs = self.docs_dir.relative_to(self.root).as_posix() if self.docs_dir.is_relative_to(self.root) else ""
+            settings["repo_url"] = self.repo_url
+            settings["repo_name"] = "/".join(self.repo_url.split("/")[-2:])
+            settings["edit_uri"] = f"edit/{self.repo_branch}/{docs + '/' if docs else ''}"
+        return settings
 
     @property
     def papers_rel(self) -> str:
@@ -85,9 +96,10 @@ def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Pat
     problem = site_name_problem(values["site_name"])
     if problem:
         fail("site_name", problem)
-    url = values["repo_url"]
-    if url is not None and (not isinstance(url, str) or not _WEB_URL.match(url) or not urlsplit(url).netloc):
-        fail("repo_url", f"must be an http(s) URL such as https://github.com/OWNER/REPO, got {url!r}")
+    for key, example in (("repo_url", "https://github.com/OWNER/REPO"), ("site_url", "https://OWNER.github.io/REPO/")):
+        url = values.get(key)
+        if url is not None and (not isinstance(url, str) or not _WEB_URL.match(url) or not urlsplit(url).netloc):
+            fail(key, f"must be an http(s) URL such as {example}, got {url!r}")
     branch = values["repo_branch"]
     if not isinstance(branch, str) or not _BRANCH.match(branch) or ".." in branch:
         fail("repo_branch", f"must be a branch name (letters, digits, '.', '_', '-', '/'), got {branch!r}")
@@ -145,6 +157,7 @@ _DEFAULTS: dict[str, Any] = {
     "site_dir": "site",
     "build_dir": "build",
     "site_name": "Papers",
+    "site_url": None,
     "repo_url": None,
     "repo_branch": "main",
     "references": [],
@@ -192,6 +205,7 @@ def load_config(root: Path | str = ".") -> ProjectConfig:
         site_dir=path("site_dir"),
         build_dir=path("build_dir"),
         site_name=str(values["site_name"]),
+        site_url=(str(values["site_url"]).rstrip("/") + "/" if values["site_url"] else None),
         repo_url=(str(values["repo_url"]).rstrip("/") if values["repo_url"] else None),
         repo_branch=str(values["repo_branch"]),
         references=references,

@@ -169,6 +169,7 @@ def zensical_config(
     docs_dir: str | None = None,
     site_dir: str | None = None,
     custom_dir: str | None = None,
+    settings: dict[str, str] | None = None,
 ) -> tuple[str, list[str]]:
     """Derive the config Zensical builds from, and say what was changed.
 
@@ -178,6 +179,8 @@ def zensical_config(
     """
     config = read_config(mkdocs_yml_text)
     notes: list[str] = []
+    # what papersite.yml drives (site_url, repo_url): MkDocs gets it from our plugin, Zensical runs none
+    config.update(settings or {})
 
     if docs_dir is not None:
         config["docs_dir"] = docs_dir
@@ -287,6 +290,7 @@ def build_with_engine(
     docs_dir: Path | None = None,
     site_dir: Path | None = None,
     overrides_dir: Path | None = None,
+    settings: dict[str, str] | None = None,
     strict: bool = True,
     quiet: bool = False,
 ) -> EngineResult:
@@ -307,7 +311,7 @@ def build_with_engine(
     if engine == "mkdocs":
         return _build_mkdocs(config_file, docs, target, strict, quiet)
     overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
-    return _build_zensical(config_file, text, docs, target, strict, quiet, overrides)
+    return _build_zensical(config_file, text, docs, target, strict, quiet, overrides, settings)
 
 
 def _config_path(path: Path, root: Path) -> str:
@@ -347,14 +351,15 @@ def _derived_config_path(config_file: Path) -> Path:
 
 
 def _build_zensical(
-    config_file: Path, text: str, docs: str | None, target: Path, strict: bool, quiet: bool, overrides: str | None
+    config_file: Path, text: str, docs: str | None, target: Path, strict: bool, quiet: bool, overrides: str | None,
+    settings: dict[str, str] | None = None,
 ) -> EngineResult:
     root = config_file.parent
     # Zensical refuses a site_dir outside the config's folder; build inside it
     # and move the result where it was asked for.
     staging = target if _is_within(target, root) else root / ".zensical-site"
     derived_text, notes = zensical_config(
-        text, docs_dir=docs, site_dir=staging.relative_to(root).as_posix(), custom_dir=overrides
+        text, docs_dir=docs, site_dir=staging.relative_to(root).as_posix(), custom_dir=overrides, settings=settings
     )
     derived = _derived_config_path(config_file)
     derived.write_text(derived_text, encoding="utf-8")
@@ -387,6 +392,7 @@ def serve_with_engine(
     *,
     docs_dir: Path | None = None,
     overrides_dir: Path | None = None,
+    settings: dict[str, str] | None = None,
     dev_addr: str = "127.0.0.1:8000",
 ) -> int:
     """Preview the site with live reload until interrupted; returns the engine's exit code.
@@ -406,7 +412,7 @@ def serve_with_engine(
     else:
         overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
         derived_text, notes = zensical_config(
-            config_file.read_text(encoding="utf-8"), docs_dir=docs, custom_dir=overrides
+            config_file.read_text(encoding="utf-8"), docs_dir=docs, custom_dir=overrides, settings=settings
         )
         for note in notes:
             print(f"papersite: zensical: {note}")

@@ -1,4 +1,4 @@
-"""generator/config.py: settings that would delete the project, run a script or break pages are refused at load."""
+"""generator/config.py: papersite.yml, the MkDocs settings it drives, and settings refused at load."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator import engines
 from generator.config import ConfigError, load_config
 
 
@@ -87,3 +88,28 @@ def test_the_command_line_prints_the_error_and_deletes_nothing(tmp_path, capsys)
     assert main(["--project", str(root), "build", "--no-import", "--quiet"]) == 2
     assert "papersite.yml:1: site_dir:" in capsys.readouterr().err
     assert page.exists()
+
+
+
+
+def test_site_url_and_repo_url_are_written_once_and_handed_to_the_engine(tmp_path: Path):
+    (tmp_path / "papersite.yml").write_text(
+        "site_url: https://owner.github.io/papers\nrepo_url: https://github.com/owner/papers/\nrepo_branch: trunk\n",
+        encoding="utf-8",
+    )
+    config = load_config(tmp_path)
+    assert config.site_url == "https://owner.github.io/papers/"
+    assert config.engine_settings() == {
+        "site_url": "https://owner.github.io/papers/",
+        "repo_url": "https://github.com/owner/papers",
+        "repo_name": "owner/papers",
+        "edit_uri": "edit/trunk/site_src/",
+    }
+    # Zensical runs no MkDocs plugin: its derived config carries them
+    derived = engines.read_config(engines.zensical_config("site_name: x\n", settings=config.engine_settings())[0])
+    assert derived["site_url"] == "https://owner.github.io/papers/" and derived["repo_name"] == "owner/papers"
+
+
+def test_without_them_the_engine_gets_nothing(tmp_path: Path):
+    config = load_config(tmp_path)
+    assert config.site_url is None and config.engine_settings() == {}

@@ -263,3 +263,34 @@ def test_math_spans_find_what_one_alternation_found():
         assert [(m.span(), m.lastgroup) for m in math_spans(text)] == [(m.span(), m.lastgroup) for m in _ONE_PATTERN.finditer(text)]
 
     same()
+
+
+def test_topic_pages_mark_which_papers_are_there_by_a_guess():
+    from generator.record import Topic
+    from generator.site.indices import topics_pages
+
+    base = fixture_records()[0]
+    listed = base.replace(slug="listed", id="listed", topic=Topic("Theory", "Learning Theory", "listing"))
+    sure = base.replace(slug="sure", id="sure", topic=Topic("Theory", "Learning Theory", "inferred", 0.91))
+    unsure = base.replace(slug="unsure", id="unsure", topic=Topic("Theory", "Learning Theory", "inferred", 0.36))
+    pages = topics_pages(build_catalog([listed, sure, unsure]))
+    sub = next(text for path, text in pages.items() if path.count("/") == 3)
+    items = {m.group(1): m.group(0) for m in re.finditer(r'<li><a href="[^"]*?(\w+)/">.*?</li>', sub)}
+    assert "ps-inferred" not in items["listed"]
+    assert ">inferred</span>" in items["sure"] and 'title="inferred, 91% confident"' in items["sure"]
+    assert ">inferred, uncertain</span>" in items["unsure"]
+    assert "2 of them have a topic inferred from the title and abstract" in sub and "1 of those <em>uncertain</em>" in sub
+
+
+def test_page_description_is_the_first_sentence_and_inert_in_any_template(tmp_path):
+    import yaml
+
+    from generator.site.paper_pages import description
+
+    front = yaml.safe_load(_hostile_page(tmp_path).split("---")[1])
+    # Material prints page.meta.description unescaped: nothing in it may open a tag or end the attribute
+    assert not re.search(r'[<>"]', front["description"]) and "onerror" in front["description"]
+    first = fixture_records()[0].replace(abstract="Short first sentence here. A second one follows.")
+    assert description(first) == "Short first sentence here."
+    long = first.replace(abstract="word " * 100 + "end.")
+    assert description(long).endswith("word…") and len(description(long)) <= 201

@@ -127,6 +127,7 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
             docs_dir=staged.docs_dir,
             site_dir=config.site_dir,
             overrides_dir=staged_overrides_dir(config),
+            settings=config.engine_settings(),
             strict=True,
             quiet=quiet,
         )
@@ -159,6 +160,7 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
                 config.root / MKDOCS_FILE,
                 docs_dir=staged.docs_dir,
                 overrides_dir=staged_overrides_dir(config),
+                settings=config.engine_settings(),
                 dev_addr=args.dev_addr,
             )
         except EngineError as error:

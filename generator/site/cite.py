@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from generator.config import VenueSettings
 from generator.decisions import read_decision
 from generator.record import PaperRecord
+from generator.site.html import clip
 from generator.site.urls import is_web_url
 
 UNKNOWN_TITLE_NOTE = "Title unknown: no source gives it"
@@ -172,5 +173,5 @@ def scholar_meta(paper: PaperRecord, venue: Venue) -> list[tuple[str, str]]:
     if is_web_url(paper.links.get("pdf", "")):
         tags.append(("citation_pdf_url", paper.links["pdf"]))
     if paper.abstract:
-        tags.append(("citation_abstract", " ".join(paper.abstract.split())[:1000]))
+        tags.append(("citation_abstract", clip(paper.abstract, 1000)))
     return tags

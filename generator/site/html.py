@@ -69,6 +69,26 @@ def plain_title(text: str) -> str:
     return re.sub(r"&(?=#?\w+;)", "＆", text)
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, cut at a word boundary with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def meta_text(text: str) -> str:
+    """Plain text for a <meta> value that some theme template prints unescaped (Material's description).
+
+    Like ``plain_title``, plus straight double quotes as typographic ones: nothing in it
+    can end the attribute or open a tag, escaped or not.
+    """
+    return plain_title(text).replace('"', "”")
+
+
 # What PyYAML refuses to read raw (outside its printable set), plus the BOM and
 # the line separators YAML 1.1 treats as line breaks: written as \uXXXX escapes.
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")

@@ -16,7 +16,7 @@ from generator.record import PaperRecord
 from generator.site import urls
 from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
 from generator.site.html import block, esc, link, out_link, page, plain_title
-from generator.site.paper_pages import SiteContext, author_line, paper_list
+from generator.site.paper_pages import SiteContext, author_line, is_uncertain, paper_list
 
 GENERATED = {"search": {"exclude": True}}
 
@@ -43,7 +43,7 @@ def _a_to_z(here: str, entries: list[tuple[str, str, int]], unit: str) -> str:
     for letter, items in groups:
         anchor = letter.lower() if letter != "#" else "other"
         lis = "".join(
-            f'<li>{link(urls.relative(here, url), name)} <span class="ps-count" title="{count} {unit}">{count}</span></li>'
+            f'<li>{link(urls.relative(here, url), name)} <span class="ps-count" title="{_plural(count, unit)}">{count}</span></li>'
             for name, url, count in items
         )
         sections.append(f'<h2 id="letter-{anchor}">{esc(letter)}</h2><ul class="ps-columns">{lis}</ul>')
@@ -162,6 +162,18 @@ def papers_page(catalog: Catalog) -> str:
     return page(_front("All papers"), body)
 
 
+def _guesses_note(papers: list[PaperRecord]) -> str:
+    """How many of a topic's papers are there by the model's guess (marked in the list)."""
+    guessed = [p for p in papers if p.topic and p.topic.source == "inferred"]
+    if not guessed:
+        return ""
+    uncertain = sum(1 for p in guessed if is_uncertain(p.topic))
+    return (
+        f" {len(guessed):,} of them have a topic inferred from the title and abstract (marked"
+        f" <em>inferred</em>), {uncertain:,} of those <em>uncertain</em>."
+    )
+
+
 def topics_pages(catalog: Catalog) -> dict[str, str]:
     pages: dict[str, str] = {}
     here = "topics/"
@@ -199,10 +211,10 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
             block(
                 _crumbs(here, [("topics/", "Topics")]),
                 f"<h1>{esc(area.name)}</h1>",
-                f"<p>{_plural(len(area.papers), 'paper')}.</p>",
+                f"<p>{_plural(len(area.papers), 'paper')}.{_guesses_note(area.papers)}</p>",
                 f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
                 f'<h2 id="area-only">{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
-                paper_list(only, here, catalog, show_topic=False) if only else "",
+                paper_list(only, here, catalog, show_topic=False, mark_guesses=True) if only else "",
             ),
         )
         for sub in area.subareas:
@@ -212,8 +224,9 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                 block(
                     _crumbs(here, [("topics/", "Topics"), (area.url, area.name)]),
                     f'<h1>{esc(sub.name)}</h1>',
-                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(urls.relative(here, area.url), area.name)} › {esc(sub.name)}.</p>",
-                    paper_list(sub.papers, here, catalog, show_topic=False),
+                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(urls.relative(here, area.url), area.name)} › {esc(sub.name)}."
+                    f"{_guesses_note(sub.papers)}</p>",
+                    paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True),
                 ),
             )
     return pages
@@ -236,7 +249,7 @@ class DetailPage:
 def _a_to_z_index_page(title: str, here: str, named: list, intro: str) -> str:
     """An index page listing ``named`` (keywords or authors) A to Z with their paper counts."""
     entries = [(item.name, item.url, len(item.papers)) for item in named]
-    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", _a_to_z(here, entries, "papers")))
+    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", _a_to_z(here, entries, "paper")))
 
 
 def keywords_index_page(catalog: Catalog) -> str:
@@ -266,7 +279,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     if len(author.variants) > 1:
         also = f'<p class="ps-muted">Also written as: {esc(", ".join(author.variants[1:]))}</p>'
     coauthors = "".join(
-        f"<li>{link(urls.relative(here, other.url), other.name)} <span class=ps-count title=\"{n} shared papers\">{n}</span></li>"
+        f"<li>{link(urls.relative(here, other.url), other.name)} <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
         for other, n in author.coauthors
     )
     body = block(

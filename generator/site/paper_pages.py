@@ -18,9 +18,10 @@ from generator.decisions import read_decision
 from generator.record import Fill, PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import Catalog, fold
-from generator.site.html import block, esc, link, out_link, page, plain_chars, plain_title
+from generator.site.html import block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
 from generator.site.mathml import render_abstract, render_text
 from generator.markup import safe_body, theme_meta
+from generator.titles import plain_text, split_sentences
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
@@ -83,15 +84,20 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
     return ", ".join(names)
 
 
-def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True) -> str:
-    """A list of papers linking to their pages, with authors (and topic) as context."""
+def paper_list(
+    papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False
+) -> str:
+    """A list of papers linking to their pages, with authors (and topic) as context.
+
+    ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
+    """
     # A paper appears in the lists of each of its authors and keywords (and as a
     # related paper): its item is built once per link and reused.
     cache = catalog.cache.setdefault("paper_list", {})
     items = []
     for paper in papers:
         href = urls.relative(here, urls.paper_url(paper.slug))
-        key = (paper.slug, href, show_topic)
+        key = (paper.slug, href, show_topic, mark_guesses)
         item = cache.get(key)
         if item is None:
             parts = [esc(author_line(paper))] if paper.authors else []
@@ -99,6 +105,8 @@ def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topi
                 parts.append(esc(paper.topic.label()))
             meta = ' <span class="ps-sep">·</span> '.join(parts)
             derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
+            if mark_guesses and paper.topic and paper.topic.source == "inferred":
+                derived += " " + guess_badge(paper.topic)
             item = cache[key] = f"<li>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
         items.append(item)
     return '<ul class="ps-papers">\n' + "\n".join(items) + "\n</ul>"
@@ -120,6 +128,17 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     elif paper.topic.source == "maintainer":
         text += ' <span class="ps-badge">set by a maintainer</span>'
     return text
+
+
+def is_uncertain(topic: Topic) -> bool:
+    """Whether the page calls (part of) an inferred topic uncertain."""
+    return "uncertain" in _inferred_label(topic)
+
+
+def guess_badge(topic: Topic) -> str:
+    """The short marker of an inferred topic in a list; the full confidence is its tooltip."""
+    short = "inferred, uncertain" if is_uncertain(topic) else "inferred"
+    return f'<span class="ps-badge ps-inferred" title="{esc(_inferred_label(topic))}">{short}</span>'
 
 
 def _inferred_label(topic: Topic) -> str:
@@ -218,13 +237,29 @@ def _fills_html(paper: PaperRecord, context: SiteContext) -> str:
 
 
 def _cite_block(kind: str, label: str, text: str) -> str:
+    """A citation format in a <details>: open as built, closed on phones by papersite.js.
+
+    On a 390 px screen the RIS block (the abstract again) took a third of the screen.
+    The Copy button sits outside the <summary>: a control inside a control is
+    announced as neither (axe: nested-interactive).
+    """
     code_id = f"ps-{kind}"
     return (
-        f'<div class="ps-cite-item"><div class="ps-cite-head"><span>{label}</span>'
-        f'<button type="button" class="md-button ps-copy" data-copy="{code_id}" aria-label="Copy {label}">Copy</button></div>'
+        f'<div class="ps-cite-item"><details class="ps-cite-details" open><summary>{label}</summary>'
         # newlines inside <pre> are encoded so that the raw HTML block has no blank line
-        f'<pre><code id="{code_id}">{esc(text).replace(chr(10), "&#10;")}</code></pre></div>'
+        f'<pre><code id="{code_id}">{esc(text).replace(chr(10), "&#10;")}</code></pre></details>'
+        f'<button type="button" class="md-button ps-copy" data-copy="{code_id}" aria-label="Copy {label}">Copy</button></div>'
     )
+
+
+DESCRIPTION_CHARS = 200  # what search results and link previews show of a page's description
+
+
+def description(paper: PaperRecord) -> str:
+    """The page's own description: the abstract's first sentence, as plain text, whole words."""
+    first = split_sentences(plain_text(paper.abstract, asides=True))[:1] if paper.abstract else []
+    text = first[0] if first else " ".join(paper.title.split())
+    return meta_text(clip(text, DESCRIPTION_CHARS))
 
 
 def render_paper_page(
@@ -321,6 +356,10 @@ def render_paper_page(
     # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
     # the theme, as plain text; the keys this page needs to render correctly always win.
     front = {
+        "description": description(paper),
+        # for the link-preview tags of templates/main.html
+        **({"ps_authors": meta_text(author_line(paper))} if paper.authors else {}),
+        # a maintainer's own description wins, made plain text by theme_meta
         **theme_meta(paper.extra),
         "title": plain_title(paper.title),
         "hide": ["toc"],

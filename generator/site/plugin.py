@@ -28,6 +28,10 @@ class PapersitePlugin(BasePlugin):
         super().__init__()
         self.source_dir: Path | None = None
         self.project = None  # set when this plugin staged, so it also runs the post-build step
+        self.command = "build"
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.command = command
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         project = load_config(Path(config.config_file_path).parent)
@@ -38,6 +42,12 @@ class PapersitePlugin(BasePlugin):
             stage_docs(project)
             config.docs_dir = str(staged)
             self.project = project
+        # papersite.yml is the one place for the site's address and repository: MkDocs
+        # gets them from there (canonical links, sitemap, the header's repository link).
+        for key, value in project.engine_settings().items():
+            # `mkdocs serve` points site_url at the dev server: links on it must stay there
+            if key != "site_url" or self.command != "serve":
+                config[key] = value
         # Our templates come from the package, so a project made by `papersite init`
         # needs no copy of them; a project's own custom_dir still overrides them.
         dirs = config.theme.dirs

@@ -520,6 +520,8 @@
         setTimeout(function () { button.textContent = "Copy"; }, 2000);
       }
       function fallback() {
+        var details = source.closest("details");
+        if (details) details.open = true;  // a selection inside a closed <details> copies nothing
         var range = document.createRange(); range.selectNodeContents(source);
         var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
         var ok = false; try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
@@ -531,7 +533,14 @@
     });
   }
 
-  function start() { setupHeaderSearch(); setupExplore(); setupPaperList(); setupCopy(); }
+  /* ---- citation blocks: collapsed on phones, where they filled the screen ---- */
+  function setupCite() {
+    if (!window.matchMedia || !window.matchMedia("(max-width: 44.984375em)").matches) return;
+    var blocks = document.querySelectorAll("details.ps-cite-details[open]");
+    for (var i = 0; i < blocks.length; i++) blocks[i].open = false;
+  }
+
+  function start() { setupHeaderSearch(); setupExplore(); setupPaperList(); setupCopy(); setupCite(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
