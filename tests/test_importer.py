@@ -28,7 +28,8 @@ def project(tmp_path: Path, listings: dict[str, str] | None = None, corpus: bool
     (root / "corpus").mkdir(parents=True)
     if corpus:
         for path in CORPUS.iterdir():
-            shutil.copy(path, root / "corpus" / path.name)
+            if path.is_file():  # corpus/references/ holds reference catalogues, not listings
+                shutil.copy(path, root / "corpus" / path.name)
     for name, text in (listings or {}).items():
         (root / "corpus" / name).write_text(text, encoding="utf-8")
     return root
