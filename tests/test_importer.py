@@ -32,7 +32,7 @@ def project(tmp_path: Path, listings: dict[str, str] | None = None, corpus: bool
         shutil.copytree(CORPUS / "references", root / "corpus" / "references")
     if corpus:
         for path in CORPUS.iterdir():
-            if path.is_file():
+            if path.is_file():  # corpus/references/ holds reference catalogues, not listings
                 shutil.copy(path, root / "corpus" / path.name)
     for name, text in (listings or {}).items():
         (root / "corpus" / name).write_text(text, encoding="utf-8")
