@@ -31,6 +31,7 @@ from generator.config import ProjectConfig
 from generator.listing import Listing, ListingError, read_listing
 from generator.merge import SimilarityIndex, merge_duplicates
 from generator.record import PaperRecord, RecordError, parse_page, render_page
+from generator.inputs import InputError, load_json
 from generator.references import ReferenceReport, complete_papers, read_references
 from generator.titles import assign_identity, draft_record
 from generator.store import StoreError, project_lock, recover, write_alone, write_together
@@ -92,11 +93,14 @@ class ImportReport:
         ]
         if self.references.get("files"):
             matched, candidates = self.references["matched"], self.references["candidates"]
-            filled = sum(1 for m in matched if m["fields"])
+            per_file = ", ".join(
+                f"{sum(1 for m in matched if m['reference'] == f['file'])} in {f['file']}" for f in self.references["files"]
+            )
+            completed = {m["slug"] for m in matched if m["fields"]}
             lines.append(
-                f"references: {len(matched)} of {self.papers} papers matched in "
-                f"{', '.join(f['file'] for f in self.references['files'])} ({filled} completed); "
-                f"{len({c['slug'] for c in candidates})} with candidates to confirm by hand (see --report)"
+                f"references: {len({m['slug'] for m in matched})} of {self.papers} papers matched ({per_file}), "
+                f"{len(completed)} completed; {len({c['slug'] for c in candidates})} with candidates to confirm "
+                "by hand (see --report)"
             )
         lines += [
             f"conflict: {c['slug']}: field '{c['field']}' changed in the listing and by hand; kept the page's value"
@@ -292,8 +296,10 @@ def _load_known(config: ProjectConfig) -> dict[str, _KnownPaper]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = load_json(line, number)
             known[row["id"]] = _KnownPaper(row["id"], row["slug"], row["fields"], None, None)
+        except InputError as error:
+            errors.append(f"{config.state_file}:{error.line}: not a state record ({error.message})")
         except (ValueError, KeyError, TypeError):
             errors.append(f"{config.state_file}:{number}: not a state record (expected JSON with id, slug, fields)")
     if config.papers_dir.is_dir():

@@ -5,7 +5,7 @@
 In:  bench/labels/raw/iclr2025_virtual_topics.tsv: ``forum id TAB topic`` per paper, in the
      order of airas-org/airas-papers-db data/iclr/2025.json (the ICLR 2025 virtual site's
      labels; ``-`` where the site gives none; ``title:<title>`` as key where the record has
-     no forum URL). Transcribed from that file; origin in corpus/references/README_topics.md.
+     no forum URL). Transcribed from that file; origin in corpus/references/README.md.
      bench/labels/iclr2025_scheme_map.yaml: every source label -> our taxonomy.
      The ICLR 2025 OpenReview export (--iclr): full title and abstract of each forum id.
 Out: corpus/references/iclr2025_topics.jsonl.gz: one record per labelled paper

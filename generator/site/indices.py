@@ -165,10 +165,12 @@ def papers_page(catalog: Catalog) -> str:
 def _guesses_note(papers: list[PaperRecord]) -> str:
     """How many of a topic's papers are there by the model's guess (marked in the list)."""
     guessed = [p for p in papers if p.topic and p.topic.source == "inferred"]
+    conference = sum(1 for p in papers if p.topic and p.topic.source == "conference")
+    said = f" {conference:,} carry the conference's own label." if conference else ""
     if not guessed:
-        return ""
+        return said
     uncertain = sum(1 for p in guessed if is_uncertain(p.topic))
-    return (
+    return said + (
         f" {len(guessed):,} of them have a topic inferred from the title and abstract (marked"
         f" <em>inferred</em>), {uncertain:,} of those <em>uncertain</em>."
     )

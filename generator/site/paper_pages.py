@@ -127,6 +127,9 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
         text += f' <span class="ps-badge ps-inferred" title="{esc(note)}">{esc(label)}</span>'
     elif paper.topic.source == "maintainer":
         text += ' <span class="ps-badge">set by a maintainer</span>'
+    elif paper.topic.source == "conference":
+        note = "The conference's own label for this paper, from a reference catalogue"
+        text += f' <span class="ps-badge ps-conference" title="{esc(note)}">conference label</span>'
     return text
 
 

@@ -94,8 +94,8 @@ def test_one_repo_url_drives_the_header_link_and_the_edit_links(site_page, probe
     page = site_page.page
     assert set(page.locator("a.md-source").evaluate_all("links => links.map(a => a.href)")) == {repo_url}
     assert page.get_by_role("link", name="Edit this page").get_attribute("href").startswith(f"{repo_url}/edit/")
-    report = page.get_by_role("link", name="Report a problem").get_attribute("href")
-    assert report.startswith(f"{repo_url}/issues/new?") and "papersite.github.io" in report
+    report = page.get_by_role("link", name="Fix this paper").get_attribute("href")
+    assert report.startswith(f"{repo_url}/issues/new?template=correct-paper.yml") and f"paper_id={probe.id}" in report
 
 
 class _PagesHandler(http.server.SimpleHTTPRequestHandler):
