@@ -74,14 +74,14 @@ class Judgement:
 
 
 @dataclass
-class ReferenceMatch:
+class _Pairing:
+    """One listing paper beside one reference record, and the evidence that relates them."""
+
     paper: int  # position in the papers list
     reference: str  # file name
     record: int  # 1-based record number in the reference
     reference_title: str
     judgement: Judgement
-    fields: list[str] = field(default_factory=list)
-    differs: dict[str, dict[str, Any]] = field(default_factory=dict)  # field -> {listing, reference}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -91,32 +91,28 @@ class ReferenceMatch:
             "match": self.judgement.kind,
             "score": round(self.judgement.score, 3),
             "words": round(self.judgement.words, 3),
-            "fields": self.fields,
-            "differs": self.differs,
         }
 
 
 @dataclass
-class ReferenceCandidate:
-    """A possible counterpart that was not applied, and why."""
+class ReferenceMatch(_Pairing):
+    """A pairing that was applied: the fields it filled and where listing and reference differ."""
 
-    paper: int
-    reference: str
-    record: int
-    reference_title: str
-    judgement: Judgement
-    reason: str
+    fields: list[str] = field(default_factory=list)
+    differs: dict[str, dict[str, Any]] = field(default_factory=dict)  # field -> {listing, reference}
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "reference": self.reference,
-            "record": self.record,
-            "reference_title": self.reference_title,
-            "match": self.judgement.kind,
-            "score": round(self.judgement.score, 3),
-            "words": round(self.judgement.words, 3),
-            "reason": self.reason,
-        }
+        return {**super().to_json(), "fields": self.fields, "differs": self.differs}
+
+
+@dataclass
+class ReferenceCandidate(_Pairing):
+    """A possible counterpart that was not applied, and why."""
+
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "reason": self.reason}
 
 
 @dataclass
