@@ -25,6 +25,8 @@ from pathlib import Path
 from generator.check import check_pages, errors_only
 from generator.config import ProjectConfig
 from generator.engines import EngineError, build_with_engine, serve_with_engine
+from generator.engines import read_config
+from generator.site import incremental
 from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
 
@@ -66,15 +68,48 @@ def run_import_step(config: ProjectConfig, quiet: bool) -> int:
     return int(runner(argparse.Namespace(sources=[], report=None, quiet=quiet), config) or 0)
 
 
+def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool) -> int:
+    """The import step, skipped when nothing it reads changed since it last succeeded."""
+    if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, incremental.import_inputs(config)):
+        _say(quiet, "import: no listing, page, state or setting changed since the last import; skipped")
+        return 0
+    incremental.clear_stamp(config, incremental.IMPORT_STAMP)
+    status = run_import_step(config, quiet)
+    if status == 0:  # hashed after the import wrote its pages: they are its output as well as its input
+        incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
+    return status
+
+
+def _theme_dirs(config: ProjectConfig) -> list[Path]:
+    """The project's own theme overrides (mkdocs.yml ``theme.custom_dir``), which reach every page."""
+    try:
+        theme = read_config((config.root / MKDOCS_FILE).read_text(encoding="utf-8")).get("theme")
+    except (OSError, EngineError):
+        return []
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    return [config.root / str(custom)] if custom else []
+
+
 def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     quiet = bool(getattr(args, "quiet", False))
+    clean = bool(getattr(args, "clean", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     started = time.perf_counter()
     if not getattr(args, "no_import", False):
-        status = run_import_step(config, quiet)
+        status = import_unless_unchanged(config, quiet, clean)
         if status:
             return status
     imported = time.perf_counter()
+    engine = getattr(args, "engine", "mkdocs")
+    engine_stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
+    # Zensical has no dirty mode of its own that we could steer page by page.
+    args.dirty = (
+        engine == "mkdocs"
+        and not clean
+        and config.site_dir.is_dir()
+        and incremental.stamp_matches(config, incremental.ENGINE_STAMP, engine_stamp)
+    )
+    args.engine_stamp = engine_stamp
     # The same validation as `papersite check`: never build a site from pages it rejects.
     errors = errors_only(check_pages(config))
     if errors:
@@ -103,6 +138,9 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
     if not config_file.exists():
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
         return 1
+    dirty = bool(getattr(args, "dirty", False))
+    if dirty:
+        incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, config.papers_rel)
     try:
         build_with_engine(
             engine,
@@ -112,6 +150,7 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
             overrides_dir=staged_overrides_dir(config),
             strict=True,
             quiet=quiet,
+            dirty=dirty,
         )
     except EngineError as error:
         print(f"papersite: {error}", file=sys.stderr)
@@ -122,9 +161,10 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
     except (PostBuildError, StageError) as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
+    incremental.write_stamp(config, incremental.ENGINE_STAMP, args.engine_stamp)
     done = time.perf_counter()
-    _say(quiet, f"build: {engine} -> {config.site_dir} in {engine_done - stage_done:.1f}s, "
-         f"post-build {pages} files in {done - engine_done:.1f}s "
+    _say(quiet, f"build: {engine}{' (changed pages only)' if dirty else ''} -> {config.site_dir} "
+         f"in {engine_done - stage_done:.1f}s, post-build {pages} files in {done - engine_done:.1f}s "
          f"(import {imported - started:.1f}s, total {done - started:.1f}s)")
     return 0
 

@@ -24,6 +24,7 @@ the staged data, so rebuilds stay byte-identical.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import html
 import io
 import json
@@ -42,7 +43,8 @@ CONTENT_MARK = "PapersiteShellContent4e1d"
 # adds one when the content has none); the pages' bodies bring their own <h1>.
 SHELL_BODY = f"<h1>{CONTENT_MARK}</h1>"
 SHELL_SECTIONS = ("authors", "keywords")
-DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/
+DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, filled.json
+FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
 
 
 class PostBuildError(RuntimeError):
@@ -129,11 +131,38 @@ def _fill_sitemap(site_dir: Path, filled: dict[str, list[str]]) -> None:
         compressed.write_bytes(buffer.getvalue())
 
 
+def _read_filled(config: ProjectConfig, site_dir: Path) -> dict[str, str]:
+    try:
+        data = json.loads((data_dir(config) / FILLED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("site_dir") != str(site_dir.resolve()):
+        return {}  # written into another site dir: nothing known about this one
+    return data.get("pages") or {}
+
+
+def _remove_page(site_dir: Path, url: str) -> None:
+    target = site_dir / url / "index.html"
+    target.unlink(missing_ok=True)
+    parent = target.parent
+    while parent != site_dir and parent.is_dir() and not any(parent.iterdir()):
+        parent.rmdir()
+        parent = parent.parent
+
+
 def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
-    """Write every detail page of every staged section into ``site_dir``; returns how many."""
+    """Write every detail page of every staged section into ``site_dir``; returns how many changed.
+
+    A page whose bytes are those written last time (``filled.json``) and still on
+    disk is left alone, and a page no longer staged is removed: an incremental
+    build writes a handful of files and ends with the site a clean build gives.
+    """
     site_dir = Path(site_dir)
     written = 0
     filled: dict[str, list[str]] = {}
+    before = _read_filled(config, site_dir)
+    now: dict[str, str] = {}
+    (data_dir(config) / FILLED).unlink(missing_ok=True)  # until this step completes
     for section in SHELL_SECTIONS:
         data = data_dir(config) / f"{section}.json"
         if not data.exists():
@@ -149,16 +178,26 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
         rows = json.loads(data.read_text(encoding="utf-8"))
         made_dirs: set[Path] = set()
         for url, title, body in rows:
+            page = shell.fill(title, body, url).encode("utf-8")
+            digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
+            now[url] = digest
             target = site_dir / url / "index.html"
+            if before.get(url) == digest and target.is_file():
+                continue
             if target.parent not in made_dirs:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made_dirs.add(target.parent)
-            target.write_text(shell.fill(title, body, url), encoding="utf-8")
-        written += len(rows)
+            target.write_bytes(page)
+            written += 1
         filled[section] = [url for url, _, _ in rows]
         shutil.rmtree(shell_dir)
+    for url in sorted(before.keys() - now.keys()):
+        _remove_page(site_dir, url)
     if filled:
         _fill_sitemap(site_dir, filled)
+    data_dir(config).mkdir(parents=True, exist_ok=True)
+    record = {"site_dir": str(site_dir.resolve()), "pages": now}
+    (data_dir(config) / FILLED).write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
     return written
 
 

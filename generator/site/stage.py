@@ -23,13 +23,14 @@ import multiprocessing
 import os
 import shutil
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import ProjectConfig
 from generator.record import PaperRecord, RecordError, read_page
 from generator.site.catalog import Catalog, build_catalog
 from generator.site.cite import Venue
+from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.indices import detail_page_markdown, detail_pages, index_pages
 from generator.site.paper_pages import SiteContext, render_paper_page
 from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
@@ -52,6 +53,7 @@ class StageResult:
     written: int  # files whose bytes changed
     removed: int
     pending: "Pending | None" = None  # the search index still being built (parallel)
+    removed_paths: list[str] = field(default_factory=list)  # staged files removed, for incremental.py
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -195,8 +197,10 @@ def _generate(
     return Generated(files=files, catalog=catalog, shell_data=shell_data)
 
 
-def write_tree(target: Path, files: dict[str, bytes]) -> tuple[int, int]:
-    """Make ``target`` hold exactly ``files``; returns (files written, files removed)."""
+def write_tree(target: Path, files: dict[str, bytes], removed_paths: list[str] | None = None) -> tuple[int, int]:
+    """Make ``target`` hold exactly ``files``; returns (files written, files removed).
+
+    ``removed_paths`` collects the relative paths of the files removed."""
     written = removed = 0
     target.mkdir(parents=True, exist_ok=True)
     existing: dict[str, int] = {}  # rel path -> size, from one walk of the tree
@@ -222,11 +226,13 @@ def write_tree(target: Path, files: dict[str, bytes]) -> tuple[int, int]:
             shutil.rmtree(path)
         path.write_bytes(data)
         written += 1
-    for rel in existing.keys() - files.keys():
+    for rel in sorted(existing.keys() - files.keys()):
         path = target / rel
         if path.is_file():
             path.unlink()
             removed += 1
+            if removed_paths is not None:
+                removed_paths.append(rel)
     for dirpath, dirnames, filenames in os.walk(target, topdown=False):
         here = Path(dirpath)
         if here != target and not any(here.iterdir()):
@@ -332,6 +338,9 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
     Only for a process with no other threads (the CLI): forking beside running
     threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
     """
+    # The staged dir is about to differ from what the last `papersite build` rendered
+    # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
+    clear_stamp(config, ENGINE_STAMP)
     records, source_of = read_records(config)
     workers: list = []
     try:
@@ -350,7 +359,8 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
             workers.append(pending)
         generated = _generate(config, catalog, source_of, shells=shells, search=pending is None, related=related)
         target = staged_docs_dir(config)
-        written, removed = write_tree(target, generated.files)
+        removed_paths: list[str] = []
+        written, removed = write_tree(target, generated.files, removed_paths)
         write_tree(staged_overrides_dir(config), template_files())
         post.mkdir(parents=True, exist_ok=True)
         for section in SHELL_SECTIONS:
@@ -364,4 +374,6 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
         for worker in workers:
             worker.cancel()
         raise
-    return StageResult(docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending)
+    return StageResult(
+        docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths
+    )
