@@ -118,7 +118,8 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
         return 1
     try:
-        staged = stage_docs(config, parallel=True)
+        # `papersite serve` builds beside its server threads: no forked workers there (see stage_docs)
+        staged = stage_docs(config, parallel=getattr(args, "parallel", True))
     except StageError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
@@ -170,7 +171,8 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
 
 
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
-    """Live preview: the plugin restages on every rebuild and watches site_src."""
+    """Live preview: ``serve.py`` rebuilds incrementally on every edit (MkDocs);
+    Zensical serves a staged dir it rebuilds itself."""
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     if getattr(args, "engine", "mkdocs") == "zensical":
         # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
@@ -187,10 +189,9 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
         except EngineError as error:
             print(f"papersite: {error}", file=sys.stderr)
             return 1
-    from mkdocs.commands.serve import serve
+    from generator.site.serve import serve
 
-    serve(config_file=str(config.root / MKDOCS_FILE), dev_addr=args.dev_addr, livereload=True)
-    return 0
+    return serve(config, args.dev_addr)
 
 
 __all__ = ["run_build", "run_serve", "staged_docs_dir", "source_date_epoch"]

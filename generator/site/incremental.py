@@ -34,6 +34,7 @@ ENGINE_STAMP = "engine"  # valid only while site_dir is what the last build made
 # Settings that are outputs or scratch of the build, never inputs of the import.
 _NOT_IMPORT_INPUTS = {"root", "site_dir", "build_dir", "docs_dir"}
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
+_ENGINE_PARTS = ("site/templates", "site/plugin.py", "engines.py", "site/incremental.py")
 
 
 def _hash_tree(digest: "hashlib._Hash", path: Path, base: Path) -> None:
@@ -88,7 +89,11 @@ def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path]) ->
     _hash_tree(digest, config.root / "mkdocs.yml", config.root)
     for directory in theme_dirs:
         _hash_tree(digest, directory, directory)
-    _hash_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)  # the plugin and templates ship in it
+    # What papersite adds to the engine's view of every page: our templates, the
+    # plugin that adds them, the way the engine is run and this module's rules.
+    # (Staged pages and post-build pages are compared byte by byte instead.)
+    for part in _ENGINE_PARTS:
+        _hash_tree(digest, _PACKAGE_DIR / part, _PACKAGE_DIR)
     return digest.hexdigest()
 
 
