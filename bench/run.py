@@ -48,6 +48,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 DEFAULT_SIZES = (1000, 5000, 11672, 20000)
 # A paper every corpus holds (placed first), the one the header-search query looks for.
 PROBE_TITLE = "One Step Diffusion via Shortcut Models"
+# `--search`: a single common word and an author's name (the probe paper's first author) beside the title.
+SEARCH_QUERIES = (PROBE_TITLE, "Diffusion", "Kevin Frans")
 
 
 # --------------------------------------------------------------------------- corpora
@@ -383,7 +385,20 @@ EXPLORE_INPUT = "#ps-q, main input[type=search]"
 EXPLORE_RESULT = "[data-ps-explore-results] li"
 
 
-def browser_figures(site: Path, query: str = PROBE_TITLE) -> dict[str, Any]:
+def search_figures(sites: list[Path]) -> str:
+    """Header search, first result shown, for each of SEARCH_QUERIES on each site (a fresh browser each)."""
+    lines = ["| site | " + " | ".join(f"{q!r} 1st result s" for q in SEARCH_QUERIES) + " |",
+             "|---|" + "---|" * len(SEARCH_QUERIES)]
+    for site in sites:
+        cells = []
+        for query in SEARCH_QUERIES:
+            figures = browser_figures(site, query, kinds=("header",))
+            cells.append(str(figures.get("header_first_result_s", figures.get("header_error", "-"))))
+        lines.append(f"| {site} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def browser_figures(site: Path, query: str = PROBE_TITLE, kinds: tuple[str, ...] = ("header", "explore")) -> dict[str, Any]:
     """Time from typing a query (as soon as the page loaded) to the first result shown, and memory then."""
     from playwright.sync_api import sync_playwright
 
@@ -394,7 +409,7 @@ def browser_figures(site: Path, query: str = PROBE_TITLE) -> dict[str, Any]:
             for kind, path, field_selector, result_selector in (
                     ("header", "", HEADER_INPUT, HEADER_RESULT),
                     ("explore", "explore/", EXPLORE_INPUT, EXPLORE_RESULT)):
-                if kind == "explore" and not (site / "explore" / "index.html").exists():
+                if kind not in kinds or kind == "explore" and not (site / "explore" / "index.html").exists():
                     continue
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
                 try:
@@ -627,7 +642,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-only", action="store_true", help="only the bare MkDocs Material rows")
     parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
                         help="build nothing: print one table from the JSON files of earlier runs")
+    parser.add_argument("--search", type=Path, nargs="+", metavar="SITE",
+                        help="build nothing: time the header search for SEARCH_QUERIES on these built sites")
     args = parser.parse_args(argv)
+    if args.search:
+        print(search_figures(args.search))
+        return 0
     if args.report:
         # Later files win, except that a failed row never hides a measured one.
         latest: dict[tuple[str, str, int], Row] = {}
