@@ -34,7 +34,6 @@ from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.indices import detail_page_markdown, detail_pages, index_pages
 from generator.site.paper_pages import SiteContext, render_paper_page
 from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
-from generator.site.related import related_papers
 from generator.site.search import explore_page, search_files
 from generator.site.stats import stats_page
 
@@ -161,6 +160,8 @@ def _generate(
     related: "_Forked | None" = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here)."""
+    from generator.site.related import related_papers  # scikit-learn: only where papers are compared
+
     context = SiteContext(config=config, venue=Venue.from_site_name(config.site_name), source_of=source_of)
     by_slug = {p.slug: p for p in catalog.papers}
 
@@ -346,6 +347,8 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
     try:
         related = None
         if parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM:
+            from generator.site.related import related_papers
+
             related = _Forked("related papers", related_papers, records)
             workers.append(related)
         catalog = build_catalog(records)
