@@ -10,6 +10,10 @@
 
 ``mkdocs build`` / ``mkdocs serve`` on the project reach the same result through
 ``plugin.py``, which runs step 2 from the config hook and step 4 after the build.
+
+Steps 1 and 3 are incremental (``incremental.py``): the import is skipped when
+nothing it reads changed, and the engine renders only the pages whose staged
+text changed; ``--clean`` does both in full. ``papersite serve`` is ``serve.py``.
 """
 
 from __future__ import annotations
@@ -101,15 +105,14 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
             return status
     imported = time.perf_counter()
     engine = getattr(args, "engine", "mkdocs")
-    engine_stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
-    # Zensical has no dirty mode of its own that we could steer page by page.
-    args.dirty = (
+    stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
+    # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
+    dirty = (
         engine == "mkdocs"
         and not clean
         and config.site_dir.is_dir()
-        and incremental.stamp_matches(config, incremental.ENGINE_STAMP, engine_stamp)
+        and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
     )
-    args.engine_stamp = engine_stamp
     # The same validation as `papersite check`: never build a site from pages it rejects.
     errors = errors_only(check_pages(config))
     if errors:
@@ -124,22 +127,20 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
     try:
-        return _engine_and_postbuild(args, config, staged, quiet, started, imported)
+        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
 
 
-def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int:  # noqa: ANN001
+def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported) -> int:  # noqa: ANN001
     stage_done = time.perf_counter()
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
          f"({staged.written} files written, {staged.removed} removed) in {stage_done - imported:.1f}s")
-    engine = getattr(args, "engine", "mkdocs")
     config_file = config.root / MKDOCS_FILE
     if not config_file.exists():
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
         return 1
-    dirty = bool(getattr(args, "dirty", False))
     if dirty:
         incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, config.papers_rel)
     try:
@@ -162,7 +163,7 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
     except (PostBuildError, StageError) as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
-    incremental.write_stamp(config, incremental.ENGINE_STAMP, args.engine_stamp)
+    incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
     done = time.perf_counter()
     _say(quiet, f"build: {engine}{' (changed pages only)' if dirty else ''} -> {config.site_dir} "
          f"in {engine_done - stage_done:.1f}s, post-build {pages} files in {done - engine_done:.1f}s "
