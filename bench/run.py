@@ -467,6 +467,7 @@ class Row:
     kind_bytes: dict[str, list[int]] = field(default_factory=dict)  # page kind -> [files, bytes]
     incremental_s: float = 0.0  # `build --no-import` after one paper's title was edited
     incremental_peak_rss_mb: float = 0.0
+    incremental_cpu_s: float = 0.0
     error: str | None = None
 
 
@@ -494,6 +495,7 @@ def bench_papersite(size: int, corpus: list[dict[str, Any]], engine: str, work: 
         try:
             edited = edit_probe_title(project)
             row.incremental_s, row.incremental_peak_rss_mb = edited.seconds, round(edited.peak_rss_mb, 1)
+            row.incremental_cpu_s = round(edited.cpu_seconds, 2)
         except RuntimeError as error:
             row.error = f"incremental build: {error}"
     return row
@@ -582,14 +584,15 @@ def markdown_table(rows: list[Row]) -> str:
                          f"| {_ratio(sum(paper.search_index_bytes.values()), sum(ref.search_index_bytes.values()))} "
                          f"| {_ratio(paper.browser.get('header_first_result_s', 0), ref.browser.get('header_first_result_s', 0))} "
                          f"| | {_ratio(paper.browser.get('header_renderer_rss_mb', 0), ref.browser.get('header_renderer_rss_mb', 0))} |")
-    lines += ["", "| papers | incremental build s (one title edited) | peak RSS MB | site B per paper | bytes per page kind (files × mean B) |",
-              "|---|---|---|---|---|"]
+    lines += ["", "| papers | incremental build s (one title edited) | its CPU s | peak RSS MB | site B per paper "
+              "| bytes per page kind (files × mean B) |", "|---|---|---|---|---|---|"]
     for row in rows:
         if row.kind != "papersite" or row.error or not row.kind_bytes:
             continue
         kinds = "; ".join(f"{k}: {n} × {b // max(1, n)}" for k, (n, b) in row.kind_bytes.items())
         per_paper = sum(b for _, b in row.kind_bytes.values()) // max(1, row.size)
-        lines.append(f"| {row.size} | {row.incremental_s or '-'} | {row.incremental_peak_rss_mb or '-'} | {per_paper} | {kinds} |")
+        lines.append(f"| {row.size} | {row.incremental_s or '-'} | {row.incremental_cpu_s or '-'} "
+                     f"| {row.incremental_peak_rss_mb or '-'} | {per_paper} | {kinds} |")
     return "\n".join(lines)
 
 
