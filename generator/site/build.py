@@ -121,8 +121,10 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
         return 1
     try:
-        # `papersite serve` builds beside its server threads: no forked workers there (see stage_docs)
-        staged = stage_docs(config, parallel=getattr(args, "parallel", True))
+        # `papersite serve` builds beside its server threads: no forked workers there (see
+        # stage_docs); the search index is built in a thread beside the engine instead.
+        parallel = getattr(args, "parallel", True)
+        staged = stage_docs(config, parallel=parallel, search_thread=not parallel)
     except StageError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1

@@ -22,6 +22,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import threading
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -291,6 +292,37 @@ class _Forked:
             self.reader.close()
 
 
+class _Threaded:
+    """``fn(*args)`` in a thread, for a process that must not fork (``papersite serve``).
+
+    Started once staging is done, it overlaps the engine subprocess, during which
+    the main thread only waits on a pipe (the GIL is free)."""
+
+    def __init__(self, what: str, fn, *args) -> None:  # noqa: ANN001
+        self.what = what
+        self.outcome: tuple[str, object] = ("error", "the worker ended without a result")
+
+        def run() -> None:
+            try:
+                self.outcome = ("ok", fn(*args))
+            except BaseException:  # noqa: BLE001 - reported by result()
+                self.outcome = ("error", traceback.format_exc())
+
+        self.thread = threading.Thread(target=run, name=what, daemon=True)
+        self.thread.start()
+
+    def result(self):  # noqa: ANN201
+        self.thread.join()
+        status, value = self.outcome
+        if status != "ok":
+            raise StageError(f"{self.what} failed in its worker:\n{value}")
+        return value
+
+    def cancel(self) -> None:
+        # A thread cannot be stopped; waiting keeps it from writing into the next build's files.
+        self.thread.join()
+
+
 class Pending:
     """The search index, built by a forked worker while the engine runs.
 
@@ -301,7 +333,7 @@ class Pending:
     ``postbuild.py`` copies that into the site after the engine.
     """
 
-    def __init__(self, worker: _Forked | None) -> None:
+    def __init__(self, worker: "_Forked | _Threaded | None") -> None:
         self.worker = worker
 
     def wait(self) -> None:
@@ -330,8 +362,14 @@ def _search_worker(catalog: Catalog, out_dir: Path) -> None:
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 
-def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = False) -> StageResult:
+def stage_docs(
+    config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False
+) -> StageResult:
     """Stage the docs dir; see ``generated_files``.
+
+    ``search_thread`` (without ``parallel``): the search index is built in a thread
+    started once the docs dir is written, to overlap the engine; the caller must
+    run the post-build step with ``result.pending`` as with ``parallel``.
 
     ``parallel`` (when fork is available): related papers in a worker, and the
     search index in a worker that runs on while the engine builds; the caller
@@ -360,7 +398,10 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
         if parallel and _can_fork():
             pending = Pending(_Forked("search index", _search_worker, catalog, deferred, nice=10))
             workers.append(pending)
-        generated = _generate(config, catalog, source_of, shells=shells, search=pending is None, related=related)
+        later = pending is None and search_thread
+        generated = _generate(
+            config, catalog, source_of, shells=shells, search=pending is None and not later, related=related
+        )
         target = staged_docs_dir(config)
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
@@ -373,6 +414,8 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
                     path.write_bytes(generated.shell_data[section])
             else:
                 path.unlink(missing_ok=True)
+        if later:
+            pending = Pending(_Threaded("search index", _search_worker, catalog, deferred))
     except BaseException:
         for worker in workers:
             worker.cancel()
