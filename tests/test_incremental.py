@@ -131,3 +131,20 @@ def test_import_is_skipped_until_an_input_changes(tmp_path: Path) -> None:
     assert SKIPPED not in changed.stderr
     forced = papersite(root, "build", "--clean")
     assert SKIPPED not in forced.stderr
+
+
+def test_incremental_build_still_fails_on_a_real_warning(project: Path) -> None:
+    """Only MkDocs' notes about --dirty itself are dropped; a broken link still fails the strict build."""
+    papersite(project, "build", "--no-import", "--quiet")
+    note = project / "site_src" / "note.md"
+    note.write_text("# A note\n\nSee [the missing page](missing.md).\n", encoding="utf-8")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "generator.cli", "--project", str(project), "build", "--no-import"],
+            capture_output=True, text=True, timeout=600,
+        )
+        assert result.returncode != 0
+        assert "missing.md" in result.stdout + result.stderr
+        assert "Traceback" not in result.stdout + result.stderr
+    finally:
+        note.unlink()

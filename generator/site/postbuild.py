@@ -162,9 +162,16 @@ def _read_filled(config: ProjectConfig, site_dir: Path) -> dict[str, str]:
     return data.get("pages") or {}
 
 
-def _remove_page(site_dir: Path, url: str) -> None:
+def _remove_page(site_dir: Path, url: str, digest: str) -> None:
+    """Remove a page this step wrote last time, unless something else wrote there since
+    (a hand-written page in site_src that the engine has just built at that URL)."""
     target = site_dir / url / "index.html"
-    target.unlink(missing_ok=True)
+    try:
+        if hashlib.sha1(target.read_bytes()).hexdigest() != digest:  # noqa: S324 - a change detector
+            return
+    except OSError:
+        return
+    target.unlink()
     parent = target.parent
     while parent != site_dir and parent.is_dir() and not any(parent.iterdir()):
         parent.rmdir()
@@ -213,7 +220,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
         filled[section] = [url for url, _, _ in rows]
         shutil.rmtree(shell_dir)
     for url in sorted(before.keys() - now.keys()):
-        _remove_page(site_dir, url)
+        _remove_page(site_dir, url, before[url])
     if filled:
         _fill_sitemap(site_dir, filled)
     data_dir(config).mkdir(parents=True, exist_ok=True)
