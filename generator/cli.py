@@ -27,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="import, enrich, index and build the static site into site/")
     build.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
     build.add_argument("--no-import", action="store_true", help="build from the pages as they are")
+    build.add_argument("--clean", action="store_true", help="a full build: import and render every page again")
     build.add_argument("--quiet", action="store_true")
 
     serve = commands.add_parser("serve", help="preview the site with live reload")

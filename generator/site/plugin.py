@@ -19,7 +19,7 @@ from mkdocs.plugins import BasePlugin
 
 from generator.config import load_config
 from generator.site.build import source_date_epoch
-from generator.site.postbuild import run_postbuild
+from generator.site.postbuild import run_postbuild, squeeze_html
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
 
 
@@ -54,6 +54,10 @@ class PapersitePlugin(BasePlugin):
         if str(TEMPLATES_DIR) not in dirs:
             dirs.insert(1 if config.theme.get("custom_dir") else 0, str(TEMPLATES_DIR))
         return config
+
+    def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:  # noqa: ANN001 (mkdocs' signature)
+        # The same whitespace the post-build step takes out of the shell pages (postbuild.squeeze_html).
+        return squeeze_html(output)
 
     def on_post_build(self, config: MkDocsConfig) -> None:
         # Only when we staged: under `papersite build` the docs dir was staged
