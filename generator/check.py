@@ -36,6 +36,7 @@ import yaml
 from slugify import slugify
 
 from generator.config import ProjectConfig
+from generator.site.urls import PAPERS_SECTION
 from generator.inputs import InputError, check_anchor_free, compose_yaml, load_yaml
 from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
 from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
@@ -449,10 +450,7 @@ def _site_index(config: ProjectConfig, pages: list[_Page], taxonomy: dict[str, s
                 topic_paths.add(f"{slugify(topic['area'])}/{slugify(topic['subarea'])}")
         keywords.update(slugify(k) for k in page.data.get("keywords") or [] if isinstance(k, str))
         authors.update(slugify(a) for a in page.data.get("authors") or [] if isinstance(a, str))
-    try:
-        papers_rel = config.papers_rel
-    except ValueError:
-        papers_rel = "papers"
+    papers_rel = PAPERS_SECTION  # where paper pages are served, not where their files sit
     slugs = {p.data["slug"] for p in pages if isinstance(p.data.get("slug"), str)}
     return _SiteIndex(config.docs_dir, papers_rel, frozenset(slugs), frozenset(topic_paths), frozenset(keywords), frozenset(authors))
 

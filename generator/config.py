@@ -66,9 +66,6 @@ class ProjectConfig:
             settings["edit_uri"] = f"edit/{self.repo_branch}/{docs + '/' if docs else ''}"
         return settings
 
-    @property
-    def papers_rel(self) -> str:
-        return self.papers_dir.relative_to(self.docs_dir).as_posix()
 
 
 def bundled_taxonomy() -> Path:

@@ -148,3 +148,23 @@ def test_incremental_build_still_fails_on_a_real_warning(project: Path) -> None:
         assert "Traceback" not in result.stdout + result.stderr
     finally:
         note.unlink()
+
+
+def test_a_changed_reference_catalogue_is_imported_again() -> None:
+    """The skip stamp covers every file papersite.yml names, reference catalogues included."""
+    from generator.config import load_config
+    from generator.site import incremental
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "corpus").mkdir()
+        (root / "refs").mkdir()
+        (root / "corpus" / "a.jsonl").write_text('{"title": "A paper on graphs", "abstract": "We study graphs."}\n', encoding="utf-8")
+        reference = root / "refs" / "ref.jsonl"
+        reference.write_text('{"title": "A paper on graphs", "authors": ["Ada Lovelace"]}\n', encoding="utf-8")
+        (root / "papersite.yml").write_text("references:\n- refs/ref.jsonl\n", encoding="utf-8")
+        before = incremental.import_inputs(load_config(root))
+        reference.write_text('{"title": "A paper on graphs", "authors": ["Ada King"]}\n', encoding="utf-8")
+        assert incremental.import_inputs(load_config(root)) != before

@@ -32,6 +32,7 @@ from generator.store import StoreError, project_lock, recover
 from generator.engines import EngineError, build_with_engine, serve_with_engine
 from generator.engines import read_config
 from generator.site import incremental
+from generator.site import urls
 from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
 
@@ -161,7 +162,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, 
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
         return 1
     if dirty:
-        incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, config.papers_rel)
+        incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, urls.PAPERS_SECTION)
     try:
         build_with_engine(
             engine,

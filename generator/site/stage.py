@@ -30,6 +30,7 @@ from pathlib import Path
 from generator.config import ProjectConfig
 from generator.record import PaperRecord, RecordError, read_page
 from generator.site.catalog import Catalog, build_catalog
+from generator.site import urls
 from generator.site.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.indices import detail_page_markdown, detail_pages, index_pages
@@ -186,11 +187,10 @@ def _generate(
             for detail in details:
                 files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
-    papers_rel = config.papers_rel
     for paper in catalog.papers:
         neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
         text = render_paper_page(paper, catalog, neighbours, context)
-        files[directory_page(f"{papers_rel}/{paper.slug}.md")] = text.encode("utf-8")
+        files[f"{urls.paper_url(paper.slug)}index.md"] = text.encode("utf-8")
     if search:
         files.update(search_files(catalog))
     for asset in sorted(ASSETS_DIR.iterdir()):

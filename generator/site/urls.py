@@ -34,8 +34,13 @@ def slug_of(name: str) -> str:
     return unreserved(slugify(name) or "x", "-x")
 
 
+# Paper pages are served from this section whatever folder their source pages sit in
+# (papers_dir): the URL of a paper never depends on a setting.
+PAPERS_SECTION = "papers"
+
+
 def paper_url(slug: str) -> str:
-    return f"papers/{slug}/"
+    return f"{PAPERS_SECTION}/{slug}/"
 
 
 def author_url(slug: str) -> str:
