@@ -33,13 +33,12 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import yaml
-from slugify import slugify
 
 from generator.config import ProjectConfig
 from generator.site.urls import PAPERS_SECTION
 from generator.inputs import InputError, check_anchor_free, compose_yaml, load_yaml
 from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
-from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
+from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES, PaperRecord, RecordError
 from generator.site.urls import RESERVED_SLUGS
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -149,18 +148,17 @@ def _read_page(path: Path, label: str, text: str | None = None) -> _Page | Probl
 
 
 def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
-    """Area -> sub-areas; problems if the file itself is malformed."""
+    """Area -> sub-areas, read by the one taxonomy reader the import uses; a problem if it refuses the file."""
+    from generator.taxonomy import TaxonomyError
+    from generator.taxonomy import load_taxonomy as read_taxonomy
+
     try:
-        raw = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        return {}, [Problem(str(path), 1, f"taxonomy cannot be read: {error}")]
-    except InputError as error:
-        return {}, [Problem(str(path), error.line, error.about("taxonomy"))]
-    if not isinstance(raw, dict) or not all(
-        isinstance(area, str) and isinstance(subs, (list, type(None))) for area, subs in raw.items()
-    ):
-        return {}, [Problem(str(path), 1, "taxonomy must map each area name to a list of sub-area names")]
-    return {area: {str(s) for s in subs or []} for area, subs in raw.items()}, []
+        taxonomy = read_taxonomy(path)
+    except TaxonomyError as error:
+        where, _, message = str(error).partition(": ")
+        file, _, line = where.rpartition(":")
+        return {}, [Problem(file or str(path), int(line) if line.isdigit() else 1, message)]
+    return {area: set(subs) for area, subs in taxonomy.areas}, []
 
 
 # --- one page -----------------------------------------------------------------
@@ -436,23 +434,32 @@ class _SiteIndex:
         return any((self.docs_dir / c).is_file() for c in candidates if c)
 
 
-def _site_index(config: ProjectConfig, pages: list[_Page], taxonomy: dict[str, set[str]]) -> _SiteIndex:
-    topic_paths = set()
-    for area, subareas in taxonomy.items():
-        topic_paths.add(slugify(area))
-        topic_paths.update(f"{slugify(area)}/{slugify(sub)}" for sub in subareas)
-    keywords, authors = set(), set()
+def _site_index(config: ProjectConfig, pages: list[_Page]) -> _SiteIndex:
+    """The URLs the build will make, from the same catalogue the build makes of the pages that parse.
+
+    Slugs are handed out by the catalogue ("C++" and "C#" are keywords/c/ and keywords/c-2/), so
+    guessing them with slugify would reject links to pages that exist.
+    """
+    from generator.site.catalog import build_catalog
+
+    records = []
     for page in pages:
-        topic = page.data.get("topic")
-        if isinstance(topic, dict) and isinstance(topic.get("area"), str):
-            topic_paths.add(slugify(topic["area"]))
-            if isinstance(topic.get("subarea"), str):
-                topic_paths.add(f"{slugify(topic['area'])}/{slugify(topic['subarea'])}")
-        keywords.update(slugify(k) for k in page.data.get("keywords") or [] if isinstance(k, str))
-        authors.update(slugify(a) for a in page.data.get("authors") or [] if isinstance(a, str))
-    papers_rel = PAPERS_SECTION  # where paper pages are served, not where their files sit
+        try:
+            records.append(PaperRecord.from_front_matter(page.data, path=page.label))
+        except RecordError:
+            continue  # reported as a problem of its own page
+    catalog = build_catalog(records)
+    topic_paths = {area.slug for area in catalog.areas}
+    topic_paths.update(f"{area.slug}/{sub.slug}" for area in catalog.areas for sub in area.subareas)
     slugs = {p.data["slug"] for p in pages if isinstance(p.data.get("slug"), str)}
-    return _SiteIndex(config.docs_dir, papers_rel, frozenset(slugs), frozenset(topic_paths), frozenset(keywords), frozenset(authors))
+    return _SiteIndex(
+        config.docs_dir,
+        PAPERS_SECTION,  # where paper pages are served, not where their files sit
+        frozenset(slugs),
+        frozenset(topic_paths),
+        frozenset(k.slug for k in catalog.keywords),
+        frozenset(a.slug for a in catalog.authors),
+    )
 
 
 _FENCED_CODE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -565,7 +572,7 @@ def check_pages(
         _check_slug_matches_file(page)
     _check_duplicates(pages, "id")
     _check_duplicates(pages, "slug")
-    site = _site_index(config, pages, taxonomy)
+    site = _site_index(config, pages)
     for page in pages:
         _check_body_links(page, site)
         _check_body_markup(page)

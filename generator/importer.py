@@ -380,8 +380,12 @@ def _match_known(drafts: list[PaperRecord], known: dict[str, _KnownPaper], repor
 
 def _enrich(records: list[PaperRecord], config: ProjectConfig) -> list[PaperRecord]:
     from generator.enrich import enrich_records
+    from generator.taxonomy import TaxonomyError
 
-    enriched = enrich_records(records, config.taxonomy_file)
+    try:
+        enriched = enrich_records(records, config.taxonomy_file)
+    except TaxonomyError as error:
+        raise ImportFailed([str(error)]) from None
     if len(enriched) != len(records) or [r.id for r in enriched] != [r.id for r in records]:
         raise ImportFailed([f"{config.taxonomy_file}:1: enrichment must return one record per paper, in order"])
     return list(enriched)

@@ -322,3 +322,27 @@ def test_github_format_annotates_each_problem_on_its_line(project: Path, capsys)
     (warning,) = [l for l in out if l.startswith("::warning ")]
     assert warning.startswith("::warning file=site_src/papers/listed.md,line=") and "Alchemy, 100%25" in warning
     assert all(l.startswith(("::error ", "::warning ")) for l in out)
+
+
+def test_body_links_are_checked_against_the_slugs_the_catalogue_hands_out(project: Path) -> None:
+    """'C++' and 'C#' slugify alike: the catalogue makes keywords/c/ and keywords/c-2/, and check agrees."""
+    write(project, make_record("cpp", keywords=["C++", "C#"]))
+    page = write(project, make_record("links", body="See [C#](../../keywords/c-2/) and [C++](../../keywords/c/)."))
+    assert problems(project) == []
+    edit(page, "../../keywords/c/", "../../keywords/c-3/")
+    (problem,) = problems(project)
+    assert problem.line == line_of(page, "keywords/c-3/") and "c-3" in problem.message
+
+
+def test_check_and_import_read_the_taxonomy_alike(project: Path, tmp_path: Path) -> None:
+    """A sub-area listed twice: both refuse the file at its line, neither with a traceback."""
+    from generator.cli import main
+
+    taxonomy = project / "taxonomy.yaml"  # the file the project's papersite.yml names
+    taxonomy.write_text("Theory:\n- Learning Theory\n- Learning Theory\n", encoding="utf-8")
+    write(project, make_record("one"))
+    found = [p for p in problems(project) if p.path.endswith("taxonomy.yaml")]
+    assert [(p.line, "lists sub-area 'Learning Theory' twice" in p.message) for p in found] == [(1, True)]
+    (project / "corpus").mkdir(exist_ok=True)
+    (project / "corpus" / "a.jsonl").write_text('{"title": "A paper on graphs", "abstract": "We study graphs and more graphs."}\n', encoding="utf-8")
+    assert main(["--project", str(project), "import", "--quiet"]) == 1
