@@ -255,3 +255,39 @@ def test_bad_reference_settings_are_located_errors(tmp_path):
     (root / "papersite.yml").write_text("site_name: T\nreferences: corpus\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"papersite.yml:2: 'references' must be a list"):
         load_config(root)
+
+
+# --------------------------------------------------------------------------- topics: listing > conference > inferred; maintainer always
+
+
+def test_topic_precedence_listing_conference_inferred_and_maintainer(tmp_path):
+    labelled = jsonl(
+        {**ref_record("Sparse Attention Emerges Early", ABSTRACT_A, "AAA"), "topic": "Deep Learning · Attention Mechanisms"},
+        {**ref_record("Induction Heads from Gradient Flow", ABSTRACT_B, "BBB"), "topic": "Theory · Deep Learning"},
+    )
+    third = "We design a new scheduler for distributed training jobs on shared clusters and measure queueing delays."
+    listing = jsonl(
+        {"title": "Sparse Attention Emerges Early", "abstract": ABSTRACT_A},  # no topic: the conference's label
+        {"title": "Induction Heads from Gradient Flow", "abstract": ABSTRACT_B, "topic": "Optimization · Non-Convex"},
+        {"title": "Cluster Scheduling for Training", "abstract": third},  # not in the reference: inferred
+    )
+    root = project(tmp_path, listing, labelled)
+    config = load_config(root)
+    import_listings([], config)
+    conference = page_of(root, "sparse-attention-emerges-early").topic
+    assert (conference.area, conference.subarea, conference.source) == ("Deep Learning", "Attention Mechanisms", "conference")
+    assert conference.confidence is None
+    listed = page_of(root, "induction-heads-from-gradient-flow").topic
+    assert (listed.area, listed.subarea, listed.source) == ("Optimization", "Non-Convex", "listing")
+    assert page_of(root, "cluster-scheduling-for-training").topic.source == "inferred"
+    # a maintainer's topic wins over the conference's on every later import
+    path = root / "site_src" / "papers" / "sparse-attention-emerges-early.md"
+    from generator.record import Topic
+
+    page = parse_page(path.read_text(encoding="utf-8"))
+    path.write_text(render_page(page.replace(topic=Topic("Theory", "Learning Theory", "maintainer"))), encoding="utf-8")
+    import_listings([], config)
+    kept = page_of(root, "sparse-attention-emerges-early")
+    assert (kept.topic.area, kept.topic.source) == ("Theory", "maintainer")
+    assert all("topic" not in fill.fields for fill in kept.filled_from)
+    assert not errors_only(check_pages(config))
