@@ -412,10 +412,12 @@
     var n = shown === undefined ? result.numbers.length : shown;
     var all = Math.min(result.all, n), text;
     var held = result.query ? result.query.parts.filter(function (p) { return result.missing.indexOf(p.label) < 0; }) : [];
+    var match = function (k) { return k === 1 ? " matches" : " match"; };
     if (!n) text = "No paper matches";
-    else if (result.missing.length && held.length === 1) text = papersCount(n) + " match \u201c" + held[0].label + "\u201d";
-    else if (result.parts <= 1 || all === n) text = papersCount(n) + (result.parts > 1 ? " match every word" : "");
-    else text = (all ? papersCount(all) + " match every word" : "No paper matches every word") + ", " + n.toLocaleString("en") + " match some";
+    else if (result.missing.length && held.length === 1) text = papersCount(n) + match(n) + " \u201c" + held[0].label + "\u201d";
+    else if (result.parts <= 1 || all === n) text = papersCount(n) + (result.parts > 1 ? match(n) + " every word" : "");
+    else text = (all ? papersCount(all) + match(all) + " every word" : "No paper matches every word") + ", " +
+      n.toLocaleString("en") + match(n) + " some";
     if (result.missing.length && result.full) {
       text += "; no paper mentions " + result.missing.map(function (m) { return "\u201c" + m + "\u201d"; }).join(", ");
     }
@@ -746,6 +748,7 @@
       var serial = 0, drawn = null;
       function update() {
         var mine = ++serial;
+        count.setAttribute("aria-busy", "true"); // until the results for this state are all in
         var t = topic.value ? topicBySlug[topic.value] : null;
         var dv = decision.value ? store.decisions.indexOf(decision.value) : null;
         var kText = keyword.value.trim(), aText = author.value.trim();
@@ -790,6 +793,7 @@
               : filtered ? papersCount(shown.length) + " after the filters (of " + summary(result).replace(/^./, function (c) { return c.toLowerCase(); }) + ")"
                 : summary(result);
           count.textContent = head + (result.full || !q.value.trim() ? "" : " so far: still loading the abstracts…");
+          if (result.full || !q.value.trim()) count.removeAttribute("aria-busy");
           results.textContent = "";
           drawn = { shown: shown, upto: 0, match: result.match || function () { return false; }, mine: mine };
           drawMore();

@@ -47,7 +47,8 @@
    * uses those only for a word that no index holds as typed. */
   function hitsOf(index, build) {
     var hits = [];
-    try { hits = index.query(build); } catch (error) { hits = []; }
+    // (a query without clauses would match every paper)
+    if (build) { try { hits = index.query(build); } catch (error) { hits = []; } }
     var refs = new Int32Array(hits.length), scores = new Float64Array(hits.length), fields = new Uint8Array(hits.length);
     hits.forEach(function (hit, i) {
       refs[i] = +hit.ref; scores[i] = hit.score;
@@ -61,13 +62,13 @@
   }
 
   function searchWord(index, word, prefix) {
-    var lunr = scope.lunr, stop = !word || isStopWord(word), none = function () {};
-    var found = hitsOf(index, stop ? none : function (q) {
+    var lunr = scope.lunr, stop = !word || isStopWord(word);
+    var found = hitsOf(index, stop ? null : function (q) {
       q.term(word, { boost: 1 });
       if (prefix && word.length > 1) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
     });
     found.stop = stop;
-    found.fuzzy = hitsOf(index, stop || word.length < FUZZY_MIN ? none : function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); });
+    found.fuzzy = hitsOf(index, stop || word.length < FUZZY_MIN ? null : function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); });
     return found;
   }
 
