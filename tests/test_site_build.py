@@ -152,7 +152,7 @@ def test_index_counts_match_the_records(real):
         assert f'{area.name}</a> <span class="ps-count">{len(area.papers)}</span></h2>' in topics
         for sub in area.subareas:
             page = _article(_html(config, sub.url.rstrip("/")))
-            assert page.count('<li><a href="../../../papers/') == len(sub.papers)
+            assert len(re.findall(r'<li[^>]*><a href="\.\./\.\./\.\./papers/', page)) == len(sub.papers)
     all_papers = _article(_html(config, "papers"))
     assert all_papers.count("<li data-area=") == len(catalog.papers)
     assert sum(len(a.papers) for a in catalog.areas) == len(catalog.papers)

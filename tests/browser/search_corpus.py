@@ -44,12 +44,12 @@ def search_records() -> list[PaperRecord]:
                authors=["Cy Park"], topic=LLM, keywords=["large language models"], decision="Withdrawn"),
         # the phrase "reward model" and a paper with both words apart
         _paper("human-feedback", "Learning from Human Preferences", "We train a reward model on pairwise preferences of annotators.",
-               authors=["Dee Moss"], topic=LLM, keywords=["large language models"], decision="Accept (Poster)"),
+               authors=["Dee Moss"], topic=LLM, keywords=["large language models", "reinforcement learning"], decision="Accept (Poster)"),
         _paper("reward-signals", "Sparse Signals in Control", "A model of the reward is fitted by regression; reward shaping follows.",
                authors=["Eli Ford"], topic=PROB, keywords=["reinforcement learning"], decision="Reject"),
         # typo and prefix targets
         _paper("sparse-transformers", "Sparse Transformers for Long Documents", "Attention over long inputs.",
-               authors=["Fay Lin"], topic=LLM, keywords=["transformers"], decision="Accept (Oral)"),
+               authors=["Fay Lin"], topic=LLM, keywords=["transformers", "large language models"], decision="Accept (Oral)"),
         # an author's own paper, and a decoy whose abstract holds every word of the author's name
         _paper("weather-kernels", "Weather Prediction with Kernels", "Kernel regression for rainfall.",
                authors=["Angel Reyero Lobo", "Mei Tanaka"], topic=PROB, keywords=["kernel methods"], decision="Accept (Poster)"),
@@ -58,7 +58,7 @@ def search_records() -> list[PaperRecord]:
                authors=["Gil Noor"], topic=PROB, keywords=["clustering"], decision="Reject"),
         # partial keyword and author names
         _paper("compressing-teachers", "Compressing Teachers into Students", "Students learn from teachers.",
-               authors=["Tommaso Cesari", "Lin Wu"], topic=LLM, keywords=["knowledge distillation"], decision="Accept (Poster)"),
+               authors=["Tommaso Cesari", "Lin Wu"], topic=LLM, keywords=["knowledge distillation", "large language models"], decision="Accept (Poster)"),
         _paper("condensing-datasets", "Condensing Datasets to a Few Images", "A small synthetic set trains as well as the full one.",
                authors=["Ana Cesari"], topic=GNN, keywords=["dataset distillation"], decision="Reject"),
         _paper("hostile-widgets", HOSTILE_TITLE, '<script>window.__pwned=2</script> Hostile widgets need <i>escaping</i>.',

@@ -846,15 +846,14 @@
     });
   }
 
-  /* ---- All papers: filter and sort in place ---- */
-  function setupPaperList() {
-    var controls = document.querySelector("[data-ps-list]");
-    if (!controls) return;
+  /* ---- Paper lists (all papers, sub-areas, keywords, authors): filter and sort in place ---- */
+  function setupPaperList(controls) {
     var list = document.getElementById(controls.getAttribute("data-ps-list"));
+    if (!list) return;
     var items = Array.prototype.slice.call(list.children);
     items.forEach(function (li, i) { li._order = i; });
     var filter = controls.querySelector("[data-ps-filter]");
-    var area = controls.querySelector("[data-ps-area]");
+    var area = controls.querySelector("[data-ps-area]"); // absent where every paper has the same area
     var sort = controls.querySelector("[data-ps-sort]");
     var shown = controls.querySelector("[data-ps-shown]");
     function apply() {
@@ -862,7 +861,7 @@
       var n = 0;
       items.forEach(function (li) {
         var text = li.getAttribute("data-text");
-        var ok = (!area.value || li.getAttribute("data-area") === area.value) &&
+        var ok = (!area || !area.value || li.getAttribute("data-area") === area.value) &&
           words.every(function (w) { return text.indexOf(w) >= 0; });
         li.hidden = !ok; if (ok) n++;
       });
@@ -876,10 +875,10 @@
       var frag = document.createDocumentFragment();
       sorted.forEach(function (li) { frag.appendChild(li); });
       list.appendChild(frag);
-      shown.textContent = n + (n === 1 ? " paper" : " papers");
+      shown.textContent = papersCount(n);
     }
     filter.addEventListener("input", apply);
-    area.addEventListener("change", apply);
+    if (area) area.addEventListener("change", apply);
     sort.addEventListener("change", apply);
   }
 
@@ -907,7 +906,10 @@
     });
   }
 
-  function start() { setupHeaderSearch(); setupExplore(); setupPaperList(); setupCopy(); }
+  function start() {
+    setupHeaderSearch(); setupExplore(); setupCopy();
+    Array.prototype.forEach.call(document.querySelectorAll("[data-ps-list]"), setupPaperList);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
