@@ -293,6 +293,19 @@ def test_exact_title_and_author_find_the_paper(real):
     assert " ".join(with_authors.title.split()) in [titles[int(h["ref"])] for h in hits]
 
 
+def test_search_store_carries_decisions_and_the_abstracts_text(fixture_site):
+    records, _ = read_records(fixture_site)
+    catalog = build_catalog(records)
+    store = json.loads((fixture_site.site_dir / "assets/papersite/search-docs.json").read_text("utf-8"))
+    texts = json.loads((fixture_site.site_dir / "assets/papersite/search-abstracts.json").read_text("utf-8"))
+    assert len(texts) == len(store["papers"]) == len(catalog.papers)
+    assert store["decisions"] == sorted({p.decision for p in catalog.papers if p.decision})
+    for paper, entry, text in zip(catalog.papers, store["papers"], texts):
+        assert entry[0] == paper.slug
+        assert (store["decisions"][entry[5]] if entry[5] is not None else None) == paper.decision
+        assert text == " ".join((paper.abstract or "").split())
+
+
 # --- both entry points, hostile text --------------------------------------------
 
 

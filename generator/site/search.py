@@ -21,8 +21,11 @@ The browser only calls ``lunr.Index.load`` (in a Web Worker, ``search-worker.js`
 instead of indexing every page itself. At 11,672 papers one index of everything
 was 36 MB, and parsing and loading it took longer than anyone waits.
 
-Only papers are indexed, so index pages cannot crowd them out; field boosts make
-a title match outrank an abstract match, and the browser puts an exact title first.
+Only papers are indexed, so index pages cannot crowd them out (header search
+offers author, keyword and topic pages from the store's names instead). The
+browser ranks papers by how many of the query's words they match, then by title
+and author matches, then by the lunr scores, whose field boosts make a title
+match outrank an abstract match; an exact title comes first.
 
 Text is tokenised here once, the way lunr.js does (lower case, split on white
 space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
