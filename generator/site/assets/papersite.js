@@ -196,6 +196,8 @@
           if (key && !byTitle.has(key)) byTitle.set(key, n);
         });
         engine.store = store; engine.byTitle = byTitle;
+        // the names header search offers as pages, folded while the reader has not typed yet
+        (window.requestIdleCallback || setTimeout)(function () { pageIndex(store); });
         return engine;
       });
     }
@@ -308,6 +310,7 @@
   }
 
   var TITLE_OR_AUTHOR = 1 | 2; // field bits of search-worker.js
+  var ABSTRACT_PREFIX_MIN = 4; // letters of a word being typed before it counts as a prefix in the abstracts
 
   /* Ranked paper numbers for a query. A paper matching more of the query's
    * parts comes first; among equals, one matching more of them in its title or
@@ -319,13 +322,15 @@
   function search(eng, text) {
     var query = parseQuery(text);
     var begun = performance.now(), full = false;
-    var message = function () {
-      return { type: "query", words: query.words, prefix: query.prefix,
+    var last = query.words.length ? query.words[query.words.length - 1] : "";
+    var message = function (prefix) {
+      return { type: "query", words: query.words, prefix: prefix,
         phrases: query.parts.filter(function (p) { return p.phrase; }).map(function (p) { return p.label; }) };
     };
     return eng.meta.ready.then(function () {
-      var asks = [eng.meta.ask(message())];
-      if (eng.abstracts) asks.push(eng.abstracts.ask(message()));
+      var asks = [eng.meta.ask(message(query.prefix))];
+      // the abstracts' vocabulary is five times the titles': a short prefix there stands for too many words
+      if (eng.abstracts) asks.push(eng.abstracts.ask(message(query.prefix && last.length >= ABSTRACT_PREFIX_MIN)));
       full = eng.full;
       return Promise.all(asks);
     }).then(function (found) {

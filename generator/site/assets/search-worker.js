@@ -18,6 +18,9 @@
   // one bit per indexed field (generator/site/search.py: t title, a authors, k keywords + topic, b abstract)
   var FIELD_BITS = { t: 1, a: 2, k: 4, b: 8 };
   var FUZZY_MIN = 5; // one typo is tolerated in words of this many letters or more
+  // A word being typed counts as a prefix from this many letters: "co*" stands for thousands of
+  // terms at 11,672 papers, and scoring them all took up to a second per keystroke.
+  var PREFIX_MIN = 3;
 
   // data: the index file's bytes (an ArrayBuffer, or a promise of one); text: the texts' bytes or null;
   // timing: where loading went (absolute ms), for performance.measure in papersite.js
@@ -43,8 +46,8 @@
   /* One word -> the papers that hold it (refs), its lunr score in each and the
    * fields it matched there (bits). The word is stemmed as the index was; while
    * it is being typed (prefix) it also counts as the start of a longer word.
-   * Long words are also looked up at one edit (a typo), apart (fuzzy): papersite.js
-   * uses those only for a word that no index holds as typed. */
+   * A long word this index does not hold is also looked up at one edit (a typo),
+   * apart (fuzzy): papersite.js uses those only for a word that no index holds. */
   function hitsOf(index, build) {
     var hits = [];
     // (a query without clauses would match every paper)
@@ -65,10 +68,11 @@
     var lunr = scope.lunr, stop = !word || isStopWord(word);
     var found = hitsOf(index, stop ? null : function (q) {
       q.term(word, { boost: 1 });
-      if (prefix && word.length > 1) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
+      if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
     });
     found.stop = stop;
-    found.fuzzy = hitsOf(index, stop || word.length < FUZZY_MIN ? null : function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); });
+    var typo = !stop && !found.refs.length && word.length >= FUZZY_MIN;
+    found.fuzzy = hitsOf(index, typo ? function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); } : null);
     return found;
   }
 
