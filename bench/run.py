@@ -48,6 +48,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 DEFAULT_SIZES = (1000, 5000, 11672, 20000)
 # A paper every corpus holds (placed first), the one the header-search query looks for.
 PROBE_TITLE = "One Step Diffusion via Shortcut Models"
+# `--search`: a single common word and an author's name (the probe paper's first author) beside the title.
+SEARCH_QUERIES = (PROBE_TITLE, "Diffusion", "Kevin Frans")
 
 
 # --------------------------------------------------------------------------- corpora
@@ -265,6 +267,25 @@ def _slug(title: str) -> str:
 # --------------------------------------------------------------------------- site figures
 
 
+def kind_bytes(site: Path) -> dict[str, list[int]]:
+    """[files, bytes] per page kind: the first URL segment of an HTML page (paper, author ...), else the file's kind."""
+    kinds: dict[str, list[int]] = {}
+    for path in site.rglob("*"):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(site).parts
+        if path.suffix == ".html":
+            kind = f"{rel[0]}/* pages" if len(rel) > 2 else ("section index pages" if len(rel) == 2 else "root pages")
+        elif rel[0] == "assets" and len(rel) > 1 and rel[1] == "papersite" and path.name.startswith("search"):
+            kind = "search data"
+        else:
+            kind = f"{rel[0]}/ other files" if len(rel) > 1 else "root files"
+        entry = kinds.setdefault(kind, [0, 0])
+        entry[0] += 1
+        entry[1] += path.stat().st_size
+    return dict(sorted(kinds.items()))
+
+
 def tree_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
@@ -364,7 +385,20 @@ EXPLORE_INPUT = "#ps-q, main input[type=search]"
 EXPLORE_RESULT = "[data-ps-explore-results] li"
 
 
-def browser_figures(site: Path, query: str = PROBE_TITLE) -> dict[str, Any]:
+def search_figures(sites: list[Path]) -> str:
+    """Header search, first result shown, for each of SEARCH_QUERIES on each site (a fresh browser each)."""
+    lines = ["| site | " + " | ".join(f"{q!r} 1st result s" for q in SEARCH_QUERIES) + " |",
+             "|---|" + "---|" * len(SEARCH_QUERIES)]
+    for site in sites:
+        cells = []
+        for query in SEARCH_QUERIES:
+            figures = browser_figures(site, query, kinds=("header",))
+            cells.append(str(figures.get("header_first_result_s", figures.get("header_error", "-"))))
+        lines.append(f"| {site} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def browser_figures(site: Path, query: str = PROBE_TITLE, kinds: tuple[str, ...] = ("header", "explore")) -> dict[str, Any]:
     """Time from typing a query (as soon as the page loaded) to the first result shown, and memory then."""
     from playwright.sync_api import sync_playwright
 
@@ -375,7 +409,7 @@ def browser_figures(site: Path, query: str = PROBE_TITLE) -> dict[str, Any]:
             for kind, path, field_selector, result_selector in (
                     ("header", "", HEADER_INPUT, HEADER_RESULT),
                     ("explore", "explore/", EXPLORE_INPUT, EXPLORE_RESULT)):
-                if kind == "explore" and not (site / "explore" / "index.html").exists():
+                if kind not in kinds or kind == "explore" and not (site / "explore" / "index.html").exists():
                     continue
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
                 try:
@@ -430,6 +464,10 @@ class Row:
     search_index_bytes: dict[str, int] = field(default_factory=dict)
     stages: dict[str, float] = field(default_factory=dict)  # every timed sub-stage, seconds
     browser: dict[str, Any] = field(default_factory=dict)
+    kind_bytes: dict[str, list[int]] = field(default_factory=dict)  # page kind -> [files, bytes]
+    incremental_s: float = 0.0  # `build --no-import` after one paper's title was edited
+    incremental_peak_rss_mb: float = 0.0
+    incremental_cpu_s: float = 0.0
     error: str | None = None
 
 
@@ -453,7 +491,26 @@ def bench_papersite(size: int, corpus: list[dict[str, Any]], engine: str, work: 
     row.peak_rss_mb = round(max(imported.peak_rss_mb, built.peak_rss_mb), 1)
     row.pages = len(list((project / "site_src" / "papers").glob("*.md")))
     _site_figures(row, _site_dir(project), browser)
+    if engine == "mkdocs":
+        try:
+            edited = edit_probe_title(project)
+            row.incremental_s, row.incremental_peak_rss_mb = edited.seconds, round(edited.peak_rss_mb, 1)
+            row.incremental_cpu_s = round(edited.cpu_seconds, 2)
+        except RuntimeError as error:
+            row.error = f"incremental build: {error}"
     return row
+
+
+def edit_probe_title(project: Path) -> Measured:
+    """The maintainer's smallest edit: one paper's title, then `papersite build --no-import` (incremental)."""
+    page = project / "site_src" / "papers" / f"{_slug(PROBE_TITLE)}.md"
+    text = page.read_text(encoding="utf-8")
+    if f"title: {PROBE_TITLE}\n" not in text:
+        raise RuntimeError(f"{page}: no 'title: {PROBE_TITLE}' line to edit")
+    page.write_text(text.replace(f"title: {PROBE_TITLE}\n", f"title: {PROBE_TITLE} (edited)\n", 1), encoding="utf-8")
+    built = papersite_measured(project, "build", "--no-import", "--quiet")
+    built.seconds = round(built.seconds, 2)
+    return built
 
 
 def _site_dir(project: Path) -> Path:
@@ -486,6 +543,7 @@ def _site_figures(row: Row, site: Path, browser: bool) -> None:
     row.html_pages = sum(1 for _ in site.rglob("*.html"))
     row.paper_html_bytes, row.paper_html_median_bytes, row.paper_html_max_bytes = paper_page_bytes(site)
     row.search_index_bytes = search_index_bytes(site)
+    row.kind_bytes = kind_bytes(site)
     if browser and Path(CHROMIUM).exists():
         row.browser = browser_figures(site)
 
@@ -526,6 +584,15 @@ def markdown_table(rows: list[Row]) -> str:
                          f"| {_ratio(sum(paper.search_index_bytes.values()), sum(ref.search_index_bytes.values()))} "
                          f"| {_ratio(paper.browser.get('header_first_result_s', 0), ref.browser.get('header_first_result_s', 0))} "
                          f"| | {_ratio(paper.browser.get('header_renderer_rss_mb', 0), ref.browser.get('header_renderer_rss_mb', 0))} |")
+    lines += ["", "| papers | incremental build s (one title edited) | its CPU s | peak RSS MB | site B per paper "
+              "| bytes per page kind (files × mean B) |", "|---|---|---|---|---|---|"]
+    for row in rows:
+        if row.kind != "papersite" or row.error or not row.kind_bytes:
+            continue
+        kinds = "; ".join(f"{k}: {n} × {b // max(1, n)}" for k, (n, b) in row.kind_bytes.items())
+        per_paper = sum(b for _, b in row.kind_bytes.values()) // max(1, row.size)
+        lines.append(f"| {row.size} | {row.incremental_s or '-'} | {row.incremental_cpu_s or '-'} "
+                     f"| {row.incremental_peak_rss_mb or '-'} | {per_paper} | {kinds} |")
     return "\n".join(lines)
 
 
@@ -578,7 +645,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-only", action="store_true", help="only the bare MkDocs Material rows")
     parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
                         help="build nothing: print one table from the JSON files of earlier runs")
+    parser.add_argument("--search", type=Path, nargs="+", metavar="SITE",
+                        help="build nothing: time the header search for SEARCH_QUERIES on these built sites")
     args = parser.parse_args(argv)
+    if args.search:
+        print(search_figures(args.search))
+        return 0
     if args.report:
         # Later files win, except that a failed row never hides a measured one.
         latest: dict[tuple[str, str, int], Row] = {}

@@ -1,11 +1,15 @@
 """Derive the topic model (generator/data/topic_model.npz) from labelled public data.
 
 Offline, deterministic (fixed seeds), run by hand when the labelled data changes:
-    python bench/train_topics.py [--iclr PATH] [--out PATH] [--variants]
+    python bench/train_topics.py [--iclr PATH] [--out PATH] [--grid] [--labels-dir DIR]
 
-Data: bench/labels/icml2025_{train,dev}.jsonl pooled (2,576 ICML 2025 papers with the
-conference's topic label; abstracts are only their first 1-2 sentences). The test split and
-corpus 003 are never read here.
+Data: ``TRAINING_FILES`` pooled: bench/labels/icml2025_{train,dev}.jsonl (ICML 2025 papers
+with the conference's topic label; abstracts cut to their first 1-2 sentences) and
+bench/labels/iclr2025_{train,dev}.jsonl (ICLR 2025 papers with the ICLR site's label mapped
+to our taxonomy, full abstracts; built by bench/labels/build_iclr2025_topics.py). Every paper
+of the bundled listings (corpus/*.txt) is left out (``bundled_papers``): the site shows
+those, and the listed topics of corpus 003 are what ``papersite eval`` scores by leave-one-out.
+The test splits are never read here.
 
 Features: ``generator.topics.document_terms`` (title counted twice, word unigrams and
 bigrams without stopwords), sublinear tf x idf, L2-normalised; abstracts cut to their first
@@ -23,7 +27,10 @@ split had picked too strong a regularisation (its accuracy swung by 10 points fr
 split's). ``--grid`` prints the cross-validated accuracy of each regularisation pair and area mix
 (how much of the area probability comes from the sub-area head's summed probabilities rather
 than the area head); the defaults below are the best of it. Temperatures (NLL) and the sub-area threshold are fitted
-on the out-of-fold scores; the exported model is refitted on all pooled papers.
+on the out-of-fold scores, and so are the two calibration curves (isotonic regression: area
+probability -> how often the area is right; sub-area probability -> how often area and
+sub-area are both right) that make a shown confidence mean what it says. The exported model
+is refitted on all pooled papers.
 """
 
 from __future__ import annotations
@@ -38,12 +45,15 @@ from pathlib import Path
 import numpy as np
 from scipy.sparse import diags
 from sklearn.feature_extraction import DictVectorizer
+from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import SGDClassifier
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator.evaluate import confidence_bands  # noqa: E402
+from generator.listing import read_listing  # noqa: E402
+from generator.merge import SimilarityIndex  # noqa: E402
 from generator.taxonomy import load_taxonomy, parse_topic_label  # noqa: E402
 from generator.topics import TopicModel, document_terms, first_sentences, save_model  # noqa: E402
 
@@ -54,6 +64,13 @@ MAX_WITHHELD_PRECISION = 0.10
 FOLDS = 5
 MIXES = (0.0, 0.3, 0.6, 0.8, 1.0)  # share of summed sub-area probabilities in the area
 GRID = ((2e-4, 2e-5), (1e-4, 1e-5), (5e-5, 5e-6), (2e-5, 2e-6), (1e-5, 1e-6))  # (area, sub-area) alpha
+# Labelled files pooled for training and CV; the test splits are never read here.
+TRAINING_FILES = ("icml2025_train.jsonl", "icml2025_dev.jsonl", "iclr2025_train.jsonl", "iclr2025_dev.jsonl")
+# A labelled paper is a paper of the bundled listings when it has the same normalised title
+# as one, or when this share of the shorter abstract's word 3-shingles is in the other
+# (the labelled abstracts may be cut to two sentences, so merge's Jaccard is too strict).
+BUNDLED_CONTAINMENT = 0.5
+MIN_BUNDLED_SHINGLES = 10
 
 
 def read_iclr(path: Path) -> list[tuple[str, str]]:
@@ -71,6 +88,42 @@ def read_labelled(path: Path, labels, areas):
             area, sub = parse_topic_label(row["topic"])
             rows.append((row["title"], row.get("abstract") or "", areas.index(area), labels.index((area, sub)) if sub else -1))
     return rows
+
+
+def bundled_papers(papers, corpus_dir: Path = ROOT / "corpus") -> set[int]:
+    """Indices of the (title, abstract) papers that are papers of the bundled listings
+    (``corpus_dir/*.txt``), found through merge.py's SimilarityIndex: the site shows those
+    papers, so a model trained on their labels would be scored on its own training data."""
+    index = SimilarityIndex()
+    for path in sorted(corpus_dir.glob("*.txt")):
+        for entry in read_listing(path).entries:
+            index.add(entry.title, entry.abstract)
+    listed = len(index.docs)
+    for title, abstract in papers:
+        index.add(title, abstract)
+    found = set()
+    for i in range(len(papers)):
+        doc = index.docs[listed + i]
+        for j in index.candidates(doc):
+            if j >= listed:
+                continue
+            other = index.docs[j]
+            if doc.title and doc.title == other.title:
+                found.add(i)
+                break
+            smaller = min(len(doc.shingles), len(other.shingles))
+            if smaller >= MIN_BUNDLED_SHINGLES and len(doc.shingles & other.shingles) >= BUNDLED_CONTAINMENT * smaller:
+                found.add(i)
+                break
+    return found
+
+
+def training_rows(labels, areas, labels_dir: Path = LABELS) -> tuple[list, int]:
+    """The pooled labelled rows of TRAINING_FILES minus the papers of the bundled listings,
+    and how many were left out."""
+    rows = [row for name in TRAINING_FILES for row in read_labelled(labels_dir / name, labels, areas)]
+    bundled = bundled_papers([(title, abstract) for title, abstract, _, _ in rows])
+    return [row for i, row in enumerate(rows) if i not in bundled], len(bundled)
 
 
 def term_counts(papers):
@@ -131,6 +184,20 @@ def accuracy(area, sub, rows):
     return float((area == ya).mean()), float(((sub == ys) & m).sum() / m.sum())
 
 
+def isotonic_curve(confidence: np.ndarray, right: np.ndarray) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Monotone map from a probability to how often answers at that probability are right
+    (fitted on out-of-fold answers): the breakpoints ``calibrate`` interpolates between."""
+    fitted = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(confidence, right.astype(float))
+    return tuple(float(x) for x in fitted.X_thresholds_), tuple(float(y) for y in fitted.y_thresholds_)
+
+
+def band_report(what: str, confidence: np.ndarray, right: np.ndarray) -> str:
+    bands = confidence_bands(list(zip(confidence.tolist(), right.tolist())))
+    return f"  {what}: " + "; ".join(
+        f"{b['band']}: {b['n']} at mean {b['mean_confidence']:.2f}, {b['accuracy']:.1%} right" for b in bands if b["n"]
+    )
+
+
 def prune(coef, keep):
     if keep >= 1:
         return coef
@@ -159,7 +226,7 @@ def vectorise(counts_fit, counts_unlabelled, min_df):
     return vectorizer, idf
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iclr", type=Path, default=Path("/work/shared/datasets/iclr2025_submissions.jsonl.gz"))
     parser.add_argument("--out", type=Path, default=DATA / "topic_model.npz")
@@ -169,15 +236,20 @@ def main() -> int:
     parser.add_argument("--area-mix", type=float, default=0.6, help="share of summed sub-area probabilities in the area probability")
     parser.add_argument("--keep", type=float, default=0.3, help="share of the largest weights kept")
     parser.add_argument("--grid", action="store_true", help="print cross-validated accuracy per regularisation pair, do not export")
-    args = parser.parse_args()
+    parser.add_argument("--labels-dir", type=Path, default=LABELS, help="folder of the TRAINING_FILES")
+    args = parser.parse_args(argv)
 
     taxonomy = load_taxonomy(DATA / "taxonomy.yaml")
     labels = taxonomy.labels()
     areas = list(taxonomy.area_names)
     of_class = np.array([areas.index(a) for a, _ in labels])
-    rows = read_labelled(LABELS / "icml2025_train.jsonl", labels, areas) + read_labelled(LABELS / "icml2025_dev.jsonl", labels, areas)
+    rows, left_out = training_rows(labels, areas, args.labels_dir)
     iclr = read_iclr(args.iclr)
-    print(f"{len(rows)} labelled, {len(iclr)} ICLR (unlabelled), {len(labels)} sub-areas, {FOLDS}-fold CV", file=sys.stderr)
+    print(
+        f"{len(rows)} labelled ({left_out} papers of the bundled listings left out), {len(iclr)} ICLR (unlabelled), "
+        f"{len(labels)} sub-areas, {FOLDS}-fold CV",
+        file=sys.stderr,
+    )
 
     counts = term_counts([(t, a) for t, a, _, _ in rows])
     c_iclr = term_counts(iclr)
@@ -218,8 +290,7 @@ def main() -> int:
     area, area_conf, sub, sub_conf = predict(softmax(S, t_sub), softmax(SA, t_area), of_class, args.area_mix)
     acc = accuracy(area, sub, rows)
     print(f"CV (pruned as exported): area {acc[0]:.3f} sub-area {acc[1]:.3f}; temperatures {t_sub:.2f} / {t_area:.2f}", file=sys.stderr)
-    bands = confidence_bands(list(zip(area_conf.tolist(), (area == ya).tolist())))
-    print("  area calibration: " + "; ".join(f"{b['band']}: {b['n']} papers, {b['accuracy']:.1%} right" for b in bands if b["n"]), file=sys.stderr)
+    print(band_report("area, uncalibrated", area_conf, area == ya), file=sys.stderr)
     # Threshold: withhold a sub-area only where the guesses withheld would be right less than
     # one time in ten (CV): below that a sub-area misleads more than it helps. Above it the
     # page shows the sub-area, with an "uncertain" marker at low confidence.
@@ -237,6 +308,17 @@ def main() -> int:
         f"their withheld guesses {withheld_right:.1%} right)",
         file=sys.stderr,
     )
+    # Calibration curves on the out-of-fold answers: the area confidence against area right;
+    # a sub-area answer's confidence against area and sub-area right (papers labelled with a
+    # sub-area only: for the others a sub-area answer cannot be judged).
+    area_curve = isotonic_curve(area_conf, area == ya)
+    judged = full & has_sub
+    sub_curve = isotonic_curve(sub_conf[judged], ((area == ya) & (sub == ys))[judged])
+    shown = np.where(judged, np.interp(sub_conf, *sub_curve), np.interp(area_conf, *area_curve))
+    answer_right = np.where(judged, (area == ya) & (sub == ys), area == ya)
+    answered = judged | ~full
+    print(band_report("area, calibrated", np.interp(area_conf, *area_curve), area == ya), file=sys.stderr)
+    print(band_report("whole answer, calibrated", shown[answered], answer_right[answered]), file=sys.stderr)
 
     # Export: refit on every labelled paper with the chosen settings.
     vectorizer, idf = vectorise(counts, c_iclr, args.min_df)
@@ -249,6 +331,7 @@ def main() -> int:
         coef=sc[:, used].T, bias=sb, temperature=t_sub, subarea_threshold=threshold,
         area_labels=tuple(areas), area_coef=ac[:, used].T, area_bias=ab, area_temperature=t_area,
         area_mix=args.area_mix, abstract_sentences=ABSTRACT_SENTENCES,
+        area_calibration=area_curve, subarea_calibration=sub_curve,
     )
     save_model(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB, {len(used)} terms)", file=sys.stderr)

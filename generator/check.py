@@ -25,7 +25,7 @@ import posixpath
 import re
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -33,10 +33,13 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import yaml
-from slugify import slugify
 
 from generator.config import ProjectConfig
-from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES
+from generator.site.urls import PAPERS_SECTION
+from generator.inputs import InputError, check_anchor_free, compose_yaml, load_yaml
+from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
+from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES, PaperRecord, RecordError
+from generator.site.urls import RESERVED_SLUGS
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -101,12 +104,15 @@ class _Page:
 _CLOSING_FENCE = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 
-def _read_page(path: Path, label: str) -> _Page | Problem:
-    """Parse one page, keeping line numbers; a Problem if it cannot be read at all."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        return Problem(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8")
+def _read_page(path: Path, label: str, text: str | None = None) -> _Page | Problem:
+    """Parse one page (from ``text`` if given), keeping line numbers; a Problem if it cannot be read at all."""
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            return Problem(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8")
+        except OSError as error:  # a directory or a dangling symlink named *.md
+            return Problem(label, 1, f"cannot read the page ({error.strerror}); a paper page must be a file")
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     if not text.startswith("---\n"):
         return Problem(label, 1, "page must start with a '---' line opening the YAML front matter")
@@ -116,17 +122,12 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
     yaml_text = text[4 : closing.start()]
     first_line = 2  # the YAML starts on the line after the opening fence
 
-    loader = _Loader(yaml_text)
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line = first_line + (mark.line if mark else 0)
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        return Problem(label, line, f"front matter is not valid YAML: {problem}")
-    finally:
-        loader.dispose()
+        # the importer's reader refuses the same: aliases, anchors, duplicate keys, deep nesting
+        check_anchor_free(yaml_text, first_line)
+        data, node = compose_yaml(yaml_text, first_line)
+    except InputError as error:
+        return Problem(label, error.line, error.about("front matter"))
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
         return Problem(label, first_line, "front matter must be a YAML mapping of 'field: value' lines")
 
@@ -147,17 +148,17 @@ def _read_page(path: Path, label: str) -> _Page | Problem:
 
 
 def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
-    """Area -> sub-areas; problems if the file itself is malformed."""
+    """Area -> sub-areas, read by the one taxonomy reader the import uses; a problem if it refuses the file."""
+    from generator.taxonomy import TaxonomyError
+    from generator.taxonomy import load_taxonomy as read_taxonomy
+
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, yaml.YAMLError) as error:
-        mark = getattr(error, "problem_mark", None)
-        return {}, [Problem(str(path), (mark.line + 1) if mark else 1, f"taxonomy cannot be read: {error}")]
-    if not isinstance(raw, dict) or not all(
-        isinstance(area, str) and isinstance(subs, (list, type(None))) for area, subs in raw.items()
-    ):
-        return {}, [Problem(str(path), 1, "taxonomy must map each area name to a list of sub-area names")]
-    return {area: {str(s) for s in subs or []} for area, subs in raw.items()}, []
+        taxonomy = read_taxonomy(path)
+    except TaxonomyError as error:
+        where, _, message = str(error).partition(": ")
+        file, _, line = where.rpartition(":")
+        return {}, [Problem(file or str(path), int(line) if line.isdigit() else 1, message)]
+    return {area: set(subs) for area, subs in taxonomy.areas}, []
 
 
 # --- one page -----------------------------------------------------------------
@@ -189,7 +190,11 @@ def _check_flag(page: _Page, key: str) -> None:
 def _check_fields(page: _Page) -> None:
     data = page.data
     for key in data:
-        if str(key) not in FRONT_MATTER_FIELDS:
+        if str(key) in THEME_FIELDS:
+            problem = theme_field_problem(str(key), data[key])
+            if problem:
+                page.error(page.line(str(key)), problem)
+        elif str(key) not in FRONT_MATTER_FIELDS:
             page.warn(page.line(str(key)), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
     for key in ("id", "slug", "title"):
         _check_text(page, key, required=True)
@@ -209,6 +214,7 @@ def _check_fields(page: _Page) -> None:
     _check_abstract(page)
     _check_links(page)
     _check_sources(page)
+    _check_filled_from(page)
 
 
 def _item_line(page: _Page, key: str, index: int) -> int:
@@ -261,6 +267,40 @@ def _check_sources(page: _Page) -> None:
             page.error(line, f"source #{index + 1} 'format' must be text, got {source['format']!r}")
 
 
+FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
+
+
+def _check_filled_from(page: _Page) -> None:
+    """Provenance of reference fills: written by the importer, but a page can be edited by hand."""
+    if "filled_from" not in page.data:
+        return
+    fills = page.data["filled_from"]
+    if not isinstance(fills, list):
+        page.error(page.line("filled_from"), f"field 'filled_from' must be a list, got {_type_name(fills)}")
+        return
+    for index, fill in enumerate(fills):
+        line = _item_line(page, "filled_from", index)
+        where = f"filled_from #{index + 1}"
+        if not isinstance(fill, dict):
+            page.error(line, f"{where} must be a mapping with 'reference', 'record', 'match', 'score' and 'fields'")
+            continue
+        if not isinstance(fill.get("reference"), str) or not fill["reference"].strip():
+            page.error(line, f"{where} needs a 'reference' file name")
+        record = fill.get("record")
+        if isinstance(record, bool) or not isinstance(record, int) or record < 1:
+            page.error(line, f"{where} needs a whole-number 'record' (1 or more), got {record!r}")
+        score = fill.get("score")
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 1:
+            page.error(line, f"{where} 'score' must be a number from 0 to 1, got {score!r}")
+        if "match" in fill and not isinstance(fill["match"], str):
+            page.error(line, f"{where} 'match' must be text, got {fill['match']!r}")
+        fields = fill.get("fields")
+        if not isinstance(fields, list) or not all(
+            isinstance(name, str) and (name in FILL_FIELDS or name.startswith("links.")) for name in fields
+        ):
+            page.error(line, f"{where} 'fields' must list field names ({', '.join(FILL_FIELDS)}, links.<name>), got {fields!r}")
+
+
 def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
     if "topic" not in page.data or page.data["topic"] is None:
         return
@@ -293,7 +333,9 @@ def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
         return
     if not taxonomy:
         return
-    report = page.warn if source == "listing" else page.error
+    # The conference's own words (a listing's topic line, a reference's label) are kept with a
+    # warning; only topics a person or the model chose must be in the taxonomy.
+    report = page.warn if source in ("listing", "conference") else page.error
     if area not in taxonomy:
         report(sub_line("area"), f"topic area {area!r} is not in the taxonomy; expected one of {', '.join(sorted(taxonomy))}")
     elif subarea and subarea not in taxonomy[area]:
@@ -334,6 +376,8 @@ def _check_slug_matches_file(page: _Page) -> None:
         return
     if not SLUG_PATTERN.match(slug):
         page.error(page.line("slug"), f"slug {slug!r} must be lowercase letters, digits and single hyphens")
+    elif slug in RESERVED_SLUGS:
+        page.error(page.line("slug"), f"slug {slug!r} is reserved (a section page, an engine file or a Windows device name); use {slug}-paper")
     if slug != page.path.stem:
         page.error(page.line("slug"), f"slug {slug!r} differs from the file name; rename the file to {slug}.md or fix the slug")
 
@@ -390,26 +434,32 @@ class _SiteIndex:
         return any((self.docs_dir / c).is_file() for c in candidates if c)
 
 
-def _site_index(config: ProjectConfig, pages: list[_Page], taxonomy: dict[str, set[str]]) -> _SiteIndex:
-    topic_paths = set()
-    for area, subareas in taxonomy.items():
-        topic_paths.add(slugify(area))
-        topic_paths.update(f"{slugify(area)}/{slugify(sub)}" for sub in subareas)
-    keywords, authors = set(), set()
+def _site_index(config: ProjectConfig, pages: list[_Page]) -> _SiteIndex:
+    """The URLs the build will make, from the same catalogue the build makes of the pages that parse.
+
+    Slugs are handed out by the catalogue ("C++" and "C#" are keywords/c/ and keywords/c-2/), so
+    guessing them with slugify would reject links to pages that exist.
+    """
+    from generator.site.catalog import build_catalog
+
+    records = []
     for page in pages:
-        topic = page.data.get("topic")
-        if isinstance(topic, dict) and isinstance(topic.get("area"), str):
-            topic_paths.add(slugify(topic["area"]))
-            if isinstance(topic.get("subarea"), str):
-                topic_paths.add(f"{slugify(topic['area'])}/{slugify(topic['subarea'])}")
-        keywords.update(slugify(k) for k in page.data.get("keywords") or [] if isinstance(k, str))
-        authors.update(slugify(a) for a in page.data.get("authors") or [] if isinstance(a, str))
-    try:
-        papers_rel = config.papers_rel
-    except ValueError:
-        papers_rel = "papers"
+        try:
+            records.append(PaperRecord.from_front_matter(page.data, path=page.label))
+        except RecordError:
+            continue  # reported as a problem of its own page
+    catalog = build_catalog(records)
+    topic_paths = {area.slug for area in catalog.areas}
+    topic_paths.update(f"{area.slug}/{sub.slug}" for area in catalog.areas for sub in area.subareas)
     slugs = {p.data["slug"] for p in pages if isinstance(p.data.get("slug"), str)}
-    return _SiteIndex(config.docs_dir, papers_rel, frozenset(slugs), frozenset(topic_paths), frozenset(keywords), frozenset(authors))
+    return _SiteIndex(
+        config.docs_dir,
+        PAPERS_SECTION,  # where paper pages are served, not where their files sit
+        frozenset(slugs),
+        frozenset(topic_paths),
+        frozenset(k.slug for k in catalog.keywords),
+        frozenset(a.slug for a in catalog.authors),
+    )
 
 
 _FENCED_CODE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -475,10 +525,17 @@ def _file_link_resolves(path: str, page: _Page, site: _SiteIndex) -> bool:
     return (site.docs_dir / rel).is_file()
 
 
+def _check_body_markup(page: _Page) -> None:
+    """Raw HTML, attribute lists, script URLs and control characters: the build would neutralise them."""
+    for offset, message in scan_body(page.body)[1]:
+        page.error(page.body_line + offset, message)
+
+
 # --- entry points -------------------------------------------------------------
 
 
-def _label(path: Path, root: Path) -> str:
+def display_path(path: Path, root: Path) -> str:
+    """A path as messages print it: relative to the project root when inside it."""
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -491,12 +548,19 @@ def paper_page_paths(config: ProjectConfig) -> list[Path]:
     return sorted(config.papers_dir.glob("*.md"))
 
 
-def check_pages(config: ProjectConfig, paths: Iterable[Path] | None = None) -> list[Problem]:
-    """Every problem in the paper pages (errors and warnings), sorted by file and line."""
+def check_pages(
+    config: ProjectConfig, paths: Iterable[Path] | None = None, texts: Mapping[Path, str] | None = None
+) -> list[Problem]:
+    """Every problem in the paper pages (errors and warnings), sorted by file and line.
+
+    ``texts`` stands in for the files it names: ``papersite correct`` checks a
+    page as it would be written, among all the others, before writing it.
+    """
     taxonomy, problems = load_taxonomy(config.taxonomy_file)
     pages: list[_Page] = []
+    texts = texts or {}
     for path in paper_page_paths(config) if paths is None else paths:
-        read = _read_page(path, _label(path, config.root))
+        read = _read_page(path, display_path(path, config.root), texts.get(path))
         if isinstance(read, Problem):
             problems.append(read)
         else:
@@ -508,11 +572,23 @@ def check_pages(config: ProjectConfig, paths: Iterable[Path] | None = None) -> l
         _check_slug_matches_file(page)
     _check_duplicates(pages, "id")
     _check_duplicates(pages, "slug")
-    site = _site_index(config, pages, taxonomy)
+    site = _site_index(config, pages)
     for page in pages:
         _check_body_links(page, site)
+        _check_body_markup(page)
         problems.extend(page.problems)
     return sorted(problems)
+
+
+def github_annotation(problem: Problem) -> str:
+    """The problem as a GitHub Actions workflow command: the pull request shows it on the page's line."""
+
+    def escape(text: str, in_property: bool = False) -> str:
+        text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
+
+    command = "error" if problem.is_error else "warning"
+    return f"::{command} file={escape(problem.path, True)},line={problem.line}::{escape(problem.message)}"
 
 
 def errors_only(problems: Iterable[Problem]) -> list[Problem]:
@@ -523,12 +599,13 @@ def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
     started = time.perf_counter()
     count = len(paper_page_paths(config))
     problems = check_pages(config)
+    github = getattr(args, "format", "text") == "github"
     for problem in problems:
-        print(problem)
+        print(github_annotation(problem) if github else problem)
     errors = len(errors_only(problems))
     warnings = len(problems) - errors
     elapsed = time.perf_counter() - started
-    where = _label(config.papers_dir, config.root)
+    where = display_path(config.papers_dir, config.root)
     if errors:
         files = len({p.path for p in problems if p.is_error})
         print(

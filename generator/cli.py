@@ -1,4 +1,4 @@
-"""Command line: ``papersite import|build|serve|check|eval|init``.
+"""Command line: ``papersite import|build|serve|check|correct|issue-form|eval|init``.
 
 Only argument parsing lives here; each command is a function of the stage
 module that owns it, called with the parsed arguments and the project config.
@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from generator.config import ConfigError, load_config
+from generator.correction_form import TEMPLATE_PATH
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,13 +27,30 @@ def _parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="import, enrich, index and build the static site into site/")
     build.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
     build.add_argument("--no-import", action="store_true", help="build from the pages as they are")
+    build.add_argument("--clean", action="store_true", help="a full build: import and render every page again")
     build.add_argument("--quiet", action="store_true")
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
     serve.add_argument("--dev-addr", default="127.0.0.1:8000")
 
-    commands.add_parser("check", help="validate every paper page; report all problems as path:line: message")
+    check = commands.add_parser("check", help="validate every paper page; report all problems as path:line: message")
+    check.add_argument(
+        "--format", choices=("text", "github"), default="text",
+        help="github: print each problem as a GitHub Actions ::error/::warning annotation",
+    )
+
+    correct = commands.add_parser("correct", help="apply a 'Fix this paper' issue form to its paper page")
+    correct.add_argument("issue_body", type=Path, metavar="ISSUE_BODY_FILE", help="the issue's Markdown body")
+    correct.add_argument("--dry-run", action="store_true", help="validate and print the diff; write nothing")
+    correct.add_argument("--comment", type=Path, metavar="FILE", help="also write the outcome as a Markdown comment")
+    correct.add_argument(
+        "--base-pages", type=Path, metavar="DIR",
+        help="the paper pages the form was filled from (a batch): fields left as they were there undo nothing",
+    )
+
+    form = commands.add_parser("issue-form", help=f"write the correction form from the taxonomy ({TEMPLATE_PATH})")
+    form.add_argument("--check", action="store_true", help="only report whether the committed form is up to date")
 
     evaluate = commands.add_parser("eval", help="measure topic accuracy, calibration and keyword statistics")
     evaluate.add_argument("--labels", type=Path, action="append", default=[], help="labelled JSONL (title, abstract, topic)")
@@ -64,6 +82,14 @@ def main(argv: list[str] | None = None) -> int:
             from generator.check import run_check
 
             return run_check(args, config)
+        if args.command == "correct":
+            from generator.correct import run_correct
+
+            return run_correct(args, config)
+        if args.command == "issue-form":
+            from generator.correct import run_issue_form
+
+            return run_issue_form(args, config)
         if args.command == "eval":
             from generator.evaluate import run_eval
 

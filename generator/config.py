@@ -7,18 +7,34 @@ passed down explicitly: no stage reads configuration on its own.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-import yaml
+from generator.inputs import InputError, load_yaml_with_lines
 
 CONFIG_FILE = "papersite.yml"
 
 
 class ConfigError(ValueError):
     pass
+
+
+@dataclass(frozen=True)
+class VenueSettings:
+    """The venue the site's papers were submitted to, for citations.
+
+    ``name`` is the full name citations use ("International Conference on
+    Learning Representations"), ``short`` the acronym and year readers know
+    ("ICLR 2025"); both default to what the site name says.
+    """
+
+    name: str | None = None
+    short: str | None = None
+    year: str | None = None
 
 
 @dataclass(frozen=True)
@@ -32,16 +48,101 @@ class ProjectConfig:
     site_dir: Path  # built site
     build_dir: Path  # scratch: staged docs for the engine
     site_name: str
+    site_url: str | None  # where the site is published, e.g. https://owner.github.io/repo/ (canonical links, sitemap)
     repo_url: str | None  # e.g. https://github.com/owner/repo, for edit / issue links
     repo_branch: str
+    # Reference catalogues: files that complete what listings say about their papers
+    # (authors, titles, links, decisions); they never add a paper.
+    references: tuple[Path, ...] = ()
+    venue: VenueSettings = VenueSettings()
 
-    @property
-    def papers_rel(self) -> str:
-        return self.papers_dir.relative_to(self.docs_dir).as_posix()
+    def engine_settings(self) -> dict[str, str]:
+        """The MkDocs settings papersite.yml drives, so that each is written in one place only."""
+        settings = {"site_url": self.site_url} if self.site_url else {}
+        if self.repo_url:
+            docs = self.docs_dir.relative_to(self.root).as_posix() if self.docs_dir.is_relative_to(self.root) else ""
+            settings["repo_url"] = self.repo_url
+            settings["repo_name"] = "/".join(self.repo_url.split("/")[-2:])
+            settings["edit_uri"] = f"edit/{self.repo_branch}/{docs + '/' if docs else ''}"
+        return settings
+
 
 
 def bundled_taxonomy() -> Path:
     return Path(str(resources.files("generator") / "data" / "taxonomy.yaml"))
+
+
+# --------------------------------------------------------------------------- validation
+# Settings are checked here, once, so no stage can be handed one that deletes the
+# project (site_dir: site_src), points a link at a script, or writes markup.
+
+_PATH_KEYS = ("corpus_dir", "docs_dir", "papers_dir", "state_file", "taxonomy_file", "site_dir", "build_dir")
+_BRANCH = re.compile(r"^[A-Za-z0-9._/-]+$")
+_WEB_URL = re.compile(r"^https?://[^\s\"'<>`\\]+$", re.IGNORECASE)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Path) -> None:
+    def fail(key: str, message: str) -> None:
+        raise ConfigError(f"{config_path}:{lines.get(key, 1)}: {key}: {message}")
+
+    for key in _PATH_KEYS:
+        value = values[key]
+        if value is not None and (not isinstance(value, str) or not value.strip() or "\x00" in value):
+            fail(key, f"must be a path (text), got {value!r}")
+    problem = site_name_problem(values["site_name"])
+    if problem:
+        fail("site_name", problem)
+    for key, example in (("repo_url", "https://github.com/OWNER/REPO"), ("site_url", "https://OWNER.github.io/REPO/")):
+        url = values.get(key)
+        if url is not None and (not isinstance(url, str) or not _WEB_URL.match(url) or not urlsplit(url).netloc):
+            fail(key, f"must be an http(s) URL such as {example}, got {url!r}")
+    branch = values["repo_branch"]
+    if not isinstance(branch, str) or not _BRANCH.match(branch) or ".." in branch:
+        fail("repo_branch", f"must be a branch name (letters, digits, '.', '_', '-', '/'), got {branch!r}")
+
+
+def site_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be a site name, or None (shared with ``papersite init --site-name``)."""
+    if not isinstance(name, str) or not name.strip() or _CONTROL.search(name) or len(name) > 200:
+        return f"must be one line of plain text (at most 200 characters, no control characters), got {name!r}"
+    return None
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _check_places(config: ProjectConfig, lines: dict[str, int], config_path: Path) -> None:
+    """Folders the build empties never overlap what the project keeps."""
+
+    def fail(key: str, message: str) -> None:
+        raise ConfigError(f"{config_path}:{lines.get(key, 1)}: {key}: {message}")
+
+    kept = {
+        "docs_dir": config.docs_dir,
+        "corpus_dir": config.corpus_dir,
+        "papers_dir": config.papers_dir,
+        "state folder (state_file)": config.state_file.parent,
+        "taxonomy_file": config.taxonomy_file,
+    }
+    for key in ("site_dir", "build_dir"):
+        target = getattr(config, key)
+        if _inside(config.root, target):
+            fail(key, f"{target} is the project root or holds it; the build replaces this folder")
+        for name, place in kept.items():
+            if name.startswith("state") and place == config.root:
+                continue  # state_file at the root: covered by the root check above
+            if _inside(target, place) or _inside(place, target):
+                fail(key, f"{target} overlaps the {name} {place}; the build replaces this folder, so it must be separate")
+    if _inside(config.site_dir, config.build_dir) or _inside(config.build_dir, config.site_dir):
+        fail("site_dir", f"{config.site_dir} and build_dir {config.build_dir} must be separate folders")
+    if config.papers_dir == config.docs_dir or config.docs_dir not in config.papers_dir.parents:
+        fail("papers_dir", f"{config.papers_dir} must be a folder inside docs_dir ({config.docs_dir})")
+    if _inside(config.papers_dir, config.corpus_dir) or _inside(config.corpus_dir, config.papers_dir):
+        fail("papers_dir", f"{config.papers_dir} overlaps corpus_dir {config.corpus_dir}; pages and listings must be apart")
+    if _inside(config.state_file, config.docs_dir) or _inside(config.state_file, config.corpus_dir):
+        fail("state_file", f"{config.state_file} must not be inside docs_dir or corpus_dir")
 
 
 _DEFAULTS: dict[str, Any] = {
@@ -53,34 +154,44 @@ _DEFAULTS: dict[str, Any] = {
     "site_dir": "site",
     "build_dir": "build",
     "site_name": "Papers",
+    "site_url": None,
     "repo_url": None,
     "repo_branch": "main",
+    "references": [],
+    "venue": {},
 }
+VENUE_KEYS = ("name", "short", "year")
 
 
 def load_config(root: Path | str = ".") -> ProjectConfig:
     root = Path(root).resolve()
     values = dict(_DEFAULTS)
     config_path = root / CONFIG_FILE
+    lines: dict[str, int] = {}
     if config_path.exists():
         try:
-            loaded = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            line = mark.line + 1 if mark else 1
-            raise ConfigError(f"{config_path}:{line}: not valid YAML") from None
+            loaded, lines = load_yaml_with_lines(config_path.read_text(encoding="utf-8"))
+        except InputError as error:
+            raise ConfigError(f"{config_path}:{error.line}: {error.about('papersite.yml')}") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{config_path}:1: cannot read the settings ({error})") from None
+        loaded = loaded or {}
         if not isinstance(loaded, dict):
             raise ConfigError(f"{config_path}:1: expected a mapping of setting: value")
-        unknown = sorted(set(loaded) - set(_DEFAULTS))
+        unknown = sorted(set(loaded) - set(_DEFAULTS), key=str)
         if unknown:
             raise ConfigError(
-                f"{config_path}:1: unknown setting(s) {', '.join(unknown)}; expected some of {', '.join(_DEFAULTS)}"
+                f"{config_path}:{lines.get(str(unknown[0]), 1)}: unknown setting(s) {', '.join(map(str, unknown))}; "
+                f"expected some of {', '.join(_DEFAULTS)}"
             )
         values.update({k: v for k, v in loaded.items() if v is not None or k in ("repo_url", "taxonomy_file")})
+        _check_types(values, lines, config_path)
     def path(key: str) -> Path:
         return (root / str(values[key])).resolve()
 
     taxonomy = path("taxonomy_file") if values["taxonomy_file"] else bundled_taxonomy()
+    references = _references(values["references"], root, config_path, lines.get("references", 1))
+    venue = _venue(values["venue"], config_path, lines.get("venue", 1))
     config = ProjectConfig(
         root=root,
         corpus_dir=path("corpus_dir"),
@@ -91,7 +202,40 @@ def load_config(root: Path | str = ".") -> ProjectConfig:
         site_dir=path("site_dir"),
         build_dir=path("build_dir"),
         site_name=str(values["site_name"]),
+        site_url=(str(values["site_url"]).rstrip("/") + "/" if values["site_url"] else None),
         repo_url=(str(values["repo_url"]).rstrip("/") if values["repo_url"] else None),
         repo_branch=str(values["repo_branch"]),
+        references=references,
+        venue=venue,
     )
+    _check_places(config, lines, config_path)
     return config
+
+
+def _references(value: Any, root: Path, config_path: Path, line: int) -> tuple[Path, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise ConfigError(f"{config_path}:{line}: 'references' must be a list of file paths")
+    paths = [(root / item).resolve() for item in value]
+    names = [p.name for p in paths]
+    for item, path in zip(value, paths):
+        if not path.is_file():
+            raise ConfigError(f"{config_path}:{line}: reference file {item} does not exist")
+        if names.count(path.name) > 1:
+            raise ConfigError(f"{config_path}:{line}: two references share the file name {path.name}; pages cite them by name")
+    return tuple(paths)
+
+
+def _venue(value: Any, config_path: Path, line: int) -> VenueSettings:
+    if value in (None, {}):
+        return VenueSettings()
+    if not isinstance(value, dict) or set(map(str, value)) - set(VENUE_KEYS):
+        raise ConfigError(f"{config_path}:{line}: 'venue' must be a mapping with some of {', '.join(VENUE_KEYS)}")
+    fields: dict[str, str | None] = {}
+    for key in VENUE_KEYS:
+        item = value.get(key)
+        if item is not None and (not isinstance(item, (str, int)) or isinstance(item, bool) or site_name_problem(str(item))):
+            raise ConfigError(f"{config_path}:{line}: venue {key} must be one line of plain text, got {item!r}")
+        fields[key] = " ".join(str(item).split()) or None if item is not None else None
+    return VenueSettings(**fields)

@@ -169,6 +169,7 @@ def zensical_config(
     docs_dir: str | None = None,
     site_dir: str | None = None,
     custom_dir: str | None = None,
+    settings: dict[str, str] | None = None,
 ) -> tuple[str, list[str]]:
     """Derive the config Zensical builds from, and say what was changed.
 
@@ -178,6 +179,8 @@ def zensical_config(
     """
     config = read_config(mkdocs_yml_text)
     notes: list[str] = []
+    # what papersite.yml drives (site_url, repo_url): MkDocs gets it from our plugin, Zensical runs none
+    config.update(settings or {})
 
     if docs_dir is not None:
         config["docs_dir"] = docs_dir
@@ -251,11 +254,17 @@ def _is_within(path: Path, root: Path) -> bool:
     return True
 
 
-def _run(command: list[str], cwd: Path, quiet: bool) -> tuple[int, str]:
+def _engine_env() -> dict[str, str]:
     env = dict(os.environ)
-    if quiet:
-        # Material's end-of-life banner would be the only thing a quiet build prints.
-        env.setdefault("NO_MKDOCS_2_WARNING", "1")
+    # Material prints an end-of-life notice for its theme on every run (not a
+    # warning about the site; it never reaches MkDocs' logger or strict mode).
+    # This variable is the theme's own switch for exactly that notice.
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    return env
+
+
+def _run(command: list[str], cwd: Path, quiet: bool) -> tuple[int, str]:
+    env = _engine_env()
     process = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True, encoding="utf-8", errors="replace",
@@ -287,10 +296,16 @@ def build_with_engine(
     docs_dir: Path | None = None,
     site_dir: Path | None = None,
     overrides_dir: Path | None = None,
+    settings: dict[str, str] | None = None,
     strict: bool = True,
     quiet: bool = False,
+    dirty: bool = False,
 ) -> EngineResult:
     """Build the site described by ``config_file`` with ``engine``.
+
+    ``dirty`` (MkDocs only): keep ``site_dir`` and render only the pages whose
+    source is newer than their output (MkDocs' ``--dirty``); the caller owns
+    deciding when that gives the same site as a clean build (``incremental.py``).
 
     ``docs_dir`` (the staged docs dir) and ``site_dir`` override the config's;
     ``overrides_dir`` is the theme custom_dir Zensical uses when the config has none.
@@ -305,9 +320,9 @@ def build_with_engine(
     target = Path(site_dir).resolve() if site_dir is not None else _site_dir_of(read_config(text), config_file)
     docs = _config_path(Path(docs_dir), config_file.parent) if docs_dir is not None else None
     if engine == "mkdocs":
-        return _build_mkdocs(config_file, docs, target, strict, quiet)
+        return _build_mkdocs(config_file, docs, target, strict, quiet, dirty)
     overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
-    return _build_zensical(config_file, text, docs, target, strict, quiet, overrides)
+    return _build_zensical(config_file, text, docs, target, strict, quiet, overrides, settings)
 
 
 def _config_path(path: Path, root: Path) -> str:
@@ -316,7 +331,9 @@ def _config_path(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() if _is_within(path, root) else str(path)
 
 
-def _build_mkdocs(config_file: Path, docs: str | None, target: Path, strict: bool, quiet: bool) -> EngineResult:
+def _build_mkdocs(
+    config_file: Path, docs: str | None, target: Path, strict: bool, quiet: bool, dirty: bool = False
+) -> EngineResult:
     used = config_file
     if docs is not None:
         # MkDocs' command line cannot move docs_dir; a two-line config that
@@ -324,6 +341,9 @@ def _build_mkdocs(config_file: Path, docs: str | None, target: Path, strict: boo
         used = config_file.with_name(f".{config_file.stem}.mkdocs.yml")
         used.write_text(f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n", encoding="utf-8")
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(used), "-d", str(target)]
+    if dirty:
+        command[1:3] = ["-m", "generator.engines"]  # MkDocs' CLI with the --dirty notice filtered
+        command.append("--dirty")
     if strict:
         command.append("--strict")
     if quiet:
@@ -347,14 +367,15 @@ def _derived_config_path(config_file: Path) -> Path:
 
 
 def _build_zensical(
-    config_file: Path, text: str, docs: str | None, target: Path, strict: bool, quiet: bool, overrides: str | None
+    config_file: Path, text: str, docs: str | None, target: Path, strict: bool, quiet: bool, overrides: str | None,
+    settings: dict[str, str] | None = None,
 ) -> EngineResult:
     root = config_file.parent
     # Zensical refuses a site_dir outside the config's folder; build inside it
     # and move the result where it was asked for.
     staging = target if _is_within(target, root) else root / ".zensical-site"
     derived_text, notes = zensical_config(
-        text, docs_dir=docs, site_dir=staging.relative_to(root).as_posix(), custom_dir=overrides
+        text, docs_dir=docs, site_dir=staging.relative_to(root).as_posix(), custom_dir=overrides, settings=settings
     )
     derived = _derived_config_path(config_file)
     derived.write_text(derived_text, encoding="utf-8")
@@ -387,6 +408,7 @@ def serve_with_engine(
     *,
     docs_dir: Path | None = None,
     overrides_dir: Path | None = None,
+    settings: dict[str, str] | None = None,
     dev_addr: str = "127.0.0.1:8000",
 ) -> int:
     """Preview the site with live reload until interrupted; returns the engine's exit code.
@@ -406,7 +428,7 @@ def serve_with_engine(
     else:
         overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
         derived_text, notes = zensical_config(
-            config_file.read_text(encoding="utf-8"), docs_dir=docs, custom_dir=overrides
+            config_file.read_text(encoding="utf-8"), docs_dir=docs, custom_dir=overrides, settings=settings
         )
         for note in notes:
             print(f"papersite: zensical: {note}")
@@ -414,7 +436,7 @@ def serve_with_engine(
         used.write_text(derived_text, encoding="utf-8")
         command = [sys.executable, "-m", "zensical", "serve", "-f", str(used), "-a", dev_addr]
     try:
-        return subprocess.call(command, cwd=config_file.parent)
+        return subprocess.call(command, cwd=config_file.parent, env=_engine_env())
     except KeyboardInterrupt:
         return 0
     finally:
@@ -438,3 +460,33 @@ def page_urls(site_dir: Path) -> set[str]:
             continue
         urls.add("" if rel == "." else rel + "/")
     return urls
+
+
+# -- dirty MkDocs builds -------------------------------------------------------
+
+# MkDocs' caveats about --dirty: a warning (fatal in strict mode) and a note that
+# the site holds files it did not write (our post-build pages).
+_DIRTY_NOTICES = ("A 'dirty' build is being performed", "The directory contains stale files")
+
+
+class _DropDirtyNotice:
+    """MkDocs logs its --dirty caveat as a warning, which strict mode counts as a
+    failure. papersite only builds dirty when the staged pages say which outputs
+    changed (``incremental.py``), so those messages are dropped; every other
+    warning still fails a strict build."""
+
+    def filter(self, record) -> bool:  # noqa: ANN001 (logging.LogRecord)
+        return not str(record.msg).startswith(_DIRTY_NOTICES)
+
+
+def _mkdocs_dirty_main(argv: list[str]) -> int:
+    import logging
+
+    from mkdocs.__main__ import cli
+
+    logging.getLogger("mkdocs.commands.build").addFilter(_DropDirtyNotice())
+    return cli.main(args=argv, prog_name="mkdocs", standalone_mode=True)
+
+
+if __name__ == "__main__":  # ``python -m generator.engines build ... --dirty``: see _build_mkdocs
+    sys.exit(_mkdocs_dirty_main(sys.argv[1:]))

@@ -31,7 +31,10 @@ from generator.config import ProjectConfig
 from generator.listing import Listing, ListingError, read_listing
 from generator.merge import SimilarityIndex, merge_duplicates
 from generator.record import PaperRecord, RecordError, parse_page, render_page
+from generator.inputs import InputError, load_json
+from generator.references import ReferenceReport, complete_papers, read_references
 from generator.titles import assign_identity, draft_record
+from generator.store import StoreError, project_lock, recover, write_alone, write_together
 
 # Fields whose value always comes from the page: identity is fixed at first import.
 IDENTITY_FIELDS = ("id", "slug")
@@ -57,6 +60,7 @@ class ImportReport:
     merges: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    references: dict[str, Any] = field(default_factory=dict)  # reference matches and candidates, by slug
     papers: int = 0
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)  # for benchmarks; not in the JSON
@@ -76,6 +80,7 @@ class ImportReport:
             },
             "merges": self.merges,
             "conflicts": self.conflicts,
+            "references": self.references,
             "warnings": self.warnings,
         }
 
@@ -86,6 +91,17 @@ class ImportReport:
             f"{len(self.unchanged)} unchanged; {len(self.merges)} merged, {len(self.conflicts)} conflict(s), "
             f"{len(self.departed)} left the listings ({self.seconds:.1f}s)"
         ]
+        if self.references.get("files"):
+            matched, candidates = self.references["matched"], self.references["candidates"]
+            per_file = ", ".join(
+                f"{sum(1 for m in matched if m['reference'] == f['file'])} in {f['file']}" for f in self.references["files"]
+            )
+            completed = {m["slug"] for m in matched if m["fields"]}
+            lines.append(
+                f"references: {len({m['slug'] for m in matched})} of {self.papers} papers matched ({per_file}), "
+                f"{len(completed)} completed; {len({c['slug'] for c in candidates})} with candidates to confirm "
+                "by hand (see --report)"
+            )
         lines += [
             f"conflict: {c['slug']}: field '{c['field']}' changed in the listing and by hand; kept the page's value"
             for c in self.conflicts
@@ -113,14 +129,29 @@ def run_import(args: Any, config: ProjectConfig) -> int:
     quiet = bool(getattr(args, "quiet", False))
     sources = list(getattr(args, "sources", None) or [])
     try:
-        report = import_listings(sources, config, progress=None if quiet else _progress_bar)
+        with project_lock(config, "import"):
+            recovered = recover(config)
+            if recovered and not quiet:
+                print(f"papersite: {recovered}", file=sys.stderr)
+            report = import_listings(sources, config, progress=None if quiet else _progress_bar)
     except ImportFailed as failure:
         for error in failure.errors:
             print(f"papersite: {error}", file=sys.stderr)
         print("papersite: import aborted; nothing was written", file=sys.stderr)
         return 1
+    except StoreError as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # a full disk, a read-only folder, a directory named x.md: before the commit
+        where = error.filename or config.papers_dir
+        print(f"papersite: {where}:1: {error.strerror or error}; import aborted, nothing was written", file=sys.stderr)
+        return 1
     if getattr(args, "report", None):
-        _write_atomic(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+        try:
+            _write_atomic(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+        except OSError as error:
+            print(f"papersite: {args.report}:1: cannot write the report ({error.strerror}); the import itself was written", file=sys.stderr)
+            return 1
     if not quiet:
         print(report.summary())
     return 0
@@ -152,6 +183,8 @@ def import_listings(
 
     papers = merge_duplicates(entries, report.warnings)
     lap("merge")
+    papers, reference_report = _complete_from_references(papers, config)
+    lap("references")
     drafts = [draft_record(paper) for paper in papers]
     known = _load_known(config)
     _match_known(drafts, known, report)
@@ -164,6 +197,8 @@ def import_listings(
     records = _enrich(drafts, config)
     lap("enrich")
     report.papers = len(records)
+    if reference_report.files:
+        report.references = _references_json(reference_report, papers, records)
     for paper, record in zip(papers, records):
         if paper.evidence:
             report.merges.append(
@@ -177,11 +212,10 @@ def import_listings(
     writes, to_verify, state = _plan(records, known, config, report, progress)
     _check_plan(writes, to_verify)
     lap("plan")
-    for path, text in writes:
-        _write_atomic(path, text)
     state_text = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in state)
     if _read_text(config.state_file) != state_text:
-        _write_atomic(config.state_file, state_text)
+        writes.append((config.state_file, state_text))  # last: renamed after every page
+    write_together(writes, config)  # all pages and the state, or none (generator/store.py)
     lap("write")
     report.seconds = time.perf_counter() - started
     return report
@@ -192,11 +226,18 @@ def import_listings(
 
 def _source_files(sources: Iterable[Path | str], config: ProjectConfig) -> list[Path]:
     paths = [Path(s) for s in sources]
+    references = set(config.references)
     if paths:
+        named = [f"{p}:1: this file is a reference catalogue (papersite.yml 'references'), not a listing" for p in paths if p.resolve() in references]
+        if named:
+            raise ImportFailed(named)
         return paths
     if not config.corpus_dir.is_dir():
         raise ImportFailed([f"{config.corpus_dir}:1: no listings given and the corpus directory does not exist"])
-    found = sorted(p for p in config.corpus_dir.iterdir() if p.is_file() and not p.name.startswith("."))
+    # A reference catalogue is never a listing, even when it sits among the listings.
+    found = sorted(
+        p for p in config.corpus_dir.iterdir() if p.is_file() and not p.name.startswith(".") and p.resolve() not in references
+    )
     if not found:
         raise ImportFailed([f"{config.corpus_dir}:1: corpus directory holds no listing files"])
     # Relative to where the user stands, so messages and the report name files as the user does.
@@ -217,6 +258,28 @@ def _read_listings(paths: list[Path]) -> list[Listing]:
     return listings
 
 
+def _complete_from_references(papers: list, config: ProjectConfig) -> tuple[list, ReferenceReport]:
+    if not config.references:
+        return papers, ReferenceReport()
+    try:
+        references = read_references(config.references)
+    except ListingError as error:
+        raise ImportFailed([f"{error} (a reference catalogue named in papersite.yml)"]) from None
+    return complete_papers(papers, references)
+
+
+def _references_json(found: ReferenceReport, papers: list, records: list[PaperRecord]) -> dict[str, Any]:
+    def paper(position: int) -> dict[str, Any]:
+        record = records[position]
+        return {"slug": record.slug, "title": record.title, "sources": [s.label() for s in papers[position].sources]}
+
+    return {
+        "files": found.files,
+        "matched": [{**paper(m.paper), **m.to_json()} for m in found.matches],
+        "candidates": [{**paper(c.paper), **c.to_json()} for c in found.candidates],
+    }
+
+
 def _read_text(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
@@ -233,8 +296,10 @@ def _load_known(config: ProjectConfig) -> dict[str, _KnownPaper]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = load_json(line, number)
             known[row["id"]] = _KnownPaper(row["id"], row["slug"], row["fields"], None, None)
+        except InputError as error:
+            errors.append(f"{config.state_file}:{error.line}: not a state record ({error.message})")
         except (ValueError, KeyError, TypeError):
             errors.append(f"{config.state_file}:{number}: not a state record (expected JSON with id, slug, fields)")
     if config.papers_dir.is_dir():
@@ -315,14 +380,22 @@ def _match_known(drafts: list[PaperRecord], known: dict[str, _KnownPaper], repor
 
 def _enrich(records: list[PaperRecord], config: ProjectConfig) -> list[PaperRecord]:
     from generator.enrich import enrich_records
+    from generator.taxonomy import TaxonomyError
 
-    enriched = enrich_records(records, config.taxonomy_file)
+    try:
+        enriched = enrich_records(records, config.taxonomy_file)
+    except TaxonomyError as error:
+        raise ImportFailed([str(error)]) from None
     if len(enriched) != len(records) or [r.id for r in enriched] != [r.id for r in records]:
         raise ImportFailed([f"{config.taxonomy_file}:1: enrichment must return one record per paper, in order"])
     return list(enriched)
 
 
 # --------------------------------------------------------------------------- three-way merge
+
+
+# Fields merged key by key: a maintainer's own link and a reference's new one both survive.
+KEYED_FIELDS = ("links",)
 
 
 def merge_fields(
@@ -333,7 +406,11 @@ def merge_fields(
     conflicts: list[str] = []
     for key in list(proposed) + [k for k in page if k not in proposed]:
         ours, theirs = page.get(key), proposed.get(key)
-        if key in IDENTITY_FIELDS or ours == theirs:
+        if key in KEYED_FIELDS and base is not None and all(isinstance(v, dict) or v is None for v in (ours, theirs, base.get(key))):
+            value, inner = merge_fields(base.get(key) or {}, ours or {}, theirs or {})
+            conflicts += [f"{key}.{name}" for name in inner]
+            value = {name: value[name] for name in sorted(value)} or None
+        elif key in IDENTITY_FIELDS or ours == theirs:
             value = ours if key in page else theirs
         elif base is not None and ours == base.get(key):
             value = theirs  # nobody touched it: the listing's new value
@@ -343,7 +420,33 @@ def merge_fields(
             value, _ = ours, conflicts.append(key)
         if value is not None:
             merged[key] = value
+    _drop_overridden_fills(merged, proposed)
     return merged, conflicts
+
+
+def _drop_overridden_fills(merged: dict[str, Any], proposed: dict[str, Any]) -> None:
+    """A fill whose value a maintainer replaced no longer came from the reference: say so."""
+    fills = merged.get("filled_from")
+    if not isinstance(fills, list) or fills != proposed.get("filled_from"):
+        return  # hand-edited provenance is the maintainer's to keep
+
+    def kept(name: str) -> bool:
+        if name.startswith("links."):
+            link = name.split(".", 1)[1]
+            return (merged.get("links") or {}).get(link) == (proposed.get("links") or {}).get(link)
+        return merged.get(name) == proposed.get(name)
+
+    adjusted = []
+    for fill in fills:
+        if not isinstance(fill, dict) or not isinstance(fill.get("fields"), list):
+            return
+        names = [name for name in fill["fields"] if kept(name)]
+        if names:
+            adjusted.append({**fill, "fields": names})
+    if adjusted:
+        merged["filled_from"] = adjusted
+    else:
+        merged.pop("filled_from", None)
 
 
 def _plan(
@@ -434,20 +537,9 @@ def _check_plan(writes: list[tuple[Path, str]], to_verify: list[int]) -> None:
 def _write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file in the same directory, then rename over the target.
 
-    A crash leaves either the old page or the new one, never half of one.
+    A crash leaves either the old file or the new one, never half of one.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
+    write_alone(path, text)
 
 
 def _progress_bar(done: int, total: int) -> None:

@@ -13,13 +13,12 @@ reported as ``path:line: what is wrong``; a file that cannot be read raises
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from generator.inputs import MAX_LISTING_BYTES, InputError, gunzip_capped, load_json
 from generator.record import LocatedError
 
 FORMAT_ABSTRACTS = "abstracts"
@@ -105,9 +104,13 @@ def read_listing(path: Path | str) -> Listing:
     """Read and parse one listing file; raises ListingError if it is not a listing."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            # read one byte past the limit: a bigger file is refused before it fills memory
+            data = handle.read(MAX_LISTING_BYTES + 1)
     except OSError as error:
         raise ListingError(path, 1, f"cannot read file ({error.strerror})") from None
+    if len(data) > MAX_LISTING_BYTES:
+        raise ListingError(path, 1, f"file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB (the listing size limit)")
     return parse_listing(data, path)
 
 
@@ -115,9 +118,9 @@ def parse_listing(data: bytes, path: Path | str) -> Listing:
     path = Path(path)
     if data[:2] == b"\x1f\x8b":
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as error:
-            raise ListingError(path, 1, f"gzip data is corrupt ({error})") from None
+            data = gunzip_capped(data)
+        except InputError as error:
+            raise ListingError(path, 1, error.message) from None
     text = _decode(data, path)
     if not text.strip():
         raise ListingError(path, 1, "empty listing: expected paper entries")
@@ -155,8 +158,17 @@ def _decode(data: bytes, path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-_NUMBERED_TITLE = re.compile(r"^(\d+)(.*?)\s*¶$")
+# Greedy and anchored on the one '¶' at the end: linear (a lazy group before \s* made a
+# line of spaces quadratic); the title's trailing spaces are stripped in code.
+_NUMBERED_TITLE = re.compile(r"^(\d+)(.*)¶$")
 _LINKS_LINE = re.compile(r"^(\[[^\]]+\]\s*)+$")
+MAX_ENTRY_DIGITS = 9
+
+
+def _numbered_title(line: str) -> re.Match | None:
+    # Only a line that ends in '¶' can be one; without that test, the digits and the
+    # '.*' after them could split a long run of digits every way (quadratic).
+    return _NUMBERED_TITLE.match(line) if line.endswith("¶") else None
 
 
 def detect_format(lines: list[str]) -> str | None:
@@ -166,7 +178,7 @@ def detect_format(lines: list[str]) -> str | None:
         return FORMAT_JSON
     if first == TRIPLES_HEADER:
         return FORMAT_TRIPLES
-    if any(_NUMBERED_TITLE.match(line) for line in lines):
+    if any(_numbered_title(line) for line in lines):
         return FORMAT_NUMBERED
     paragraphs = list(_paragraphs(lines))
     if len(paragraphs) >= 2 and len(paragraphs[0][1].split("\n")) == 1:
@@ -192,6 +204,27 @@ def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
         yield start, "\n".join(block)
 
 
+def parse_topic(text: str) -> tuple[str, str | None] | None:
+    """'Area · Sub-area' -> (area, sub-area); None when no area is left ('', '·')."""
+    parts = [" ".join(p.split()) for p in TOPIC_SEPARATOR.split(text.strip())]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None
+    return parts[0], " · ".join(parts[1:]) or None
+
+
+def distinct_keywords(keywords: list[str]) -> list[str]:
+    """Keywords without repeats ignoring case (the first spelling stays), as ``papersite check`` compares them."""
+    seen: set[str] = set()
+    kept = []
+    for keyword in keywords:
+        key = keyword.strip().casefold()
+        if key and key not in seen:
+            seen.add(key)
+            kept.append(keyword.strip())
+    return kept
+
+
 def _join(text: str) -> str:
     return " ".join(text.split("\n"))
 
@@ -212,7 +245,21 @@ def _read_abstracts(lines: list[str], path: Path) -> Listing:
     return listing
 
 
-_ANNOUNCED = re.compile(r"\b(\d[\d,]*)\s+(?:papers|entries|submissions)\b", re.IGNORECASE)
+# Found as: each run of digits and commas once (finditer does not retry inside a run),
+# then the word after it; one pattern for both made a header of "1,1,1,..." quadratic.
+_COUNT = re.compile(r"\d[\d,]*")
+_COUNT_NOUN = re.compile(r"\s+(?:papers|entries|submissions)\b", re.IGNORECASE)
+
+
+def _announced_count(line: str) -> int | None:
+    for match in _COUNT.finditer(line):
+        before = line[match.start() - 1 : match.start()]
+        if before.isalnum() or before == "_":
+            continue  # a number must start a word: not the "12" of "x12 papers"
+        if _COUNT_NOUN.match(line, match.end()):
+            digits = match.group(0).replace(",", "")
+            return int(digits) if len(digits) <= 18 else None
+    return None
 
 
 def _read_numbered(lines: list[str], path: Path) -> Listing:
@@ -267,9 +314,9 @@ def _read_numbered(lines: list[str], path: Path) -> Listing:
         previous_blank = False
     finish()
     for line in header:
-        match = _ANNOUNCED.search(line)
-        if match:
-            listing.announced = int(match.group(1).replace(",", ""))
+        announced = _announced_count(line)
+        if announced is not None:
+            listing.announced = announced
             break
     if listing.announced is not None and listing.announced != len(entries):
         listing.warnings.append(
@@ -284,17 +331,18 @@ def _split_number(line: str, expected: int) -> tuple[int, str] | None:
     A title may itself start with digits, so the digits alone cannot say where
     the entry number ends; the running count can.
     """
-    match = _NUMBERED_TITLE.match(line)
+    match = _numbered_title(line)
     if match is None:
         return None
-    digits, rest = match.group(1), match.group(2)
+    digits, rest = match.group(1), match.group(2).rstrip()
     prefix = str(expected)
     if digits.startswith(prefix) and (len(digits) > len(prefix) or rest.strip()):
         title = (digits[len(prefix) :] + rest).strip()
         if title:
             return expected, title
-    # Out of sequence: take the shortest number past the previous one that leaves a title.
-    for cut in range(1, len(digits) + 1):
+    # Out of sequence: take the shortest number past the previous one that leaves a title
+    # (an entry number has at most MAX_ENTRY_DIGITS digits: a line of 5,000 zeros is no entry).
+    for cut in range(1, min(len(digits), MAX_ENTRY_DIGITS) + 1):
         seq = int(digits[:cut])
         title = (digits[cut:] + rest).strip()
         if seq >= expected and title:
@@ -315,8 +363,9 @@ def _read_triples(lines: list[str], path: Path) -> Listing:
         topic = _join(topic)
         if len(topic.split()) > 12 or topic.endswith("."):
             raise ListingError(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
-        parts = [p for p in TOPIC_SEPARATOR.split(topic) if p]
-        area, subarea = parts[0], (" · ".join(parts[1:]) or None)
+        parsed = parse_topic(topic)
+        if parsed is None:
+            raise ListingError(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
         names = [name.strip() for name in _join(authors).split(",") if name.strip()]
         listing.entries.append(
             ListingEntry(
@@ -326,7 +375,7 @@ def _read_triples(lines: list[str], path: Path) -> Listing:
                 FORMAT_TRIPLES,
                 authors=names,
                 abstract=clean_abstract(_join(abstract)),
-                topic=(area, subarea),
+                topic=parsed,
             )
         )
     return listing
@@ -337,21 +386,20 @@ def _read_json(lines: list[str], path: Path) -> Listing:
     records: list[tuple[int, Any]] = []
     if text.lstrip().startswith("["):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ListingError(path, error.lineno, f"not valid JSON: {error.msg}") from None
+            data = load_json(text)
+        except InputError as error:
+            raise ListingError(path, error.line, error.message) from None
         if not isinstance(data, list):
             raise ListingError(path, 1, "expected a JSON array of paper records")
         records = [(1, item) for item in data]
     else:
-        decoder = json.JSONDecoder()
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                records.append((number, decoder.decode(line)))
-            except json.JSONDecodeError as error:
-                raise ListingError(path, number, f"not valid JSON Lines: {error.msg}") from None
+                records.append((number, load_json(line, number)))
+            except InputError as error:
+                raise ListingError(path, number, error.message.replace("not valid JSON:", "not valid JSON Lines:")) from None
     listing = Listing(path, FORMAT_JSON, [])
     for number, (line, item) in enumerate(records, 1):
         listing.entries.append(_json_entry(item, path, number, line, listing.warnings))
@@ -378,6 +426,15 @@ def _string_list(item: dict, key: str, path: Path, line: int) -> list[str]:
     return [v.strip() for v in value if v.strip()]
 
 
+_OPENREVIEW_FORUM = re.compile(r"^https://openreview\.net/forum\?id=([A-Za-z0-9_-]+)$")
+
+
+def openreview_pdf_url(forum_url: str) -> str | None:
+    """The PDF of an OpenReview forum: same id, ``/pdf`` instead of ``/forum``."""
+    match = _OPENREVIEW_FORUM.match(forum_url.strip())
+    return f"https://openreview.net/pdf?id={match.group(1)}" if match else None
+
+
 # A link must be something a reader's browser may open: never javascript:, data: or a relative path.
 _WEB_URL = re.compile(r"^https?://[^\s\"'<>`]+$", re.IGNORECASE)
 
@@ -385,8 +442,10 @@ _WEB_URL = re.compile(r"^https?://[^\s\"'<>`]+$", re.IGNORECASE)
 def _web_links(raw: dict[str, str], path: Path, line: int, warnings: list[str]) -> dict[str, str]:
     links: dict[str, str] = {}
     for key, value in raw.items():
+        value = value.strip()
         if _WEB_URL.match(value):
-            links[key] = value
+            scheme, rest = value.split(":", 1)
+            links[key] = scheme.lower() + ":" + rest  # HTTPS://x is stored as https://x, as check expects
         else:
             warnings.append(f"{path}:{line}: link '{key}' is not an http(s) URL, dropped: {value[:80]!r}")
     return links
@@ -402,10 +461,13 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
     topic = None
     raw_topic = item.get("topic", item.get("primary_area"))
     if isinstance(raw_topic, dict) and isinstance(raw_topic.get("area"), str):
-        topic = (raw_topic["area"].strip(), (raw_topic.get("subarea") or None))
-    elif isinstance(raw_topic, str) and raw_topic.strip():
-        parts = [p for p in TOPIC_SEPARATOR.split(raw_topic.strip()) if p]
-        topic = (parts[0], " · ".join(parts[1:]) or None)
+        subarea = raw_topic.get("subarea")
+        if subarea is not None and not isinstance(subarea, str):
+            raise ListingError(path, line, f"field 'topic' sub-area must be text, got {type(subarea).__name__}")
+        area = " ".join(raw_topic["area"].split())
+        topic = (area, " ".join((subarea or "").split()) or None) if area.strip(" ·") else None
+    elif isinstance(raw_topic, str):
+        topic = parse_topic(raw_topic)  # "" or a lone "·": no topic
     elif raw_topic is not None:
         raise ListingError(path, line, "field 'topic' must be 'Area · Sub-area' or {area, subarea}")
     links: dict[str, str] = {}
@@ -417,6 +479,9 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         value = _text_field(item, key, path, line)
         if value:
             links.setdefault(key.removesuffix("_url") if key != "url" else "url", value)
+    pdf = openreview_pdf_url(links.get("openreview", ""))
+    if pdf and "pdf" not in links:
+        links["pdf"] = pdf
     return ListingEntry(
         path.name,
         number,
@@ -428,5 +493,5 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         topic=topic,
         decision=_text_field(item, "decision", path, line),
         links=_web_links(links, path, line, warnings),
-        keywords=_string_list(item, "keywords", path, line),
+        keywords=distinct_keywords(_string_list(item, "keywords", path, line)),
     )

@@ -24,8 +24,8 @@ from itertools import chain
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from generator.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry
-from generator.record import SourceRef
+from generator.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
+from generator.record import Fill, SourceRef
 
 SHINGLE_WORDS = 3
 # Shingles shared by more documents than this are common phrasing ("in this
@@ -236,6 +236,8 @@ class MergedPaper:
     links: dict[str, str]
     keywords: list[str]
     evidence: list[MergeEvidence] = field(default_factory=list)
+    topic_source: str = "listing"  # "conference" when a reference catalogue gave the topic
+    filled_from: list[Fill] = field(default_factory=list)  # fields a reference catalogue filled
 
     @property
     def sources(self) -> list[SourceRef]:
@@ -322,7 +324,8 @@ def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence]) ->
     for entry in entries:
         for key, url in entry.links.items():
             links.setdefault(key, url)
-        keywords.extend(k for k in entry.keywords if k not in keywords)
+        keywords.extend(entry.keywords)
+    keywords = distinct_keywords(keywords)  # "Graph" and "graph" are one keyword, as check compares them
     return MergedPaper(
         entries=entries,
         title=_first(entries, TITLE_PRIORITY, lambda e: e.title),  # type: ignore[arg-type]

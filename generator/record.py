@@ -20,9 +20,13 @@ from typing import Any, Mapping
 
 import yaml
 
+from generator.inputs import InputError, load_yaml
+
 FRONT_MATTER_FENCE = "---"
 
-TOPIC_SOURCES = ("listing", "inferred", "maintainer")
+# listing: a topic line of a listing; conference: the conference's own label, from a
+# reference catalogue; inferred: guessed by the enrichment stage; maintainer: set by hand.
+TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
 # Front-matter keys the record reads; any other key a maintainer adds is carried in
 # ``PaperRecord.extra`` and written back unchanged, so a rewrite never loses it.
 FRONT_MATTER_FIELDS = (
@@ -38,6 +42,7 @@ FRONT_MATTER_FIELDS = (
     "abstract",
     "abstract_missing",
     "sources",
+    "filled_from",
 )
 
 
@@ -65,6 +70,33 @@ class SourceRef:
 
     def label(self) -> str:
         return f"{self.file} #{self.entry}"
+
+
+@dataclass(frozen=True)
+class Fill:
+    """Fields of a page that a reference catalogue filled, and the match that justified it.
+
+    ``reference`` is the reference file's name and ``record`` its 1-based record
+    number; ``match`` is the kind of evidence ("title+abstract", "forum", ...)
+    and ``score`` its strength (word 3-shingle Jaccard of the abstracts, 1.0 for
+    a forum-id or title-only match). ``fields`` are front-matter names, with
+    ``links.<name>`` for one link.
+    """
+
+    reference: str
+    record: int
+    match: str
+    score: float
+    fields: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reference": self.reference,
+            "record": self.record,
+            "match": self.match,
+            "score": round(float(self.score), 3),
+            "fields": list(self.fields),
+        }
 
 
 @dataclass(frozen=True)
@@ -104,6 +136,7 @@ class PaperRecord:
     decision: str | None = None
     links: dict[str, str] = field(default_factory=dict)  # openreview, pdf, code ...
     sources: list[SourceRef] = field(default_factory=list)
+    filled_from: list[Fill] = field(default_factory=list)  # what reference catalogues filled
     body: str = ""  # maintainers' Markdown below the front matter
     extra: dict[str, Any] = field(default_factory=dict)  # maintainers' own front-matter keys
 
@@ -143,6 +176,8 @@ class PaperRecord:
         data["sources"] = [
             {"file": s.file, "entry": s.entry, "format": s.format} for s in sorted(self.sources)
         ]
+        if self.filled_from:
+            data["filled_from"] = [fill.to_json() for fill in self.filled_from]
         for key in sorted(self.extra):
             if key not in FRONT_MATTER_FIELDS:  # the record's own fields are never shadowed
                 data[key] = self.extra[key]
@@ -177,6 +212,9 @@ class PaperRecord:
             if source not in TOPIC_SOURCES:
                 raise RecordError(path, 1, f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
             confidence, area_confidence = raw_topic.get("confidence"), raw_topic.get("area_confidence")
+            for value in (confidence, area_confidence):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1):
+                    raise RecordError(path, 1, f"topic confidence must be a number from 0 to 1, got {value!r}")
             topic = Topic(
                 area=raw_topic["area"],
                 subarea=raw_topic.get("subarea") or None,
@@ -192,9 +230,29 @@ class PaperRecord:
         sources = []
         for raw in data.get("sources") or []:
             try:
-                sources.append(SourceRef(str(raw["file"]), int(raw["entry"]), str(raw.get("format", ""))))
+                entry = raw["entry"]
+                if isinstance(entry, bool) or not isinstance(entry, int):
+                    raise TypeError(entry)  # not 2.5, .inf or "3"
+                sources.append(SourceRef(str(raw["file"]), entry, str(raw.get("format", ""))))
             except (KeyError, TypeError, ValueError):
                 raise RecordError(path, 1, "each entry of 'sources' needs 'file' and an integer 'entry'") from None
+
+        filled_from = []
+        raw_fills = data.get("filled_from") or []
+        if not isinstance(raw_fills, list):
+            raise RecordError(path, 1, "field 'filled_from' must be a list of {reference, record, match, score, fields}")
+        for raw in raw_fills:
+            try:
+                fields = raw.get("fields") or []
+                if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+                    raise TypeError
+                filled_from.append(
+                    Fill(str(raw["reference"]), int(raw["record"]), str(raw.get("match", "")), float(raw.get("score", 0.0)), tuple(fields))
+                )
+            except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
+                raise RecordError(
+                    path, 1, "each entry of 'filled_from' needs 'reference', an integer 'record', a number 'score' and a list of 'fields'"
+                ) from None
 
         return cls(
             id=str(text("id")),
@@ -208,6 +266,7 @@ class PaperRecord:
             links={str(k): v for k, v in links.items()},
             abstract=text("abstract", required=False) or None,
             sources=sources,
+            filled_from=filled_from,
             body=body,
             extra={str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS},
         )
@@ -232,10 +291,8 @@ if getattr(yaml, "__with_libyaml__", False):
             return True
 
     _PageDumper: type = _CPageDumper
-    _PageLoader: type = yaml.CSafeLoader
 else:
     _PageDumper = _PurePageDumper
-    _PageLoader = yaml.SafeLoader
 
 
 def dump_yaml(data: Any, dumper: type | None = None) -> str:
@@ -279,12 +336,9 @@ def load_front_matter(text: str, path: str | Path = "<page>") -> tuple[dict[str,
     """Parse the front matter mapping and body; YAML errors carry the file line."""
     yaml_text, body, first_line = split_front_matter(text, path)
     try:
-        data = yaml.load(yaml_text, Loader=_PageLoader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        line = first_line + (mark.line if mark else 0)
-        problem = getattr(error, "problem", None) or str(error)
-        raise RecordError(path, line, f"front matter is not valid YAML: {problem}") from None
+        data = load_yaml(yaml_text, first_line)  # no aliases, no duplicate keys
+    except InputError as error:
+        raise RecordError(path, error.line, error.about("front matter")) from None
     if not isinstance(data, dict):
         raise RecordError(path, first_line, "front matter must be a YAML mapping of field: value")
     return data, body
@@ -300,6 +354,8 @@ def read_page(path: Path) -> PaperRecord:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise RecordError(path, 1, f"not UTF-8 text ({error.reason})") from None
+    except OSError as error:  # a directory or a dangling symlink named *.md
+        raise RecordError(path, 1, f"cannot read the page ({error.strerror})") from None
     return parse_page(text, path)
 
 

@@ -15,11 +15,15 @@ site gets the same theme and plugins as the bundled one.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from string import Template
+
+from generator.config import site_name_problem
+from generator.markup import plain_meta_text
 
 TEMPLATE_PACKAGE = "generator"
 TEMPLATE_DIR = "scaffold"
@@ -53,16 +57,18 @@ def skeleton_files(site_name: str) -> dict[str, str]:
     for rel, source in _walk(template_root()):
         text = source.read_text(encoding="utf-8")
         if rel in SUBSTITUTED:
+            # The theme prints mkdocs.yml's site_name unescaped (header, aria-label):
+            # it gets the plain-text form; papersite.yml keeps the name as typed (we escape it).
+            name = plain_meta_text(site_name) if rel == "mkdocs.yml" else site_name
             # safe_substitute: a stray '$' in a template must not break init.
-            text = Template(text).safe_substitute(site_name=_yaml_safe(site_name) if rel.endswith(".yml") else site_name)
+            text = Template(text).safe_substitute(site_name=_yaml_safe(name) if rel.endswith(".yml") else name)
         files[RENAMES.get(rel, rel)] = text
     return files
 
 
 def _yaml_safe(value: str) -> str:
     """A site name as a YAML scalar: quoted, so 'Papers: 2025' stays one string."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+    return json.dumps(" ".join(value.split()), ensure_ascii=False)  # a JSON string is YAML; no raw newline
 
 
 def create_site(directory: Path, site_name: str) -> list[Path]:
@@ -81,6 +87,10 @@ def create_site(directory: Path, site_name: str) -> list[Path]:
 
 def run_init(args: argparse.Namespace) -> int:
     directory: Path = args.directory
+    problem = site_name_problem(args.site_name)
+    if problem:
+        print(f"papersite init: --site-name {problem}", file=sys.stderr)
+        return 2
     try:
         written = create_site(directory, args.site_name)
     except FileExistsError as error:

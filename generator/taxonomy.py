@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from generator.inputs import InputError, load_yaml
 
 from generator.record import Topic
 
@@ -99,10 +99,9 @@ def _line_of(text: str, needle: str) -> int:
 
 def parse_taxonomy(text: str, path: str | Path = "<taxonomy>") -> Taxonomy:
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise TaxonomyError(f"{path}:{mark.line + 1 if mark else 1}: taxonomy is not valid YAML") from None
+        data = load_yaml(text)  # no aliases or duplicate areas, as for pages
+    except InputError as error:
+        raise TaxonomyError(f"{path}:{error.line}: {error.about('taxonomy')}") from None
     if not isinstance(data, dict) or not data:
         raise TaxonomyError(f"{path}:1: expected a mapping of area name to a list of sub-area names")
     areas: list[tuple[str, tuple[str, ...]]] = []

@@ -16,6 +16,12 @@ head over the same features. With an area head, the area is chosen by the area h
 confidence is P(area) x P(sub-area | area); without one, the area is the summed
 sub-area mass. The model may ask for only the first sentences of an abstract
 (``abstract_sentences``) because it was trained on titles plus 1-2 sentences.
+
+Confidences are calibrated (format version 4): two monotone curves fitted on out-of-fold
+predictions (isotonic regression) map the model's area probability to how often the area is
+right, and its sub-area probability to how often area and sub-area are both right, so that
+a paper shown at 0.7 is right about seven times in ten. The sub-area threshold is compared
+with the uncalibrated probability, the page shows the calibrated one.
 """
 
 from __future__ import annotations
@@ -90,11 +96,16 @@ class TopicModel:
     area_temperature: float = 1.0
     area_mix: float = 0.0  # share of the summed sub-area probabilities in the area probability
     abstract_sentences: int = 0  # use only the first n sentences of an abstract (0: all)
+    # Calibration curves (format version 4): (probabilities, calibrated confidences), both
+    # increasing; a confidence between two points is interpolated. Empty: not calibrated.
+    area_calibration: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    subarea_calibration: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
     @classmethod
     def from_dense(
         cls, labels, terms, idf, coef, bias, temperature, subarea_threshold,
         area_labels=(), area_coef=None, area_bias=None, area_temperature=1.0, area_mix=0.0, abstract_sentences=0,
+        area_calibration=((), ()), subarea_calibration=((), ()),
     ) -> "TopicModel":
         """``coef`` is (terms x classes), ``area_coef`` (terms x areas); zeros are not stored."""
         matrix = csr_matrix(np.asarray(coef, dtype=np.float32))
@@ -117,6 +128,8 @@ class TopicModel:
             area_temperature=float(area_temperature),
             area_mix=float(area_mix),
             abstract_sentences=int(abstract_sentences),
+            area_calibration=_curve(area_calibration),
+            subarea_calibration=_curve(subarea_calibration),
         )
 
     def features(self, papers: Sequence[tuple[str, str]]) -> "csr_matrix":
@@ -160,6 +173,19 @@ class TopicModel:
         return self.probabilities([(title, abstract)])[0].tolist()
 
 
+def _curve(points) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    xs, ys = points
+    return tuple(float(x) for x in xs), tuple(float(y) for y in ys)
+
+
+def calibrate(probability: float, curve: tuple[tuple[float, ...], tuple[float, ...]]) -> float:
+    """The calibrated confidence of a model probability (unchanged without a curve)."""
+    xs, ys = curve
+    if not xs:
+        return probability
+    return float(np.interp(probability, xs, ys))
+
+
 def _softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     scores = (scores - scores.max(axis=1, keepdims=True)) / temperature
     exps = np.exp(scores)
@@ -186,10 +212,13 @@ def save_model(model: TopicModel, path: Path) -> None:
             area_temperature=np.array(model.area_temperature),
             area_mix=np.array(model.area_mix),
         )
+    for name, (xs, ys) in (("area_calibration", model.area_calibration), ("subarea_calibration", model.subarea_calibration)):
+        if xs:
+            extra[name] = np.array([xs, ys], dtype=np.float64)
     with open(path, "wb") as stream:
         np.savez_compressed(
             stream,
-            version=np.array(3),
+            version=np.array(4 if model.area_calibration[0] or model.subarea_calibration[0] else 3),
             abstract_sentences=np.array(model.abstract_sentences),
             **extra,
             labels=np.array("\n".join(f"{a}{LABEL_SEPARATOR}{s}" for a, s in model.labels)),
@@ -227,6 +256,9 @@ def read_model(path: Path | str) -> TopicModel:
             )
         if "abstract_sentences" in data.files:
             area["abstract_sentences"] = int(data["abstract_sentences"])
+        for name in ("area_calibration", "subarea_calibration"):
+            if name in data.files:
+                area[name] = _curve(data[name])
         return TopicModel(
             labels=labels,  # type: ignore[arg-type]
             vocabulary={term: i for i, term in enumerate(terms)},
@@ -252,6 +284,8 @@ def topic_from_probabilities(
     area_probabilities: Sequence[float] | None = None,
     area_labels: Sequence[str] = (),
     area_mix: float = 0.0,
+    area_calibration: tuple[tuple[float, ...], tuple[float, ...]] = ((), ()),
+    subarea_calibration: tuple[tuple[float, ...], tuple[float, ...]] = ((), ()),
 ) -> Topic | None:
     """The most probable topic of the taxonomy, or None when the model knows none of its areas."""
     area_mass: dict[str, float] = {}
@@ -286,10 +320,13 @@ def topic_from_probabilities(
         sub_order = {name: i for i, name in enumerate(taxonomy.subareas(area))}
         confidence, sub = min(candidates, key=lambda c: (-c[0], sub_order[c[1]]))
         if confidence >= threshold:
+            shown_area = calibrate(area_confidence, area_calibration)
+            # Two curves fitted apart could cross; area and sub-area right is never likelier than area right.
+            shown = min(calibrate(confidence, subarea_calibration), shown_area)
             return Topic(
-                area=area, subarea=sub, source="inferred", confidence=round(confidence, 3), area_confidence=round(area_confidence, 3)
+                area=area, subarea=sub, source="inferred", confidence=round(shown, 3), area_confidence=round(shown_area, 3)
             )
-    return Topic(area=area, subarea=None, source="inferred", confidence=round(area_confidence, 3))
+    return Topic(area=area, subarea=None, source="inferred", confidence=round(calibrate(area_confidence, area_calibration), 3))
 
 
 def infer_topic(
@@ -315,9 +352,10 @@ def infer_topics(
     if not papers:
         return []
     probabilities, area_probabilities = model.all_probabilities(papers)
+    curves = dict(area_calibration=model.area_calibration, subarea_calibration=model.subarea_calibration)
     if area_probabilities is None:
-        return [topic_from_probabilities(row, model.labels, taxonomy, threshold) for row in probabilities]
+        return [topic_from_probabilities(row, model.labels, taxonomy, threshold, **curves) for row in probabilities]
     return [
-        topic_from_probabilities(row, model.labels, taxonomy, threshold, area_row, model.area_labels, model.area_mix)
+        topic_from_probabilities(row, model.labels, taxonomy, threshold, area_row, model.area_labels, model.area_mix, **curves)
         for row, area_row in zip(probabilities, area_probabilities)
     ]

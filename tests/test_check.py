@@ -227,3 +227,122 @@ def test_checks_636_pages_with_cross_links_cleanly(project: Path) -> None:
         body = f"Compare [the previous paper](/papers/{slugs[n - 1]}/).\n" if n % 2 else ""
         write(project, make_record(slug, abstract="word " * 200 + "end", body=body))
     assert problems(project) == []
+
+
+# --------------------------------------------------------------------------- hostile pages
+
+BOMB = """a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+errata: [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+"""
+
+
+@pytest.mark.parametrize(
+    "old, new, fragment, words",
+    [
+        ("keywords:", BOMB + "keywords:", "a: &a", "anchors (&name) are not allowed"),
+        ("keywords:", "title: Second title\nkeywords:", "title: Second", "key 'title' appears twice"),
+        ("source: inferred", "source: inferred\n  source: listing", "source: listing", "key 'source' appears twice"),
+        ("confidence: 0.8", "confidence: high", "confidence: high", "must be a number from 0 to 1"),
+        ("entry: 1", "entry: .inf", "- file: listing.txt", "needs a whole-number 'entry', got inf"),
+        ("entry: 1", "entry: " + "9" * 5000, "entry: 999", "front matter: number 99999999999999999999… has more than 100"),
+        ("keywords:", "description: [not, text]\nkeywords:", "description:", "field 'description' must be text"),
+        ("slug: index", "slug: index", "slug: index", "slug 'index' is reserved"),
+    ],
+)
+def test_hostile_front_matter_is_an_error_at_its_line(project: Path, old: str, new: str, fragment: str, words: str) -> None:
+    page = write(project, make_record("index" if "index" in old else "hostile"))
+    edit(page, old, new)
+    found = errors_of(project)
+    assert any(p.line == line_of(page, fragment) and words in p.message for p in found), as_text(found)
+
+
+def errors_of(project: Path) -> list[Problem]:
+    return [p for p in problems(project) if p.is_error]
+
+
+def test_body_markup_is_an_error_at_its_line(project: Path) -> None:
+    page = write(project, make_record("body", body="Notes.\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1))\n\nnul\x00 and \u202e"))
+    found = errors_of(project)
+    assert {(p.line, p.message.split(" ")[0]) for p in found} >= {
+        (line_of(page, "<script>"), "raw"),
+        (line_of(page, "[x]"), "link"),
+    }, as_text(found)
+    assert len(found) == 5, as_text(found)  # + the script word, the control and the bidi character
+
+
+def test_a_description_with_markup_is_text_and_no_error(project: Path) -> None:
+    page = write(project, make_record("described"))
+    edit(page, "keywords:", "description: '\"><script>alert(1)</script>'\nkeywords:")
+    assert problems(project) == []
+
+
+@pytest.mark.parametrize("kind", ["directory", "dangling symlink"])
+def test_a_non_file_named_like_a_page_is_an_error(project: Path, kind: str) -> None:
+    write(project, make_record("fine"))
+    odd = project / "site_src" / "papers" / "odd.md"
+    odd.mkdir() if kind == "directory" else odd.symlink_to(project / "nowhere.md")
+    (problem,) = problems(project)
+    assert problem.path == "site_src/papers/odd.md" and problem.line == 1 and "cannot read the page" in problem.message
+
+
+def test_check_and_build_agree_on_an_alias_bomb_and_neither_hangs(project: Path) -> None:
+    import subprocess
+    import sys
+
+    page = write(project, make_record("bomb"))
+    edit(page, "keywords:", BOMB + "keywords:")
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "generator.cli", "--project", str(project), *args],
+        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent,
+    )
+    check, build = run("check"), run("build", "--no-import", "--quiet")
+    expected = f"site_src/papers/bomb.md:{line_of(page, 'a: &a')}: front matter: YAML anchors"
+    assert check.returncode == 1 and expected in check.stdout, check.stdout + check.stderr
+    assert build.returncode == 1 and expected in build.stderr, build.stderr
+    assert "Traceback" not in check.stderr + build.stderr
+
+
+def test_github_format_annotates_each_problem_on_its_line(project: Path, capsys) -> None:
+    page = write(project, make_record("annotated", topic=Topic("Alchemy", None, "maintainer")))
+    edit(page, "title: A paper called annotated", "title: ''")
+    write(project, make_record("listed", topic=Topic("Alchemy, 100%", None, "listing")))
+    assert main(["--project", str(project), "check", "--format", "github"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    rel = "site_src/papers/annotated.md"
+    assert f"::error file={rel},line={line_of(page, 'title:')}::field 'title' is empty" in out
+    assert any(l.startswith(f"::error file={rel},line={line_of(page, 'area: Alchemy')}::topic area 'Alchemy'") for l in out)
+    # a listing's topic is a warning; '%' in a message is escaped as the runner expects
+    (warning,) = [l for l in out if l.startswith("::warning ")]
+    assert warning.startswith("::warning file=site_src/papers/listed.md,line=") and "Alchemy, 100%25" in warning
+    assert all(l.startswith(("::error ", "::warning ")) for l in out)
+
+
+def test_body_links_are_checked_against_the_slugs_the_catalogue_hands_out(project: Path) -> None:
+    """'C++' and 'C#' slugify alike: the catalogue makes keywords/c/ and keywords/c-2/, and check agrees."""
+    write(project, make_record("cpp", keywords=["C++", "C#"]))
+    page = write(project, make_record("links", body="See [C#](../../keywords/c-2/) and [C++](../../keywords/c/)."))
+    assert problems(project) == []
+    edit(page, "../../keywords/c/", "../../keywords/c-3/")
+    (problem,) = problems(project)
+    assert problem.line == line_of(page, "keywords/c-3/") and "c-3" in problem.message
+
+
+def test_check_and_import_read_the_taxonomy_alike(project: Path, tmp_path: Path) -> None:
+    """A sub-area listed twice: both refuse the file at its line, neither with a traceback."""
+    from generator.cli import main
+
+    taxonomy = project / "taxonomy.yaml"  # the file the project's papersite.yml names
+    taxonomy.write_text("Theory:\n- Learning Theory\n- Learning Theory\n", encoding="utf-8")
+    write(project, make_record("one"))
+    found = [p for p in problems(project) if p.path.endswith("taxonomy.yaml")]
+    assert [(p.line, "lists sub-area 'Learning Theory' twice" in p.message) for p in found] == [(1, True)]
+    (project / "corpus").mkdir(exist_ok=True)
+    (project / "corpus" / "a.jsonl").write_text('{"title": "A paper on graphs", "abstract": "We study graphs and more graphs."}\n', encoding="utf-8")
+    assert main(["--project", str(project), "import", "--quiet"]) == 1

@@ -23,12 +23,17 @@ PROSE = (
 )
 
 
-def project(tmp_path: Path, listings: dict[str, str] | None = None, corpus: bool = False) -> Path:
+def project(tmp_path: Path, listings: dict[str, str] | None = None, corpus: bool = False, bundled: bool = False) -> Path:
+    """A project folder; ``bundled``: the repository's own settings and reference catalogue too."""
     root = tmp_path / "site"
     (root / "corpus").mkdir(parents=True)
+    if bundled:
+        shutil.copy(REPO / "papersite.yml", root / "papersite.yml")
+        shutil.copytree(CORPUS / "references", root / "corpus" / "references")
     if corpus:
         for path in CORPUS.iterdir():
-            shutil.copy(path, root / "corpus" / path.name)
+            if path.is_file():  # corpus/references/ holds reference catalogues, not listings
+                shutil.copy(path, root / "corpus" / path.name)
     for name, text in (listings or {}).items():
         (root / "corpus" / name).write_text(text, encoding="utf-8")
     return root
@@ -43,9 +48,10 @@ def paper(title: str, topic: str, **extra) -> dict:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file an import may write (the project lock is not one: it holds no data)."""
     files = {}
     for path in sorted(root.rglob("*")):
-        if path.is_file() and "corpus" not in path.parts:
+        if path.is_file() and "corpus" not in path.parts and path.name != "lock":
             files[str(path.relative_to(root))] = path.read_bytes()
     return files
 
@@ -102,7 +108,7 @@ def test_importing_the_bundled_corpus_into_the_committed_pages_changes_nothing(t
     committed = REPO / "site_src" / "papers"
     if not (REPO / ".papersite" / "last_import.jsonl").exists() or not any(committed.glob("*.md")):
         pytest.skip("no committed import yet")
-    root = project(tmp_path, corpus=True)
+    root = project(tmp_path, corpus=True, bundled=True)
     shutil.copytree(committed, root / "site_src" / "papers")
     shutil.copytree(REPO / ".papersite", root / ".papersite")
     before = snapshot(root)
@@ -272,3 +278,60 @@ def test_report_file_and_summary(tmp_path, capsys):
     assert report["sources"] == [{"file": "a.jsonl", "format": "json", "entries": 2, "announced": None}]
     assert report["papers"]["written"] == 1 and report["merges"][0]["evidence"][0]["kind"] == "title+abstract"
     assert "1 papers from 2 entries" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- import and check agree
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from generator.check import check_pages, errors_only  # noqa: E402
+
+_HOSTILE_TEXT = st.sampled_from(
+    ["Graph", "graph", " GRAPH ", "·", " · ", "", "  ", "<script>x</script>", "---", "&a", "*b", "key: value", "\x1b[2J",
+     "\u202eevil", "R&D", "{{ x }}", "[l](javascript:1)", "null", "true", "1e3", "~", "\t", "é", "\U0001f600"]
+)
+_HOSTILE_RECORD = st.fixed_dictionaries(
+    {"title": st.lists(_HOSTILE_TEXT, min_size=1, max_size=4).map(" ".join)},
+    optional={
+        "authors": st.lists(_HOSTILE_TEXT, max_size=3),
+        "keywords": st.lists(_HOSTILE_TEXT, max_size=5),
+        "topic": _HOSTILE_TEXT | st.fixed_dictionaries({"area": _HOSTILE_TEXT}, optional={"subarea": _HOSTILE_TEXT | st.none()}),
+        "links": st.dictionaries(st.sampled_from(["pdf", "code", "openreview", "x y"]),
+                                 st.sampled_from(["HTTPS://example.org/a", "https://EXAMPLE.org/b", " http://example.org/c ",
+                                                  "javascript:alert(1)", "HtTp://x.org/d", "ftp://x.org/e"]), max_size=3),
+        "decision": _HOSTILE_TEXT,
+    },
+)
+
+
+@given(st.lists(_HOSTILE_RECORD, min_size=1, max_size=5))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_whatever_the_import_writes_check_accepts(tmp_path_factory, records):
+    for record in records:
+        record["abstract"] = PROSE.format(topic=record["title"])
+    root = project(tmp_path_factory.mktemp("agree"), {"hostile.jsonl": jsonl(*records)})
+    config = load_config(root)
+    import_listings([], config)
+    errors = errors_only(check_pages(config))
+    assert not errors, [str(e) for e in errors]
+
+
+@pytest.mark.parametrize("kind", ["directory", "dangling symlink", "duplicate key"])
+def test_an_unreadable_page_stops_the_import_with_its_path(tmp_path, capsys, kind):
+    root = project(tmp_path, {"a.jsonl": jsonl(paper("Graph Things", "graphs"))})
+    config = load_config(root)
+    assert run_import(Namespace(sources=[], report=None, quiet=True), config) == 0
+    odd = config.papers_dir / "odd.md"
+    if kind == "directory":
+        odd.mkdir()
+    elif kind == "dangling symlink":
+        odd.symlink_to(root / "nowhere.md")
+    else:
+        page = next(config.papers_dir.glob("graph*.md"))
+        page.write_text(page.read_text(encoding="utf-8").replace("title:", "title: Twice\ntitle:", 1), encoding="utf-8")
+    before = snapshot(root)
+    assert run_import(Namespace(sources=[], report=None, quiet=True), config) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and ("odd.md:1:" in err or "appears twice" in err), err
+    assert snapshot(root) == before

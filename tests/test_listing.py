@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.listing import ListingError, is_placeholder_abstract, parse_listing, read_listing
 
@@ -129,7 +131,7 @@ def test_placeholders():
 
 
 def test_bundled_corpus_formats_and_traps():
-    found = {p.name[:3]: read_listing(p) for p in sorted(CORPUS.iterdir())}
+    found = {p.name[:3]: read_listing(p) for p in sorted(CORPUS.glob("*.txt"))}
     assert {k: (v.format, len(v.entries)) for k, v in found.items()} == {
         "000": ("abstracts", 8),
         "001": ("abstracts", 19),
@@ -142,3 +144,121 @@ def test_bundled_corpus_formats_and_traps():
     assert numbered.entries[-1].entry == 598 and numbered.entries[-1].abstract is None
     assert numbered.entries[264].abstract is None  # "No absctract"
     assert found["003"].entries[-1].authors == ["François Bachoc", "Tommaso Cesari", "Roberto Colomboni"]
+
+
+# --------------------------------------------------------------------------- hostile and unbounded input
+
+# Run in a child so that a pattern gone quadratic fails the test (by its timeout) instead of hanging it.
+_LINEAR = """
+import sys
+from pathlib import Path
+from generator.listing import ListingError, parse_listing
+from generator.site.mathml import render_abstract
+kind = sys.argv[1]
+n = 2_000_000
+if kind == "math":
+    html = render_abstract("\\\\[ \\\\( " * (n // 6) + "$x$")
+    assert html.endswith("</math></p>"), html[-80:]
+else:
+    data = {
+        "spaces": "Header\\n\\n1" + " " * n + "a\\n",
+        "counts": "1," * (n // 2) + "\\n\\n1Title¶\\nAbstract hello\\n",
+        "links": "1Title¶\\n" + "[a] " * (n // 4) + "x\\nAbstract hi\\n",
+        "digits": "Header\\n\\n" + "1" * n + "\\n\\n1¶\\n\\n" + "0" * n + "x¶\\n",
+    }[kind]
+    try:
+        parse_listing(data.encode(), Path("x.txt"))
+    except ListingError:
+        pass
+print("done")
+"""
+
+
+@pytest.mark.parametrize("kind", ["spaces", "counts", "links", "digits", "math"])
+def test_patterns_over_listing_text_run_in_linear_time(kind):
+    import subprocess
+    import sys
+
+    # 2 MB of each input that used to be quadratic (33 s at 120 KB of spaces, 37 s for "1,"
+    # headers, a hang at 200 KB of unclosed \[ \(): linear, it is well inside the guard.
+    result = subprocess.run(
+        [sys.executable, "-c", _LINEAR, kind], capture_output=True, text=True, timeout=240,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert result.returncode == 0 and "done" in result.stdout, result.stderr[-2000:]
+
+
+def test_announced_count_still_read_from_the_header():
+    text = "Accepted: 1,234 papers (ICLR)\n\n1Title¶\nAbstract " + PROSE + "\n"
+    assert listing(text).announced == 1234
+    assert listing("x12 papers here\n\n1Title¶\nAbstract " + PROSE + "\n").announced is None
+
+
+def test_a_gzip_bomb_and_an_oversized_file_are_refused_before_they_fill_memory(tmp_path, monkeypatch):
+    from generator import inputs, listing as listing_module
+
+    monkeypatch.setattr(listing_module, "MAX_LISTING_BYTES", 1024 * 1024)
+    monkeypatch.setattr(inputs, "MAX_LISTING_BYTES", 1024 * 1024)
+    bomb = tmp_path / "bomb.jsonl.gz"
+    bomb.write_bytes(gzip.compress(b" " * (64 * 1024 * 1024)))  # 64 KB on disk, 64 MiB inflated
+    assert bomb.stat().st_size < 128 * 1024
+    with pytest.raises(ListingError, match=r"bomb.jsonl.gz:1: gzip data inflates to more than 1 MiB"):
+        read_listing(bomb)
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * (1024 * 1024 + 1))
+    with pytest.raises(ListingError, match=r"big.txt:1: file is larger than 1 MiB"):
+        read_listing(big)
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"title": "A", "title": "B"}', "key 'title' appears twice"),
+        ("[" * 3000 + "]" * 3000, "nested more than 64 levels"),
+        ('{"title": "A", "entry": ' + "7" * 5000 + "}", "more than 100 characters"),
+        ('{"title": "\\udc00 lone"}', "lone surrogate"),
+        ('{"title": "A", "topic": {"area": "X", "subarea": 5}}', "sub-area must be text"),
+        ('{"title": "A", "topic": {"area": "X", "subarea": ["a"]}}', "sub-area must be text"),
+    ],
+)
+def test_json_records_that_would_crash_or_lose_data_are_errors_at_their_line(line, message):
+    with pytest.raises(ListingError) as caught:
+        listing('{"title": "Fine", "abstract": "x"}\n' + line + "\n", "x.jsonl")
+    assert str(caught.value).startswith("x.jsonl:2: ") and message in str(caught.value), str(caught.value)
+
+
+def test_listing_values_are_normalised_to_what_check_accepts():
+    records = [
+        {"title": "A", "topic": "·", "keywords": ["Graph", "graph", " GRAPH ", "trees"], "links": {"pdf": "HTTPS://example.org/a.pdf"}},
+        {"title": "B", "topic": {"area": "  ", "subarea": "x"}},
+        {"title": "C", "topic": " ·  · Vision ·"},
+    ]
+    entries = listing("".join(json.dumps(r) + "\n" for r in records), "x.jsonl").entries
+    assert entries[0].topic is None and entries[0].keywords == ["Graph", "trees"]
+    assert entries[0].links == {"pdf": "https://example.org/a.pdf"}
+    assert entries[1].topic is None
+    assert entries[2].topic == ("Vision", None)
+    with pytest.raises(ListingError, match=r"listing.dat:3: expected a topic line"):
+        listing("论文检索\n\n·\n\nAda Lovelace\n\n" + PROSE + "\n")
+
+
+_PIECES = [b"{", b"}", b"[", b"]", b'"', b":", b",", b"\n", b"\n\n", b"1", b"\xc2\xb6", b"\xc2\xb7", b"\x1f\x8b", b"\x00",
+           b"\xff", b"Abstract ", b"title", "论文检索".encode(), b"\\u", b"d800", b" ", b"a", b'"topic":', b"1e999", b"NaN"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=60).map(b"".join) | st.binary(max_size=200))
+@settings(max_examples=600, deadline=None)
+def test_random_bytes_are_a_listing_or_a_listing_error(data):
+    try:
+        listing(data)
+    except ListingError as error:
+        assert str(error).startswith("listing.dat:")
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=80).map(b"".join))
+@settings(max_examples=200, deadline=None)
+def test_random_gzip_is_a_listing_or_a_listing_error(data):
+    try:
+        listing(gzip.compress(data))
+    except ListingError as error:
+        assert str(error).startswith("listing.dat:")

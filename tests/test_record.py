@@ -92,3 +92,24 @@ def test_hostile_text_is_kept_exactly_as_text():
         assert yaml.safe_load(front)["title"] == value
         again = parse_page(page)
         assert (again.title, again.authors, again.abstract) == (value, [value], value)
+
+
+import pytest  # noqa: E402
+
+from generator.record import RecordError, parse_page  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "front, line, words",
+    [
+        ("id: a\nslug: a\nid: b\n", 4, "key 'id' appears twice"),
+        ("id: &x a\nslug: *x\n", 2, "anchors"),
+        ("id: a\nslug: a\ntitle: t\nauthors: []\nsources: [{file: f, entry: .inf}]\n", 1, "integer 'entry'"),
+        ("id: a\nslug: a\ntitle: t\nauthors: []\ntopic: {area: A, confidence: high}\nsources: []\n", 1, "confidence must be a number"),
+        ("id: a\nslug: a\ntitle: t\nauthors: []\nsources: [{file: f, entry: " + "9" * 5000 + "}]\n", 6, "more than 100 characters"),
+    ],
+)
+def test_pages_that_would_crash_or_lose_data_are_record_errors(front, line, words):
+    with pytest.raises(RecordError) as caught:
+        parse_page(f"---\n{front}---\n", "p.md")
+    assert caught.value.line == line and words in caught.value.message, str(caught.value)

@@ -101,3 +101,18 @@ def test_skeleton_files_substitute_only_the_site_name() -> None:
     files = skeleton_files("X")
     assert "$site_name" not in "".join(files.values())
     assert files[".gitignore"].count("/site/") == 1
+
+
+def test_a_site_name_with_markup_stays_text_in_the_theme_config_and_control_characters_are_refused(tmp_path, capsys):
+    import yaml
+
+    from generator.cli import main
+    from generator.config import load_config
+
+    name = 'Robots "2025" <b>& friends</b>'
+    assert main(["init", str(tmp_path / "site"), "--site-name", name]) == 0
+    theme_name = yaml.safe_load((tmp_path / "site" / "mkdocs.yml").read_text(encoding="utf-8"))["site_name"]
+    assert not set(theme_name) & set("<>\"'&") and "Robots" in theme_name
+    assert load_config(tmp_path / "site").site_name == name  # papersite.yml keeps it exactly: escaped where shown
+    assert main(["init", str(tmp_path / "bad"), "--site-name", "evil\x1b[2J"]) == 2
+    assert "--site-name must be one line of plain text" in capsys.readouterr().err and not (tmp_path / "bad").exists()

@@ -212,3 +212,85 @@ def test_maintainer_front_matter_keys_reach_the_theme_but_never_replace_ours(tmp
     front = yaml.safe_load(render_paper_page(paper, catalog, [], context).split("\n---\n", 1)[0].lstrip("-\n"))
     assert front["description"] == "Errata: Table 2 sign"
     assert front["title"] == plain_title(paper.title) and front["hide"] == ["toc"]
+
+
+def test_only_plain_theme_keys_and_a_safe_body_reach_the_engine(tmp_path):
+    import yaml
+
+    config = load_config(write_project(tmp_path))
+    records = fixture_records()
+    catalog = build_catalog(records)
+    paper = next(p for p in catalog.papers if p.slug == "graph-transformers")
+    paper.extra.update({"description": '"><script>alert(1)</script><meta x="', "status": 'new" onclick="x', "template": "404.html"})
+    paper.body = "Notes\n\n<script>alert(2)</script>\n\n[x](javascript:alert(3)) {: onclick=\"alert(4)\" }\n\nesc\x1b"
+    context = SiteContext(config, Venue.from_site_name(config.site_name), {})
+    text = render_paper_page(paper, catalog, [], context)
+    front = yaml.safe_load(text.split("\n---\n", 1)[0].lstrip("-\n"))
+    assert "status" not in front and "template" not in front
+    assert not re.search(r"[<>\"']", front["description"])
+    body = text.split("\n---\n", 1)[1].rsplit("</div>", 1)[1]  # the maintainers' part
+    assert body.strip().startswith("Notes") and "&lt;script>alert(2)" in body
+    assert "<script>alert(2)" not in body and "javascript:" not in body and "{: onclick" not in body and "\x1b" not in body
+
+
+def test_reserved_names_never_take_a_section_page():
+    records = fixture_records()
+    for record, name in zip(records, ["Index", "CON", "404"]):
+        record.authors = [name]
+        record.keywords = [name.lower()]
+    catalog = build_catalog(records)
+    slugs = {a.slug for a in catalog.authors} | {k.slug for k in catalog.keywords} | {a.slug for a in catalog.areas}
+    assert not slugs & urls.RESERVED_SLUGS and {"index-x", "con-x", "404-x"} <= slugs
+
+
+_ONE_PATTERN = re.compile(  # the single alternation math_spans replaces: quadratic on unclosed \[ \(
+    r"\$\$(?P<d1>.+?)\$\$|\\\[(?P<d2>.+?)\\\]|\\\((?P<i1>.+?)\\\)|(?<![\\$\w])\$(?P<i2>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?![\d$])",
+    re.DOTALL,
+)
+
+
+def test_math_spans_find_what_one_alternation_found():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from generator.site.mathml import math_spans
+
+    pieces = ["$", "$$", "\\", "\\[", "\\]", "\\(", "\\)", "[", "]", "a", "1", " ", "\n", "x_i"]
+
+    @given(st.lists(st.sampled_from(pieces), max_size=30).map("".join))
+    @settings(max_examples=2000, deadline=None)
+    def same(text):
+        assert [(m.span(), m.lastgroup) for m in math_spans(text)] == [(m.span(), m.lastgroup) for m in _ONE_PATTERN.finditer(text)]
+
+    same()
+
+
+def test_topic_pages_mark_which_papers_are_there_by_a_guess():
+    from generator.record import Topic
+    from generator.site.indices import topics_pages
+
+    base = fixture_records()[0]
+    listed = base.replace(slug="listed", id="listed", topic=Topic("Theory", "Learning Theory", "listing"))
+    sure = base.replace(slug="sure", id="sure", topic=Topic("Theory", "Learning Theory", "inferred", 0.91))
+    unsure = base.replace(slug="unsure", id="unsure", topic=Topic("Theory", "Learning Theory", "inferred", 0.36))
+    pages = topics_pages(build_catalog([listed, sure, unsure]))
+    sub = next(text for path, text in pages.items() if path.count("/") == 3)
+    items = {m.group(1): m.group(0) for m in re.finditer(r'<li><a href="[^"]*?(\w+)/">.*?</li>', sub)}
+    assert "ps-inferred" not in items["listed"]
+    assert ">inferred</span>" in items["sure"] and 'title="inferred, 91% confident"' in items["sure"]
+    assert ">inferred, uncertain</span>" in items["unsure"]
+    assert "2 of them have a topic inferred from the title and abstract" in sub and "1 of those <em>uncertain</em>" in sub
+
+
+def test_page_description_is_the_first_sentence_and_inert_in_any_template(tmp_path):
+    import yaml
+
+    from generator.site.paper_pages import description
+
+    front = yaml.safe_load(_hostile_page(tmp_path).split("---")[1])
+    # Material prints page.meta.description unescaped: nothing in it may open a tag or end the attribute
+    assert not re.search(r'[<>"]', front["description"]) and "onerror" in front["description"]
+    first = fixture_records()[0].replace(abstract="Short first sentence here. A second one follows.")
+    assert description(first) == "Short first sentence here."
+    long = first.replace(abstract="word " * 100 + "end.")
+    assert description(long).endswith("word…") and len(description(long)) <= 201

@@ -33,3 +33,22 @@ def test_labels_parse_in_both_spellings():
     assert parse_topic_label("Deep Learning · Theory") == ("Deep Learning", "Theory")
     assert parse_topic_label("Deep Learning->Theory") == ("Deep Learning", "Theory")
     assert parse_topic_label("Optimization") == ("Optimization", None)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('A: &a ["x", "y"]\nB: *a\n', "t.yaml:1: taxonomy: YAML anchors"),
+        ("A: [x]\nB: [y]\nA: [z]\n", "t.yaml:3: taxonomy: key 'A' appears twice"),
+    ],
+)
+def test_taxonomy_yaml_tricks_are_errors_in_import_and_check(tmp_path, text, message):
+    from generator.check import load_taxonomy as check_taxonomy
+
+    with pytest.raises(TaxonomyError, match=message):
+        parse_taxonomy(text, "t.yaml")
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    _, problems = check_taxonomy(path)
+    (problem,) = problems
+    assert problem.line == int(message.split(":")[1]) and message.split(": ", 1)[1] in problem.message

@@ -97,3 +97,40 @@ def test_bundled_model_confidence_is_a_probability_and_threshold_applies():
     area_only = infer_topics([GNN], taxonomy, model, subarea_threshold=1.01)[0]
     assert full.area == area_only.area and area_only.subarea is None
     assert 0.0 < full.confidence <= area_only.confidence <= 1.0
+
+
+def test_calibration_curves_round_trip_and_set_the_shown_confidence(tmp_path):
+    import numpy as np
+
+    from generator.topics import TopicModel, read_model, save_model
+
+    taxonomy = parse_taxonomy('"Deep Learning":\n  - "Graph Neural Networks"\n"Optimization":\n  - "Convex"\n')
+    dense = dict(
+        labels=(("Deep Learning", "Graph Neural Networks"), ("Optimization", "Convex")),
+        terms=("graph", "convex"),
+        idf=[1.5, 2.0],
+        coef=np.array([[4.0, 0.0], [0.0, 3.0]]),
+        bias=[0.0, 0.1],
+        temperature=1.0,
+        subarea_threshold=0.0,
+    )
+    raw = infer_topic("graph graph", "", taxonomy, TopicModel.from_dense(**dense))
+    # A model that is right 60% of the time whatever it says about the area, and whose
+    # sub-area curve alone would claim more than that.
+    curves = dict(area_calibration=((0.0, 1.0), (0.6, 0.6)), subarea_calibration=((0.0, 1.0), (0.9, 0.9)))
+    save_model(TopicModel.from_dense(**dense, **curves), tmp_path / "m.npz")
+    loaded = read_model(tmp_path / "m.npz")
+    assert loaded.area_calibration == curves["area_calibration"]
+    assert loaded.subarea_calibration == curves["subarea_calibration"]
+    topic = infer_topic("graph graph", "", taxonomy, loaded)
+    assert (topic.area, topic.subarea) == (raw.area, raw.subarea)  # calibration never changes the answer
+    assert topic.area_confidence == 0.6
+    assert topic.confidence == 0.6  # area and sub-area right is never likelier than area right
+
+
+def test_bundled_model_is_calibrated():
+    from generator.topics import load_topic_model
+
+    model = load_topic_model()
+    for xs, ys in (model.area_calibration, model.subarea_calibration):
+        assert xs and list(xs) == sorted(xs) and list(ys) == sorted(ys) and 0.0 <= ys[0] <= ys[-1] <= 1.0

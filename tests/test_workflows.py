@@ -78,12 +78,52 @@ def test_ci_workflow_checks_tests_builds_and_uploads() -> None:
     assert set(ci[True]) == {"pull_request", "push"}
     (job,) = ci["jobs"].values()
     runs = [step.get("run", "") for step in job["steps"]]
-    assert "papersite check" in runs
+    assert "papersite check --format github" in runs  # annotations on the pages' lines
+    assert "papersite issue-form --check" in runs
     assert "python -m pytest -q" in runs
     assert any(run.startswith("papersite build") for run in runs)
     assert any(step.get("uses", "").startswith("actions/upload-artifact@") for step in job["steps"])
-    for workflow in (ci, yaml.safe_load((WORKFLOWS / "pages.yml").read_text(encoding="utf-8"))):
-        for job in workflow["jobs"].values():
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        for job in yaml.safe_load(path.read_text(encoding="utf-8"))["jobs"].values():
             for step in job["steps"]:
                 if step.get("uses", "").startswith("actions/checkout@"):
                     assert step["with"]["persist-credentials"] is False
+
+
+def corrections() -> dict:
+    return yaml.safe_load((WORKFLOWS / "corrections.yml").read_text(encoding="utf-8"))
+
+
+def test_corrections_workflow_is_least_privilege_per_job() -> None:
+    workflow = corrections()
+    assert workflow[True] == {"issues": {"types": ["opened", "edited", "labeled"]}, "workflow_dispatch": None}
+    assert workflow["permissions"] == {}
+    jobs = workflow["jobs"]
+    assert set(jobs) == {"validate", "apply"}
+    assert jobs["validate"]["permissions"] == {"contents": "read", "issues": "write"}
+    assert jobs["apply"]["permissions"] == {"contents": "write", "pull-requests": "write", "issues": "read"}
+    assert "correction" in jobs["validate"]["if"] and "'labeled'" in jobs["validate"]["if"]
+    assert "github.event.label.name == 'approved'" in jobs["apply"]["if"]
+    assert jobs["apply"]["concurrency"] == {"group": "corrections-apply", "cancel-in-progress": False}
+
+
+def test_corrections_workflow_never_puts_issue_text_in_a_script() -> None:
+    for job in corrections()["jobs"].values():
+        for step in job["steps"]:
+            assert "${{" not in step.get("run", ""), step["name"]
+        assert all("issue.body" not in str(value) and "issue.title" not in str(value) for value in job.get("env", {}).values())
+    text = (WORKFLOWS / "corrections.yml").read_text(encoding="utf-8")
+    assert "github.event.issue.body" not in text and "github.event.issue.title" not in text
+
+
+def test_corrections_workflow_validates_then_applies_with_papersite_correct() -> None:
+    jobs = corrections()["jobs"]
+    validate = "\n".join(step.get("run", "") for step in jobs["validate"]["steps"])
+    assert "--jq .body > \"$RUNNER_TEMP/issue-body.md\"" in validate  # the body reaches a file, never a shell word
+    assert 'papersite --project "$GITHUB_WORKSPACE" correct issue-body.md --dry-run --comment comment.md' in validate
+    assert "gh issue comment" in validate and "--body-file" in validate
+    apply = "\n".join(step.get("run", "") for step in jobs["apply"]["steps"])
+    assert "--label correction --label approved" in apply
+    assert 'papersite correct "$body" --base-pages' in apply and "--dry-run" not in apply
+    assert "Closes #$number" in apply and "gh pr create" in apply and "gh pr edit" in apply
+    assert "papersite check --format github" in apply

@@ -10,6 +10,10 @@
 
 ``mkdocs build`` / ``mkdocs serve`` on the project reach the same result through
 ``plugin.py``, which runs step 2 from the config hook and step 4 after the build.
+
+Steps 1 and 3 are incremental (``incremental.py``): the import is skipped when
+nothing it reads changed, and the engine renders only the pages whose staged
+text changed; ``--clean`` does both in full. ``papersite serve`` is ``serve.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,11 @@ from pathlib import Path
 
 from generator.check import check_pages, errors_only
 from generator.config import ProjectConfig
+from generator.store import StoreError, project_lock, recover
 from generator.engines import EngineError, build_with_engine, serve_with_engine
+from generator.engines import read_config
+from generator.site import incremental
+from generator.site import urls
 from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
 
@@ -66,15 +74,63 @@ def run_import_step(config: ProjectConfig, quiet: bool) -> int:
     return int(runner(argparse.Namespace(sources=[], report=None, quiet=quiet), config) or 0)
 
 
+def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool) -> int:
+    """The import step, skipped when nothing it reads changed since it last succeeded."""
+    if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, incremental.import_inputs(config)):
+        _say(quiet, "import: no listing, page, state or setting changed since the last import; skipped")
+        return 0
+    incremental.clear_stamp(config, incremental.IMPORT_STAMP)
+    status = run_import_step(config, quiet)
+    if status == 0:  # hashed after the import wrote its pages: they are its output as well as its input
+        incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
+    return status
+
+
+def _theme_dirs(config: ProjectConfig) -> list[Path]:
+    """The project's own theme overrides (mkdocs.yml ``theme.custom_dir``), which reach every page."""
+    try:
+        theme = read_config((config.root / MKDOCS_FILE).read_text(encoding="utf-8")).get("theme")
+    except (OSError, EngineError):
+        return []
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    return [config.root / str(custom)] if custom else []
+
+
 def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
+    # One import or build at a time per project; the import inside re-enters the lock.
+    try:
+        with project_lock(config, "build"):
+            recovered = recover(config)
+            if recovered:
+                _say(bool(getattr(args, "quiet", False)), f"papersite: {recovered}")
+            return _locked_build(args, config)
+    except StoreError as error:
+        print(f"papersite: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # a full disk or a read-only build/site folder
+        print(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped", file=sys.stderr)
+        return 1
+
+
+def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     quiet = bool(getattr(args, "quiet", False))
+    clean = bool(getattr(args, "clean", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     started = time.perf_counter()
     if not getattr(args, "no_import", False):
-        status = run_import_step(config, quiet)
+        status = import_unless_unchanged(config, quiet, clean)
         if status:
             return status
     imported = time.perf_counter()
+    engine = getattr(args, "engine", "mkdocs")
+    stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
+    # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
+    dirty = (
+        engine == "mkdocs"
+        and not clean
+        and config.site_dir.is_dir()
+        and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
+    )
     # The same validation as `papersite check`: never build a site from pages it rejects.
     errors = errors_only(check_pages(config))
     if errors:
@@ -83,26 +139,30 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
         return 1
     try:
-        staged = stage_docs(config, parallel=True)
+        # `papersite serve` builds beside its server threads: no forked workers there (see
+        # stage_docs); the search index is built in a thread beside the engine instead.
+        parallel = getattr(args, "parallel", True)
+        staged = stage_docs(config, parallel=parallel, search_thread=not parallel)
     except StageError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
     try:
-        return _engine_and_postbuild(args, config, staged, quiet, started, imported)
+        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
 
 
-def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int:  # noqa: ANN001
+def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported) -> int:  # noqa: ANN001
     stage_done = time.perf_counter()
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
          f"({staged.written} files written, {staged.removed} removed) in {stage_done - imported:.1f}s")
-    engine = getattr(args, "engine", "mkdocs")
     config_file = config.root / MKDOCS_FILE
     if not config_file.exists():
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
         return 1
+    if dirty:
+        incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, urls.PAPERS_SECTION)
     try:
         build_with_engine(
             engine,
@@ -110,8 +170,10 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
             docs_dir=staged.docs_dir,
             site_dir=config.site_dir,
             overrides_dir=staged_overrides_dir(config),
+            settings=config.engine_settings(),
             strict=True,
             quiet=quiet,
+            dirty=dirty,
         )
     except EngineError as error:
         print(f"papersite: {error}", file=sys.stderr)
@@ -122,15 +184,17 @@ def _engine_and_postbuild(args, config, staged, quiet, started, imported) -> int
     except (PostBuildError, StageError) as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
+    incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
     done = time.perf_counter()
-    _say(quiet, f"build: {engine} -> {config.site_dir} in {engine_done - stage_done:.1f}s, "
-         f"post-build {pages} files in {done - engine_done:.1f}s "
+    _say(quiet, f"build: {engine}{' (changed pages only)' if dirty else ''} -> {config.site_dir} "
+         f"in {engine_done - stage_done:.1f}s, post-build {pages} files in {done - engine_done:.1f}s "
          f"(import {imported - started:.1f}s, total {done - started:.1f}s)")
     return 0
 
 
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
-    """Live preview: the plugin restages on every rebuild and watches site_src."""
+    """Live preview: ``serve.py`` rebuilds incrementally on every edit (MkDocs);
+    Zensical serves a staged dir it rebuilds itself."""
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     if getattr(args, "engine", "mkdocs") == "zensical":
         # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
@@ -142,15 +206,15 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
                 config.root / MKDOCS_FILE,
                 docs_dir=staged.docs_dir,
                 overrides_dir=staged_overrides_dir(config),
+                settings=config.engine_settings(),
                 dev_addr=args.dev_addr,
             )
         except EngineError as error:
             print(f"papersite: {error}", file=sys.stderr)
             return 1
-    from mkdocs.commands.serve import serve
+    from generator.site.serve import serve
 
-    serve(config_file=str(config.root / MKDOCS_FILE), dev_addr=args.dev_addr, livereload=True)
-    return 0
+    return serve(config, args.dev_addr)
 
 
 __all__ = ["run_build", "run_serve", "staged_docs_dir", "source_date_epoch"]

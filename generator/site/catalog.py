@@ -140,8 +140,9 @@ class _Slugs:
     """Hands out unique slugs in call order: later names with the same slug get -2, -3."""
 
     def __init__(self) -> None:
-        # "index" would collide with the section page of the same directory
-        self.used: set[str] = {"index"}
+        # "index" would collide with the section page of the same directory (slug_of
+        # never hands out a reserved slug; kept here so a -2 suffix cannot meet one)
+        self.used: set[str] = set(urls.RESERVED_SLUGS)
 
     def take(self, name: str) -> str:
         base = urls.slug_of(name)

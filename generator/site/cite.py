@@ -1,7 +1,14 @@
-"""Citations of a paper: BibTeX, RIS and Google Scholar ``citation_*`` meta tags.
+"""Citations of a paper: BibTeX, RIS, a plain-text line and Google Scholar ``citation_*`` meta tags.
 
-In: a paper record and the venue (from the site name, e.g. "ICLR 2025 Papers").
-Out: plain text (BibTeX, RIS) and (name, content) pairs; the caller escapes them.
+In: a paper record and the venue (``venue:`` in papersite.yml, else what the site
+name says, e.g. "ICLR 2025 Papers"). Out: plain text (BibTeX, RIS, the citation
+line) and (name, content) pairs; the caller escapes them.
+
+Two rules keep the citations honest. A paper the venue did not accept (rejected,
+withdrawn, desk rejected) is never cited as published: it is ``@misc`` with a
+"Submitted to ..." note, as OpenReview cites such submissions. A title papersite
+derived from the abstract is never exported as the paper's own: the entries
+carry no title and say that it is unknown, and no Scholar tags are written.
 """
 
 from __future__ import annotations
@@ -10,20 +17,32 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from generator.config import VenueSettings
+from generator.decisions import read_decision
 from generator.record import PaperRecord
+from generator.site.html import clip
 from generator.site.urls import is_web_url
+
+UNKNOWN_TITLE_NOTE = "Title unknown: no source gives it"
 
 
 @dataclass(frozen=True)
 class Venue:
-    name: str  # "ICLR 2025"
+    name: str  # full name for citations: "International Conference on Learning Representations"
+    short: str  # what readers call it: "ICLR 2025"
     year: str | None  # "2025"
 
     @classmethod
     def from_site_name(cls, site_name: str) -> "Venue":
-        name = re.sub(r"\s+(papers|proceedings)\s*$", "", site_name.strip(), flags=re.IGNORECASE) or site_name
-        year = re.search(r"\b(19|20)\d\d\b", site_name)
-        return cls(name=name, year=year.group(0) if year else None)
+        return cls.from_settings(VenueSettings(), site_name)
+
+    @classmethod
+    def from_settings(cls, settings: VenueSettings, site_name: str) -> "Venue":
+        named = re.sub(r"\s+(papers|proceedings)\s*$", "", site_name.strip(), flags=re.IGNORECASE) or site_name
+        found = re.search(r"\b(19|20)\d\d\b", settings.short or site_name)
+        year = settings.year or (found.group(0) if found else None)
+        short = settings.short or named
+        return cls(name=settings.name or short, short=short, year=year)
 
 
 def _ascii_word(text: str) -> str:
@@ -36,9 +55,20 @@ def _last_name(author: str) -> str:
     return parts[-1] if parts else ""
 
 
+def _published(paper: PaperRecord) -> bool:
+    """Cited as published unless the decision says the venue did not accept it."""
+    decision = read_decision(paper.decision)
+    return decision is None or decision.accepted is not False
+
+
+def _title(paper: PaperRecord) -> str | None:
+    return None if paper.title_derived else " ".join(paper.title.split())
+
+
 def bibtex_key(paper: PaperRecord, venue: Venue) -> str:
     first = _ascii_word(_last_name(paper.authors[0])).lower() if paper.authors else "anon"
-    words = [w for w in (_ascii_word(w).lower() for w in paper.title.split()) if len(w) > 3]
+    title = _title(paper) or ""
+    words = [w for w in (_ascii_word(w).lower() for w in title.split()) if len(w) > 3]
     return f"{first or 'anon'}{venue.year or ''}{words[0] if words else ''}_{paper.id[:6]}"
 
 
@@ -61,24 +91,42 @@ def _known_url(paper: PaperRecord) -> str | None:
     return None
 
 
+def _submitted_note(venue: Venue) -> str:
+    return f"Submitted to {venue.short}"
+
+
 def bibtex(paper: PaperRecord, venue: Venue) -> str:
-    fields = [("title", _bibtex_value(paper.title))]
+    published = _published(paper)
+    title = _title(paper)
+    fields = [("title", _bibtex_value(title))] if title else []
     if paper.authors:
         fields.append(("author", " and ".join(_bibtex_value(a) for a in paper.authors)))
-    fields.append(("booktitle", _bibtex_value(venue.name)))
+    if published:
+        fields.append(("booktitle", _bibtex_value(venue.name)))
     if venue.year:
         fields.append(("year", venue.year))
     url = _known_url(paper)
     if url:
         fields.append(("url", _bibtex_value(url)))
+    notes = [] if published else [_submitted_note(venue)]
+    if not title:
+        notes.append(UNKNOWN_TITLE_NOTE)
+    if notes:
+        fields.append(("note", _bibtex_value(". ".join(notes))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@inproceedings{{{bibtex_key(paper, venue)},\n{body}\n}}"
+    kind = "inproceedings" if published else "misc"
+    return f"@{kind}{{{bibtex_key(paper, venue)},\n{body}\n}}"
 
 
 def ris(paper: PaperRecord, venue: Venue) -> str:
-    lines = ["TY  - CONF", f"TI  - {' '.join(paper.title.split())}"]
+    published = _published(paper)
+    title = _title(paper)
+    lines = ["TY  - CONF" if published else "TY  - UNPB"]
+    if title:
+        lines.append(f"TI  - {title}")
     lines += [f"AU  - {' '.join(a.split())}" for a in paper.authors]
-    lines.append(f"T2  - {venue.name}")
+    if published:
+        lines.append(f"T2  - {venue.name}")
     if venue.year:
         lines.append(f"PY  - {venue.year}")
     if paper.keywords:
@@ -88,19 +136,42 @@ def ris(paper: PaperRecord, venue: Venue) -> str:
     url = _known_url(paper)
     if url:
         lines.append(f"UR  - {url}")
+    if not published:
+        lines.append(f"N1  - {_submitted_note(venue)}")
+    if not title:
+        lines.append(f"N1  - {UNKNOWN_TITLE_NOTE}")
     lines.append("ER  - ")
     return "\n".join(lines)
 
 
+def citation_line(paper: PaperRecord, venue: Venue) -> str:
+    """One line a reader can paste into a reference list."""
+    authors = [" ".join(a.split()) for a in paper.authors]
+    who = ", ".join(authors[:-1]) + f" and {authors[-1]}" if len(authors) > 1 else (authors[0] if authors else "Unknown authors")
+    title = _title(paper) or "[Title unknown]"
+    decision = read_decision(paper.decision)
+    if _published(paper):
+        where = f"In {venue.name}" + (f" ({venue.short})" if venue.short != venue.name else "")
+    else:
+        where = f"{_submitted_note(venue)}; {decision.label.lower() if decision else 'not accepted'}"
+    year = f", {venue.year}" if venue.year and venue.year not in where else ""
+    url = _known_url(paper)
+    return f"{who}. {title.rstrip('.')}. {where}{year}." + (f" {url}" if url else "")
+
+
 def scholar_meta(paper: PaperRecord, venue: Venue) -> list[tuple[str, str]]:
-    """Google Scholar's Highwire tags; ``citation_pdf_url`` only for a known PDF."""
-    tags = [("citation_title", " ".join(paper.title.split()))]
+    """Google Scholar's Highwire tags; none for a derived title (Scholar would index it as the paper's)."""
+    title = _title(paper)
+    if not title:
+        return []
+    tags = [("citation_title", title)]
     tags += [("citation_author", " ".join(a.split())) for a in paper.authors]
     if venue.year:
         tags.append(("citation_publication_date", venue.year))
-    tags.append(("citation_conference_title", venue.name))
+    if _published(paper):
+        tags.append(("citation_conference_title", venue.name))
     if is_web_url(paper.links.get("pdf", "")):
         tags.append(("citation_pdf_url", paper.links["pdf"]))
     if paper.abstract:
-        tags.append(("citation_abstract", " ".join(paper.abstract.split())[:1000]))
+        tags.append(("citation_abstract", clip(paper.abstract, 1000)))
     return tags

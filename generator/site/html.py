@@ -15,8 +15,29 @@ import re
 from generator.site import urls
 
 
+# Never written raw into a page: C0/C1 controls (NUL, ESC...; tab and newline
+# are kept) become U+FFFD, bidi controls (which reorder what a reader sees and
+# hide text in the source) become character references.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutral_chars(text: str) -> str:
+    if _UNSAFE_CHAR.search(text) is None:  # the common case: one scan at C speed
+        return text
+    return _BIDI.sub(lambda m: f"&#x{ord(m.group(0)):x};", _CONTROL.sub("\ufffd", text))
+
+
+def plain_chars(text: str) -> str:
+    """For values a template escapes itself (meta tags): controls become U+FFFD, bidi controls go."""
+    if _UNSAFE_CHAR.search(text) is None:
+        return text
+    return _BIDI.sub("", _CONTROL.sub("\ufffd", text))
+
+
 def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    return neutral_chars(html.escape(str(text), quote=True))
 
 
 def link(href: str, text: str, cls: str | None = None, raw_text: bool = False) -> str:
@@ -43,9 +64,29 @@ def plain_title(text: str) -> str:
     entities; both would let markup in a listing title through. Lookalike
     characters keep the title readable there; the page's own <h1> shows it exactly.
     """
-    text = " ".join(text.split())
+    text = " ".join(_BIDI.sub("", _CONTROL.sub("\ufffd", text)).split())
     text = text.replace("<", "‹").replace(">", "›")
     return re.sub(r"&(?=#?\w+;)", "＆", text)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, cut at a word boundary with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def meta_text(text: str) -> str:
+    """Plain text for a <meta> value that some theme template prints unescaped (Material's description).
+
+    Like ``plain_title``, plus straight double quotes as typographic ones: nothing in it
+    can end the attribute or open a tag, escaped or not.
+    """
+    return plain_title(text).replace('"', "”")
 
 
 # What PyYAML refuses to read raw (outside its printable set), plus the BOM and

@@ -11,11 +11,12 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
 
+from generator.decisions import decision_counts, read_decision
 from generator.record import PaperRecord
 from generator.site import urls
 from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
 from generator.site.html import block, esc, link, out_link, page, plain_title
-from generator.site.paper_pages import SiteContext, author_line, list_controls, paper_list
+from generator.site.paper_pages import SiteContext, author_line, is_uncertain, list_controls, paper_list
 
 GENERATED = {"search": {"exclude": True}}
 
@@ -42,7 +43,7 @@ def _a_to_z(here: str, entries: list[tuple[str, str, int]], unit: str) -> str:
     for letter, items in groups:
         anchor = letter.lower() if letter != "#" else "other"
         lis = "".join(
-            f'<li>{link(urls.relative(here, url), name)} <span class="ps-count" title="{count} {unit}">{count}</span></li>'
+            f'<li>{link(urls.relative(here, url), name)} <span class="ps-count" title="{_plural(count, unit)}">{count}</span></li>'
             for name, url, count in items
         )
         sections.append(f'<h2 id="letter-{anchor}">{esc(letter)}</h2><ul class="ps-columns">{lis}</ul>')
@@ -51,6 +52,23 @@ def _a_to_z(here: str, entries: list[tuple[str, str, int]], unit: str) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _decision_summary(papers: list[PaperRecord]) -> str:
+    """'211 oral, 378 spotlight ... ; 12 without a decision' as HTML text, '' when no paper has one."""
+    counts = decision_counts(p.decision for p in papers)
+    if all(key == "none" for key, _, _ in counts):
+        return ""
+    accepted = sum(n for key, _, n in counts if key in ("oral", "spotlight", "poster", "accepted"))
+    parts = [f"{n:,} {esc(label.lower())}" for key, label, n in counts if key != "none"]
+    none = sum(n for key, _, n in counts if key == "none")
+    tail = f"; {none:,} without a decision" if none else ""
+    return f"{accepted:,} accepted. By decision: {', '.join(parts)}{tail}."
+
+
+def _authors_known(papers: list[PaperRecord]) -> str:
+    known = sum(1 for p in papers if p.authors)
+    return f"Authors are known for {known:,} of {_plural(len(papers), 'paper')}."
 
 
 def home_page(catalog: Catalog, context: SiteContext) -> str:
@@ -79,6 +97,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         '<input id="ps-home-q" name="q" type="search" placeholder="Search titles, authors, keywords, abstracts" autocomplete="off">'
         '<button class="md-button md-button--primary" type="submit">Search</button></form>',
         f'<ul class="ps-cards">{cards}</ul>',
+        f'<p class="ps-coverage">{_authors_known(catalog.papers)} {_decision_summary(catalog.papers)}</p>',
         "<h2>Browse</h2>",
         '<ul class="ps-entry">'
         '<li><a href="papers/">All papers</a>: one list to filter and sort</li>'
@@ -97,16 +116,24 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
 def papers_page(catalog: Catalog) -> str:
     here = "papers/"
     options = "".join(f'<option value="{esc(a.name)}">{esc(a.name)}</option>' for a in catalog.areas)
+    decisions = decision_counts(p.decision for p in catalog.papers)
+    decision_select = ""
+    if any(key != "none" for key, _, _ in decisions):
+        choices = "".join(f'<option value="{esc(key)}">{esc(label)} ({n:,})</option>' for key, label, n in decisions)
+        decision_select = f'<label>Decision <select data-ps-decision><option value="">All decisions</option>{choices}</select></label>'
     rows = []
     for paper in catalog.papers:
+        decision = read_decision(paper.decision)
         area = paper.topic.area if paper.topic else NO_TOPIC
         sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
         first = fold(paper.authors[0]) if paper.authors else "~"
         text = fold(" ".join([paper.title, *paper.authors, *paper.keywords]))
         rows.append(
-            f'<li data-area="{esc(area)}" data-first="{esc(first)}" data-text="{esc(text)}">'
+            f'<li data-area="{esc(area)}" data-decision="{esc(decision.key if decision else "none")}" '
+            f'data-first="{esc(first)}" data-text="{esc(text)}">'
             f"{link(urls.relative(here, urls.paper_url(paper.slug)), paper.title)}"
             + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
+            + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
             + '<br><span class="ps-meta">'
             + " <span class=ps-sep>·</span> ".join(
                 ([esc(author_line(paper))] if paper.authors else []) + [esc(area + (" › " + sub if sub else ""))]
@@ -117,20 +144,36 @@ def papers_page(catalog: Catalog) -> str:
         '<div class="ps-controls" data-ps-list="ps-all-papers">'
         '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
         f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
-        '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
+        + decision_select
+        + '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
         '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
         '<option value="author">First author</option></select></label>'
         f'<output data-ps-shown aria-live="polite">{len(catalog.papers):,} papers</output></div>'
     )
     body = block(
         "<h1>All papers</h1>",
-        f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type.</p>",
+        f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type. "
+        f"{_authors_known(catalog.papers)}</p>",
         controls,
         '<ol class="ps-papers ps-all" id="ps-all-papers">',
         *rows,
         "</ol>",
     )
     return page(_front("All papers"), body)
+
+
+def _guesses_note(papers: list[PaperRecord]) -> str:
+    """How many of a topic's papers are there by the model's guess (marked in the list)."""
+    guessed = [p for p in papers if p.topic and p.topic.source == "inferred"]
+    conference = sum(1 for p in papers if p.topic and p.topic.source == "conference")
+    said = f" {conference:,} carry the conference's own label." if conference else ""
+    if not guessed:
+        return said
+    uncertain = sum(1 for p in guessed if is_uncertain(p.topic))
+    return said + (
+        f" {len(guessed):,} of them have a topic inferred from the title and abstract (marked"
+        f" <em>inferred</em>), {uncertain:,} of those <em>uncertain</em>."
+    )
 
 
 def topics_pages(catalog: Catalog) -> dict[str, str]:
@@ -170,11 +213,11 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
             block(
                 _crumbs(here, [("topics/", "Topics")]),
                 f"<h1>{esc(area.name)}</h1>",
-                f"<p>{_plural(len(area.papers), 'paper')}.</p>",
+                f"<p>{_plural(len(area.papers), 'paper')}.{_guesses_note(area.papers)}</p>",
                 f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
                 f'<h2 id="area-only">{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
                 list_controls(area.papers, here, "ps-list", {"topic": area.slug}) if only else "",
-                paper_list(only, here, catalog, show_topic=False, list_id="ps-list") if only else "",
+                paper_list(only, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list") if only else "",
             ),
         )
         for sub in area.subareas:
@@ -184,9 +227,10 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                 block(
                     _crumbs(here, [("topics/", "Topics"), (area.url, area.name)]),
                     f'<h1>{esc(sub.name)}</h1>',
-                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(urls.relative(here, area.url), area.name)} › {esc(sub.name)}.</p>",
+                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(urls.relative(here, area.url), area.name)} › {esc(sub.name)}."
+                    f"{_guesses_note(sub.papers)}</p>",
                     list_controls(sub.papers, here, "ps-list", {"topic": f"{area.slug}/{sub.slug}"}),
-                    paper_list(sub.papers, here, catalog, show_topic=False, list_id="ps-list"),
+                    paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list"),
                 ),
             )
     return pages
@@ -209,7 +253,7 @@ class DetailPage:
 def _a_to_z_index_page(title: str, here: str, named: list, intro: str) -> str:
     """An index page listing ``named`` (keywords or authors) A to Z with their paper counts."""
     entries = [(item.name, item.url, len(item.papers)) for item in named]
-    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", _a_to_z(here, entries, "papers")))
+    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", _a_to_z(here, entries, "paper")))
 
 
 MOST_USED = 60  # keywords in the keyword index's "most used" list
@@ -221,7 +265,7 @@ def keywords_index_page(catalog: Catalog) -> str:
     here = "keywords/"
     used = sorted(catalog.keywords, key=lambda k: (-len(k.papers), fold(k.name)))[:MOST_USED]
     most = "".join(
-        f'<li>{link(urls.relative(here, k.url), k.name)} <span class="ps-count" title="{len(k.papers)} papers">{len(k.papers)}</span></li>'
+        f'<li>{link(urls.relative(here, k.url), k.name)} <span class="ps-count" title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
         for k in used
     )
     entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
@@ -234,7 +278,7 @@ def keywords_index_page(catalog: Catalog) -> str:
             '<h2 id="most-used">Most used</h2>',
             f'<ol class="ps-columns ps-ranked">{most}</ol>',
             '<h2 id="a-to-z">A to Z</h2>',
-            _a_to_z(here, entries, "papers"),
+            _a_to_z(here, entries, "paper"),
         ),
     )
 
@@ -284,7 +328,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     if len(author.variants) > 1:
         also = f'<p class="ps-muted">Also written as: {esc(", ".join(author.variants[1:]))}</p>'
     coauthors = "".join(
-        f"<li>{link(urls.relative(here, other.url), other.name)} <span class=ps-count title=\"{n} shared papers\">{n}</span></li>"
+        f"<li>{link(urls.relative(here, other.url), other.name)} <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
         for other, n in author.coauthors
     )
     body = block(
@@ -308,8 +352,9 @@ def authors_index_page(catalog: Catalog) -> str:
         "Authors",
         "authors/",
         catalog.authors,
-        f"{count}, A to Z; the number is how many papers each wrote. Spellings that differ only in case, "
-        "accents or spacing are one author; any other difference stays a separate page.",
+        f"{count}, A to Z; the number is how many papers each wrote. {_authors_known(catalog.papers)} "
+        "Spellings that differ only in case, accents or spacing are one author; any other difference stays a "
+        "separate page.",
     )
 
 
@@ -331,6 +376,23 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         f"<tr><td>{out_link(context.corpus_url(f), f) if context.corpus_url(f) else esc(f)}</td>"
         f"<td>{esc(formats.get(f, ''))}</td><td>{n:,}</td></tr>"
         for f, n in sorted(files.items())
+    )
+    fills = Counter(f.reference for p in catalog.papers for f in p.filled_from)
+    reference_rows = "".join(
+        f"<tr><td>{out_link(context.reference_url(name), name) if context.reference_url(name) else esc(name)}</td>"
+        f"<td>{n:,}</td></tr>"
+        for name, n in sorted(fills.items())
+    )
+    references = (
+        '<h2 id="references">Reference catalogues</h2>'
+        "<p>Listings decide which papers the site has; reference catalogues complete what a page says (authors, "
+        "the real title where a listing has none, OpenReview and PDF links, the decision). A reference adds no "
+        "paper, a listing's value always wins, and each page says in its Sources part what was filled, from "
+        "which record, and on what evidence.</p>"
+        '<table class="ps-table"><thead><tr><th>Reference file</th><th>Pages completed</th></tr></thead>'
+        f"<tbody>{reference_rows}</tbody></table>"
+        if reference_rows
+        else ""
     )
     merged = sum(1 for p in catalog.papers if len(p.sources) > 1)
     derived = sum(1 for p in catalog.papers if p.title_derived)
@@ -355,12 +417,24 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         '<h2 id="sources">Sources</h2>',
         '<table class="ps-table"><thead><tr><th>Listing file</th><th>Format</th><th>Entries used</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>",
+        references,
         '<h2 id="edit">How to correct a page</h2>',
         f"<p>Each paper is one file, <code>{esc(papers_dir)}/&lt;slug&gt;.md</code>: YAML front matter with the title, "
-        "authors, topic, keywords, links and abstract, and an optional Markdown body for notes. Use "
-        "<em>Edit this page</em> at the bottom of a paper page, change a field, and open a pull request. "
-        "A topic you set gets <code>source: maintainer</code> and is never overwritten by the next import. "
-        "Topic, keyword and author pages are rebuilt from the paper pages on every build: never edit them.</p>",
+        "authors, topic, keywords, links and abstract, and an optional Markdown body for notes. There are three "
+        "ways to correct it:</p>",
+        "<ol>"
+        "<li><em>Fix this paper</em>, at the bottom of the paper page, opens a form that already holds what "
+        "the page says: change the wrong fields and submit it. No git or YAML needed. A check answers on the "
+        "issue with the exact change (or with what to fix in the form); once a maintainer adds the "
+        "<code>approved</code> label, the correction joins one pull request with the others.</li>"
+        "<li><em>Edit this page</em>, beside it, opens the page's file on GitHub: change a field and open a "
+        "pull request; CI runs <code>papersite check</code> on it and marks any problem on its line.</li>"
+        "<li>In a clone of the repository: edit the file, run <code>papersite check</code>, and open a pull "
+        "request.</li>"
+        "</ol>",
+        "<p>Every way ends as the same edit of the page. A topic set by hand gets <code>source: maintainer</code>, and "
+        "the next import keeps every field a person changed. Topic, keyword and author pages are rebuilt from the "
+        "paper pages on every build: never edit them.</p>",
         "<p>To build locally: <code>pip install -e .</code>, then <code>papersite build</code> (or "
         "<code>mkdocs build</code>) writes the site to <code>site/</code>; <code>papersite serve</code> previews it.</p>",
         repo,

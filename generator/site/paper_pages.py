@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from generator.config import ProjectConfig
-from generator.record import PaperRecord, Topic
+from generator.decisions import read_decision
+from generator.record import Fill, PaperRecord, Topic
 from generator.site import cite, urls
 from generator.site.catalog import NO_TOPIC, Catalog, fold
-from generator.site.html import block, esc, link, out_link, page, plain_title
+from generator.site.html import block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
 from generator.site.mathml import render_abstract, render_text
+from generator.markup import safe_body, theme_meta
+from generator.titles import plain_text, split_sentences
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
@@ -39,15 +42,30 @@ class SiteContext:
         return f"{self.config.repo_url}/edit/{self.config.repo_branch}/{quote(self.source_of[slug])}"
 
     def issue_url(self, paper: PaperRecord) -> str | None:
+        """The "Fix this paper" issue form, pre-filled with what the page says now."""
         if not self.config.repo_url:
             return None
-        title = f"Problem on paper page: {' '.join(paper.title.split())[:120]}"
-        body = (
-            f"Page: {urls.paper_url(paper.slug)}\n"
-            f"Source: {self.source_of.get(paper.slug, '')}\n\n"
-            "What is wrong, and what should it say?\n"
-        )
-        return f"{self.config.repo_url}/issues/new?title={quote(title, safe='')}&body={quote(body, safe='')}"
+        from generator.correction_form import prefill_url
+        from generator.taxonomy import TaxonomyError, load_taxonomy
+
+        try:
+            taxonomy = load_taxonomy(self.config.taxonomy_file)
+        except TaxonomyError:
+            taxonomy = None  # the build reports it; the link just leaves the topic empty
+        return prefill_url(self.config.repo_url, paper, taxonomy)
+
+    def reference_url(self, name: str) -> str | None:
+        """The reference catalogue of this file name in the repository, if it is there."""
+        if not self.config.repo_url:
+            return None
+        for path in self.config.references:
+            if path.name == name:
+                try:
+                    relative = path.relative_to(self.config.root).as_posix()
+                except ValueError:
+                    return None
+                return f"{self.config.repo_url}/blob/{self.config.repo_branch}/{quote(relative)}"
+        return None
 
     def corpus_url(self, file: str) -> str | None:
         if not self.config.repo_url:
@@ -69,10 +87,13 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
 CONTROLS_FROM = 10  # papers a list needs before it gets a filter box and a sort menu
 
 
-def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True,
-               list_id: str | None = None) -> str:
+def paper_list(
+    papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False,
+    list_id: str | None = None,
+) -> str:
     """A list of papers linking to their pages, with authors (and topic) as context.
 
+    ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
     With ``list_id``, the items carry what the list controls of ``papersite.js``
     filter and sort on (see ``list_controls``).
     """
@@ -82,7 +103,7 @@ def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topi
     items = []
     for paper in papers:
         href = urls.relative(here, urls.paper_url(paper.slug))
-        key = (paper.slug, href, show_topic, list_id is not None)
+        key = (paper.slug, href, show_topic, mark_guesses, list_id is not None)
         item = cache.get(key)
         if item is None:
             parts = [esc(author_line(paper))] if paper.authors else []
@@ -90,6 +111,8 @@ def paper_list(papers: list[PaperRecord], here: str, catalog: Catalog, show_topi
                 parts.append(esc(paper.topic.label()))
             meta = ' <span class="ps-sep">·</span> '.join(parts)
             derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
+            if mark_guesses and paper.topic and paper.topic.source == "inferred":
+                derived += " " + guess_badge(paper.topic)
             data = _item_data(paper) if list_id is not None else ""
             item = cache[key] = f"<li{data}>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
         items.append(item)
@@ -149,7 +172,21 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
         text += f' <span class="ps-badge ps-inferred" title="{esc(note)}">{esc(label)}</span>'
     elif paper.topic.source == "maintainer":
         text += ' <span class="ps-badge">set by a maintainer</span>'
+    elif paper.topic.source == "conference":
+        note = "The conference's own label for this paper, from a reference catalogue"
+        text += f' <span class="ps-badge ps-conference" title="{esc(note)}">conference label</span>'
     return text
+
+
+def is_uncertain(topic: Topic) -> bool:
+    """Whether the page calls (part of) an inferred topic uncertain."""
+    return "uncertain" in _inferred_label(topic)
+
+
+def guess_badge(topic: Topic) -> str:
+    """The short marker of an inferred topic in a list; the full confidence is its tooltip."""
+    short = "inferred, uncertain" if is_uncertain(topic) else "inferred"
+    return f'<span class="ps-badge ps-inferred" title="{esc(_inferred_label(topic))}">{short}</span>'
 
 
 def _inferred_label(topic: Topic) -> str:
@@ -178,33 +215,99 @@ def _inferred_label(topic: Topic) -> str:
     return f"inferred: {both}" + ("; sub-area uncertain" if confidence < UNCERTAIN_BELOW else "")
 
 
+_SEP = ' <span class="ps-sep">·</span> '
+# The paper's own record first, then its PDF and code, then anything else by name.
+_LINK_ORDER = {name: i for i, name in enumerate(("openreview", "pdf", "code", "arxiv", "project"))}
+
+
+def _search_links(paper: PaperRecord) -> str:
+    title = " ".join(paper.title.split())
+    return _SEP.join(
+        (
+            out_link(urls.query_url("https://openreview.net/search", term=title, group="all", content="all", source="all"), "OpenReview"),
+            out_link(urls.query_url("https://arxiv.org/search/", query=title, searchtype="title"), "arXiv"),
+            out_link(urls.query_url("https://scholar.google.com/scholar", q=title), "Google Scholar"),
+        )
+    )
+
+
 def _links_html(paper: PaperRecord) -> str:
     known = [
         out_link(url, LINK_LABELS.get(name, name.replace("_", " ").capitalize()))
-        for name, url in sorted(paper.links.items())
+        for name, url in sorted(paper.links.items(), key=lambda item: (_LINK_ORDER.get(item[0], len(_LINK_ORDER)), item[0]))
         if urls.is_web_url(url)
     ]
-    title = " ".join(paper.title.split())
-    searches = [
-        out_link(urls.query_url("https://openreview.net/search", term=title, group="all", content="all", source="all"), "OpenReview"),
-        out_link(urls.query_url("https://arxiv.org/search/", query=title, searchtype="title"), "arXiv"),
-        out_link(urls.query_url("https://scholar.google.com/scholar", q=title), "Google Scholar"),
-    ]
-    sep = ' <span class="ps-sep">·</span> '
-    html = sep.join(known)
+    html = _SEP.join(known)
     if not any(name in paper.links and urls.is_web_url(paper.links[name]) for name in ("openreview", "pdf")):
-        html += (sep if html else "") + "Search by title: " + sep.join(searches)
+        html += (_SEP if html else "") + "Search by title: " + _search_links(paper)
     return html
 
 
+def decision_badge(paper: PaperRecord) -> str:
+    """The review decision as a badge ("Oral", "Rejected"); '' without one."""
+    decision = read_decision(paper.decision)
+    if decision is None:
+        return ""
+    return f' <span class="ps-badge ps-decision ps-decision-{decision.key}" title="{esc(decision.text)}">{esc(decision.label)}</span>'
+
+
+_FIELD_NAMES = {"title": "title", "authors": "authors", "abstract": "abstract", "decision": "decision", "topic": "topic"}
+
+
+def _fill_fields(fill: Fill) -> str:
+    names = []
+    for name in fill.fields:
+        if name.startswith("links."):
+            link = name.split(".", 1)[1]
+            names.append(f"{LINK_LABELS.get(link, link)} link")
+        else:
+            names.append(_FIELD_NAMES.get(name, name))
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _fills_html(paper: PaperRecord, context: SiteContext) -> str:
+    """Which fields came from a reference catalogue, from which record, on what evidence."""
+    if not paper.filled_from:
+        return ""
+    items = []
+    for fill in paper.filled_from:
+        url = context.reference_url(fill.reference)
+        name = link(url, fill.reference) if url else esc(fill.reference)
+        fields = _fill_fields(fill)
+        items.append(
+            f"<li>{esc(fields[:1].upper() + fields[1:])} from {name} record {esc(fill.record)} "
+            f'<span class="ps-muted">(matched by {esc(fill.match)}, score {fill.score:.2f})</span></li>'
+        )
+    return (
+        '<p class="ps-muted">Completed from a reference catalogue (no listing gave these fields):</p>'
+        f'<ul class="ps-sources ps-fills">{"".join(items)}</ul>'
+    )
+
+
 def _cite_block(kind: str, label: str, text: str) -> str:
+    """A citation format in a <details>: open as built, closed on phones by papersite.js.
+
+    On a 390 px screen the RIS block (the abstract again) took a third of the screen.
+    The Copy button sits outside the <summary>: a control inside a control is
+    announced as neither (axe: nested-interactive).
+    """
     code_id = f"ps-{kind}"
     return (
-        f'<div class="ps-cite-item"><div class="ps-cite-head"><span>{label}</span>'
-        f'<button type="button" class="md-button ps-copy" data-copy="{code_id}" aria-label="Copy {label}">Copy</button></div>'
+        f'<div class="ps-cite-item"><details class="ps-cite-details" open><summary>{label}</summary>'
         # newlines inside <pre> are encoded so that the raw HTML block has no blank line
-        f'<pre><code id="{code_id}">{esc(text).replace(chr(10), "&#10;")}</code></pre></div>'
+        f'<pre><code id="{code_id}">{esc(text).replace(chr(10), "&#10;")}</code></pre></details>'
+        f'<button type="button" class="md-button ps-copy" data-copy="{code_id}" aria-label="Copy {label}">Copy</button></div>'
     )
+
+
+DESCRIPTION_CHARS = 200  # what search results and link previews show of a page's description
+
+
+def description(paper: PaperRecord) -> str:
+    """The page's own description: the abstract's first sentence, as plain text, whole words."""
+    first = split_sentences(plain_text(paper.abstract, asides=True))[:1] if paper.abstract else []
+    text = first[0] if first else " ".join(paper.title.split())
+    return meta_text(clip(text, DESCRIPTION_CHARS))
 
 
 def render_paper_page(
@@ -235,8 +338,10 @@ def render_paper_page(
     facts = [f"<dt>Topic</dt><dd>{_topic_html(paper, here, catalog)}</dd>"]
     if keywords:
         facts.append(f'<dt>Keywords</dt><dd><ul class="ps-tags">{keywords}</ul></dd>')
-    if paper.decision:
-        facts.append(f"<dt>Decision</dt><dd>{esc(paper.decision)}</dd>")
+    decision = read_decision(paper.decision)
+    if decision is not None:
+        venue = f" ({esc(context.venue.short)})" if context.venue.short else ""
+        facts.append(f"<dt>Decision</dt><dd>{esc(decision.text)}{venue}</dd>")
     facts.append(f"<dt>Links</dt><dd>{_links_html(paper)}</dd>")
 
     if paper.abstract:
@@ -259,13 +364,16 @@ def render_paper_page(
     if edit_url:
         actions.append(out_link(edit_url, "Edit this page"))
     if issue_url:
-        actions.append(out_link(issue_url, "Report a problem"))
+        actions.append(out_link(issue_url, "Fix this paper"))
 
     body = block(
         '<div class="ps-paper">',
         f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(crumbs)}</nav>',
-        f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}</h1>',
-        f'<p class="ps-authors">{authors}</p>' if authors else '<p class="ps-authors ps-muted">Authors unknown</p>',
+        f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}{decision_badge(paper)}</h1>',
+        f'<p class="ps-authors">{authors}</p>'
+        if authors
+        else '<p class="ps-authors ps-muted">Authors unknown: neither the listings nor the reference catalogues give them. '
+        f"Search by title: {_search_links(paper)}</p>",
         f'<dl class="ps-facts">{"".join(facts)}</dl>',
         '<h2 id="abstract">Abstract</h2>',
         abstract,
@@ -273,27 +381,34 @@ def render_paper_page(
         '<div class="ps-cite">'
         + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, context.venue))
         + _cite_block("ris", "RIS", cite.ris(paper, context.venue))
+        + _cite_block("text", "Plain text", cite.citation_line(paper, context.venue))
         + "</div>",
         '<h2 id="related">Related papers</h2>' if related else "",
         paper_list(related, here, catalog) if related else "",
         '<h2 id="sources">Sources</h2>',
         f'<p class="ps-muted">Listing entries this page was built from{esc(merged)}:</p>',
         f'<ul class="ps-sources">{sources}</ul>',
+        _fills_html(paper, context),
         f'<p class="ps-actions">{" <span class=ps-sep>·</span> ".join(actions)}</p>' if actions else "",
         "</div>",
     )
     if paper.body.strip():
-        body += "\n\n" + paper.body.strip() + "\n"
+        # `papersite check` rejects what safe_body neutralises; this is for builds that skip it
+        body += "\n\n" + safe_body(paper.body.strip()) + "\n"
 
     meta = [
-        {"name": name, "content": value}
+        {"name": name, "content": plain_chars(value)}
         for name, value in cite.scholar_meta(paper, context.venue)
         if name != "citation_pdf_url" or urls.is_web_url(value)
     ]
-    # A maintainer's own front-matter keys (description, status, template...) reach the
-    # theme as page meta; the keys this page needs to render correctly always win.
+    # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
+    # the theme, as plain text; the keys this page needs to render correctly always win.
     front = {
-        **paper.extra,
+        "description": description(paper),
+        # for the link-preview tags of templates/main.html
+        **({"ps_authors": meta_text(author_line(paper))} if paper.authors else {}),
+        # a maintainer's own description wins, made plain text by theme_meta
+        **theme_meta(paper.extra),
         "title": plain_title(paper.title),
         "hide": ["toc"],
         "search": {"exclude": True},

@@ -19,7 +19,7 @@ from mkdocs.plugins import BasePlugin
 
 from generator.config import load_config
 from generator.site.build import source_date_epoch
-from generator.site.postbuild import run_postbuild
+from generator.site.postbuild import run_postbuild, squeeze_html
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
 
 
@@ -28,6 +28,10 @@ class PapersitePlugin(BasePlugin):
         super().__init__()
         self.source_dir: Path | None = None
         self.project = None  # set when this plugin staged, so it also runs the post-build step
+        self.command = "build"
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.command = command
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         project = load_config(Path(config.config_file_path).parent)
@@ -38,12 +42,22 @@ class PapersitePlugin(BasePlugin):
             stage_docs(project)
             config.docs_dir = str(staged)
             self.project = project
+        # papersite.yml is the one place for the site's address and repository: MkDocs
+        # gets them from there (canonical links, sitemap, the header's repository link).
+        for key, value in project.engine_settings().items():
+            # `mkdocs serve` points site_url at the dev server: links on it must stay there
+            if key != "site_url" or self.command != "serve":
+                config[key] = value
         # Our templates come from the package, so a project made by `papersite init`
         # needs no copy of them; a project's own custom_dir still overrides them.
         dirs = config.theme.dirs
         if str(TEMPLATES_DIR) not in dirs:
             dirs.insert(1 if config.theme.get("custom_dir") else 0, str(TEMPLATES_DIR))
         return config
+
+    def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:  # noqa: ANN001 (mkdocs' signature)
+        # The same whitespace the post-build step takes out of the shell pages (postbuild.squeeze_html).
+        return squeeze_html(output)
 
     def on_post_build(self, config: MkDocsConfig) -> None:
         # Only when we staged: under `papersite build` the docs dir was staged

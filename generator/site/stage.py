@@ -22,18 +22,20 @@ import json
 import multiprocessing
 import os
 import shutil
+import threading
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import ProjectConfig
 from generator.record import PaperRecord, RecordError, read_page
 from generator.site.catalog import Catalog, build_catalog
+from generator.site import urls
 from generator.site.cite import Venue
+from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.indices import detail_page_markdown, detail_pages, index_pages
 from generator.site.paper_pages import SiteContext, render_paper_page
 from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
-from generator.site.related import related_papers
 from generator.site.search import explore_page, search_files
 from generator.site.stats import stats_page
 
@@ -52,6 +54,7 @@ class StageResult:
     written: int  # files whose bytes changed
     removed: int
     pending: "Pending | None" = None  # the search index still being built (parallel)
+    removed_paths: list[str] = field(default_factory=list)  # staged files removed, for incremental.py
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -159,7 +162,9 @@ def _generate(
     related: "_Forked | None" = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here)."""
-    context = SiteContext(config=config, venue=Venue.from_site_name(config.site_name), source_of=source_of)
+    from generator.site.related import related_papers  # scikit-learn: only where papers are compared
+
+    context = SiteContext(config=config, venue=Venue.from_settings(config.venue, config.site_name), source_of=source_of)
     by_slug = {p.slug: p for p in catalog.papers}
 
     files = _site_src_files(config)
@@ -182,11 +187,10 @@ def _generate(
             for detail in details:
                 files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
-    papers_rel = config.papers_rel
     for paper in catalog.papers:
         neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
         text = render_paper_page(paper, catalog, neighbours, context)
-        files[directory_page(f"{papers_rel}/{paper.slug}.md")] = text.encode("utf-8")
+        files[f"{urls.paper_url(paper.slug)}index.md"] = text.encode("utf-8")
     if search:
         files.update(search_files(catalog))
     for asset in sorted(ASSETS_DIR.iterdir()):
@@ -195,8 +199,10 @@ def _generate(
     return Generated(files=files, catalog=catalog, shell_data=shell_data)
 
 
-def write_tree(target: Path, files: dict[str, bytes]) -> tuple[int, int]:
-    """Make ``target`` hold exactly ``files``; returns (files written, files removed)."""
+def write_tree(target: Path, files: dict[str, bytes], removed_paths: list[str] | None = None) -> tuple[int, int]:
+    """Make ``target`` hold exactly ``files``; returns (files written, files removed).
+
+    ``removed_paths`` collects the relative paths of the files removed."""
     written = removed = 0
     target.mkdir(parents=True, exist_ok=True)
     existing: dict[str, int] = {}  # rel path -> size, from one walk of the tree
@@ -222,11 +228,13 @@ def write_tree(target: Path, files: dict[str, bytes]) -> tuple[int, int]:
             shutil.rmtree(path)
         path.write_bytes(data)
         written += 1
-    for rel in existing.keys() - files.keys():
+    for rel in sorted(existing.keys() - files.keys()):
         path = target / rel
         if path.is_file():
             path.unlink()
             removed += 1
+            if removed_paths is not None:
+                removed_paths.append(rel)
     for dirpath, dirnames, filenames in os.walk(target, topdown=False):
         here = Path(dirpath)
         if here != target and not any(here.iterdir()):
@@ -284,6 +292,37 @@ class _Forked:
             self.reader.close()
 
 
+class _Threaded:
+    """``fn(*args)`` in a thread, for a process that must not fork (``papersite serve``).
+
+    Started once staging is done, it overlaps the engine subprocess, during which
+    the main thread only waits on a pipe (the GIL is free)."""
+
+    def __init__(self, what: str, fn, *args) -> None:  # noqa: ANN001
+        self.what = what
+        self.outcome: tuple[str, object] = ("error", "the worker ended without a result")
+
+        def run() -> None:
+            try:
+                self.outcome = ("ok", fn(*args))
+            except BaseException:  # noqa: BLE001 - reported by result()
+                self.outcome = ("error", traceback.format_exc())
+
+        self.thread = threading.Thread(target=run, name=what, daemon=True)
+        self.thread.start()
+
+    def result(self):  # noqa: ANN201
+        self.thread.join()
+        status, value = self.outcome
+        if status != "ok":
+            raise StageError(f"{self.what} failed in its worker:\n{value}")
+        return value
+
+    def cancel(self) -> None:
+        # A thread cannot be stopped; waiting keeps it from writing into the next build's files.
+        self.thread.join()
+
+
 class Pending:
     """The search index, built by a forked worker while the engine runs.
 
@@ -294,7 +333,7 @@ class Pending:
     ``postbuild.py`` copies that into the site after the engine.
     """
 
-    def __init__(self, worker: _Forked | None) -> None:
+    def __init__(self, worker: "_Forked | _Threaded | None") -> None:
         self.worker = worker
 
     def wait(self) -> None:
@@ -323,8 +362,14 @@ def _search_worker(catalog: Catalog, out_dir: Path) -> None:
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 
-def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = False) -> StageResult:
+def stage_docs(
+    config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False
+) -> StageResult:
     """Stage the docs dir; see ``generated_files``.
+
+    ``search_thread`` (without ``parallel``): the search index is built in a thread
+    started once the docs dir is written, to overlap the engine; the caller must
+    run the post-build step with ``result.pending`` as with ``parallel``.
 
     ``parallel`` (when fork is available): related papers in a worker, and the
     search index in a worker that runs on while the engine builds; the caller
@@ -332,11 +377,16 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
     Only for a process with no other threads (the CLI): forking beside running
     threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
     """
+    # The staged dir is about to differ from what the last `papersite build` rendered
+    # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
+    clear_stamp(config, ENGINE_STAMP)
     records, source_of = read_records(config)
     workers: list = []
     try:
         related = None
         if parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM:
+            from generator.site.related import related_papers
+
             related = _Forked("related papers", related_papers, records)
             workers.append(related)
         catalog = build_catalog(records)
@@ -348,9 +398,13 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
         if parallel and _can_fork():
             pending = Pending(_Forked("search index", _search_worker, catalog, deferred, nice=10))
             workers.append(pending)
-        generated = _generate(config, catalog, source_of, shells=shells, search=pending is None, related=related)
+        later = pending is None and search_thread
+        generated = _generate(
+            config, catalog, source_of, shells=shells, search=pending is None and not later, related=related
+        )
         target = staged_docs_dir(config)
-        written, removed = write_tree(target, generated.files)
+        removed_paths: list[str] = []
+        written, removed = write_tree(target, generated.files, removed_paths)
         write_tree(staged_overrides_dir(config), template_files())
         post.mkdir(parents=True, exist_ok=True)
         for section in SHELL_SECTIONS:
@@ -360,8 +414,12 @@ def stage_docs(config: ProjectConfig, *, shells: bool = True, parallel: bool = F
                     path.write_bytes(generated.shell_data[section])
             else:
                 path.unlink(missing_ok=True)
+        if later:
+            pending = Pending(_Threaded("search index", _search_worker, catalog, deferred))
     except BaseException:
         for worker in workers:
             worker.cancel()
         raise
-    return StageResult(docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending)
+    return StageResult(
+        docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths
+    )

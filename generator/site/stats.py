@@ -1,51 +1,39 @@
-"""Stats page: the corpus in charts, drawn at build time as inline SVG (no chart library).
+"""Stats page: the corpus in charts, drawn at build time as HTML bar tables (no chart library).
 
-In: the catalog. Out: the text of ``stats.md``. Each chart is a horizontal bar
-chart whose labels are real text (readable, searchable, accessible) and whose
-bars link to the index page they count, where one exists.
+In: the catalog. Out: the text of ``stats.md``. Each chart is a table of rows
+(label, bar, count): the labels are real text at the page's font size, whole
+(they wrap on a phone instead of being cut or shrunk with an SVG), and link
+to the index page they count, where one exists. The bar is decoration
+(``aria-hidden``); the count is read out beside its label.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from generator.decisions import decision_counts
 from generator.site import urls
 from generator.site.catalog import Catalog
-from generator.site.html import block, esc, page
-
-WIDTH = 720
-LABEL_WIDTH = 300
-ROW = 22
-
-
-def _truncate(text: str, limit: int = 44) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+from generator.site.html import block, esc, link, page
 
 
 def bar_chart(chart_id: str, title: str, rows: list[tuple[str, int, str | None]], here: str) -> str:
     """One chart; rows are (label, value, link target URL or None)."""
     top = max((value for _, value, _ in rows), default=0) or 1
-    bar_space = WIDTH - LABEL_WIDTH - 60
-    height = ROW * len(rows) + 8
-    parts = [
-        f'<svg class="ps-chart" id="{esc(chart_id)}" viewBox="0 0 {WIDTH} {height}" role="img" '
-        f'aria-labelledby="{esc(chart_id)}-title" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="{esc(chart_id)}-title">{esc(title)}</title>',
-    ]
-    for i, (label, value, target) in enumerate(rows):
-        y = 4 + i * ROW
-        width = max(1, round(bar_space * value / top))
-        text = (
-            f'<text x="{LABEL_WIDTH - 8}" y="{y + 15}" text-anchor="end" class="ps-chart-label">'
-            f"<title>{esc(label)}</title>{esc(_truncate(label))}</text>"
-            f'<rect x="{LABEL_WIDTH}" y="{y + 3}" width="{width}" height="{ROW - 6}" rx="2" class="ps-chart-bar"/>'
-            f'<text x="{LABEL_WIDTH + width + 6}" y="{y + 15}" class="ps-chart-value">{value:,}</text>'
+    body = []
+    for label, value, target in rows:
+        shown = link(urls.relative(here, target), label) if target else esc(label)
+        # a share of the cell, in thousandths so the page text is the same on every build
+        share = f"{value / top:.3f}"
+        body.append(
+            f'<tr><th scope="row">{shown}</th><td><span class="ps-bar" style="--ps-share: {share}" aria-hidden="true">'
+            f'</span><span class="ps-bar-value">{value:,}</span></td></tr>'
         )
-        if target:
-            text = f'<a href="{esc(urls.relative(here, target))}">{text}</a>'
-        parts.append(text)
-    parts.append("</svg>")
-    return "".join(parts)
+    return (
+        f'<table class="ps-bars" id="{esc(chart_id)}"><caption class="ps-visually-hidden">{esc(title)}</caption>'
+        '<thead class="ps-visually-hidden"><tr><th scope="col">What</th><th scope="col">Count</th></tr></thead>'
+        f'<tbody>{"".join(body)}</tbody></table>'
+    )
 
 
 def stats_page(catalog: Catalog) -> str:
@@ -60,19 +48,34 @@ def stats_page(catalog: Catalog) -> str:
     authors_rows = [
         (f"{n}{'+' if n == 15 else ''} author{'s' if n != 1 else ''}", per_paper[n], None) for n in sorted(per_paper)
     ]
+    decision_rows = [(label, n, None) for key, label, n in decision_counts(p.decision for p in catalog.papers)]
+    if all(label == "No decision" for label, _, _ in decision_rows):
+        decision_rows = []
+    topic_sources = Counter(p.topic.source if p.topic else "none" for p in catalog.papers)
+    source_labels = {
+        "listing": "Given by a listing",
+        "conference": "The conference's label",
+        "maintainer": "Set by a maintainer",
+        "inferred": "Inferred from title and abstract",
+        "none": "No topic",
+    }
+    topic_rows = [(source_labels[key], topic_sources[key], None) for key in source_labels if topic_sources[key]]
     sources = Counter(s.file for p in catalog.papers for s in p.sources)
     source_rows = [(f, n, None) for f, n in sorted(sources.items())]
     sections = [
+        ("decisions", "Papers per decision", decision_rows),
         ("areas", "Papers per area", areas),
         ("subareas", "Papers per sub-area" + (f" (top 40 of {len(subareas)})" if len(subareas) > 40 else ""), subareas[:40]),
         ("keywords", "Top 30 keywords", keywords),
+        ("topic-sources", "Where each paper's topic comes from", topic_rows),
         ("authors", "Authors per paper", authors_rows),
         ("sources", "Listing entries per source file", source_rows),
     ]
     body = block(
         "<h1>Stats</h1>",
-        f"<p>{len(catalog.papers):,} papers, {len(catalog.authors):,} authors, {len(catalog.keywords):,} keywords. "
-        "Bars link to the pages they count.</p>",
+        f"<p>{len(catalog.papers):,} papers, {len(catalog.authors):,} authors, {len(catalog.keywords):,} keywords; "
+        f"authors are known for {sum(1 for p in catalog.papers if p.authors):,} of the papers. "
+        "Labels link to the pages they count.</p>",
         *(f'<h2 id="{cid}">{esc(title)}</h2><figure class="ps-figure">{bar_chart("chart-" + cid, title, rows, here)}</figure>' for cid, title, rows in sections if rows),
     )
     return page({"title": "Stats", "search": {"exclude": True}}, body)

@@ -15,13 +15,32 @@ from urllib.parse import quote, urlsplit
 from slugify import slugify
 
 
+# Slugs no paper, author, keyword or topic may take: the section's own page
+# (index), files the engines write beside the pages (search, assets, sitemap, 404),
+# and the device names Windows cannot check out as files (CON.md, NUL.md, COM1.md).
+RESERVED_SLUGS = frozenset(
+    {"index", "search", "assets", "sitemap", "404", "con", "prn", "aux", "nul"}
+    | {f"{device}{n}" for device in ("com", "lpt") for n in range(1, 10)}
+)
+
+
+def unreserved(slug: str, suffix: str) -> str:
+    """``slug``, or ``slug`` + ``suffix`` when the slug is reserved."""
+    return f"{slug}{suffix}" if slug in RESERVED_SLUGS else slug
+
+
 def slug_of(name: str) -> str:
-    """Slug of an index page's display name; never empty."""
-    return slugify(name) or "x"
+    """Slug of an index page's display name; never empty, never reserved."""
+    return unreserved(slugify(name) or "x", "-x")
+
+
+# Paper pages are served from this section whatever folder their source pages sit in
+# (papers_dir): the URL of a paper never depends on a setting.
+PAPERS_SECTION = "papers"
 
 
 def paper_url(slug: str) -> str:
-    return f"papers/{slug}/"
+    return f"{PAPERS_SECTION}/{slug}/"
 
 
 def author_url(slug: str) -> str:

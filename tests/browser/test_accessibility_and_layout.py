@@ -12,12 +12,26 @@ PROBE_TITLE = "One Step Diffusion via Shortcut Models"
 
 
 @pytest.fixture(scope="module")
-def page_paths(papers):
+def page_paths(papers, site_dir):
     probe = next(p for p in papers if " ".join(p.title.split()).lower() == PROBE_TITLE.lower())
-    return {"home": "", "paper": f"papers/{probe.slug}/", "index": "topics/", "explore": "explore/"}
+    guessed = next(p for p in papers if p.topic and p.topic.source == "inferred" and p.topic.subarea)
+
+    def first(section: str) -> str:  # a detail page of a section, e.g. one author's page
+        folder = next(d for d in sorted((site_dir / section).iterdir()) if (d / "index.html").exists())
+        return f"{section}/{folder.name}/"
+
+    subarea = next(d for d in sorted((site_dir / "topics").glob("*/*")) if (d / "index.html").exists())
+    return {
+        "home": "", "paper": f"papers/{probe.slug}/", "inferred paper": f"papers/{guessed.slug}/",
+        "index": "topics/", "explore": "explore/", "papers": "papers/", "stats": "stats/", "about": "about/",
+        "area": f"topics/{subarea.parent.name}/", "subarea": f"topics/{subarea.parent.name}/{subarea.name}/",
+        "keyword": first("keywords"), "author": first("authors"), "keywords": "keywords/", "authors": "authors/",
+    }
 
 
-PAGE_KINDS = ["home", "paper", "index", "explore"]
+# every kind of page the site has (the 404 page, served as GitHub Pages does: test_web_presence.py)
+PAGE_KINDS = ["home", "paper", "inferred paper", "index", "explore", "papers", "stats", "about", "area", "subarea",
+              "keyword", "author", "keywords", "authors"]
 
 
 @pytest.mark.parametrize("kind", PAGE_KINDS)

@@ -11,12 +11,17 @@ from site_ui import click_link, paper_slug_of
 pytestmark = pytest.mark.browser
 
 RAW_MATH = re.compile(r"\$[^$\s][^$]*\$")
+# "$\\textbf{Dis}$tribution": a text command typed as math is shown as text, not math
+TEXT_ONLY = re.compile(r"\$\s*(?:\\[a-z]+\s*\{[^{}$]*\}\s*)+\$")
 
 
 @pytest.fixture(scope="module")
 def math_paper(papers):
     """A paper with LaTeX math in its abstract; one with a full topic (area and sub-area) if any."""
-    with_math = sorted((p for p in papers if p.abstract and RAW_MATH.search(p.abstract)), key=lambda p: p.slug)
+    def has_math(abstract: str | None) -> bool:
+        return any(not TEXT_ONLY.fullmatch(m) for m in RAW_MATH.findall(abstract or ""))
+
+    with_math = sorted((p for p in papers if has_math(p.abstract)), key=lambda p: p.slug)
     assert with_math, "the bundled corpus should give a paper with $math$ in its abstract"
     return next((p for p in with_math if p.topic and p.topic.subarea), with_math[0])
 
@@ -64,3 +69,25 @@ def test_paper_bibtex_copy_button_copies_the_citation(site_page, math_paper):
     page.wait_for_function("async () => (await navigator.clipboard.readText()).length > 0", timeout=5_000)
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.strip() == shown, f"clipboard holds {copied[:80]!r}, expected the shown BibTeX {shown[:80]!r}"
+
+
+@pytest.mark.parametrize("viewport", ["site_page", "phone_page"])
+def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_paper):
+    from urllib.parse import parse_qs, urlsplit
+
+    site_page = request.getfixturevalue(viewport)
+    site_page.goto(f"papers/{math_paper.slug}/")
+    page = site_page.page
+    link = page.get_by_role("link", name="Fix this paper", exact=True)
+    link.scroll_into_view_if_needed()
+    assert link.is_visible()
+    box = link.bounding_box()
+    width = page.viewport_size["width"]
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, f"link runs off a {width}px screen: {box}"
+    href = link.get_attribute("href")
+    parts = urlsplit(href)
+    assert parts.netloc == "github.com" and parts.path.endswith("/issues/new"), href
+    query = parse_qs(parts.query)
+    assert query["template"] == ["correct-paper.yml"] and query["paper_id"] == [math_paper.id]
+    assert query["paper_title"] == [" ".join(math_paper.title.split())]
+    # Not followed: the test browser may not leave the local site.

@@ -859,6 +859,7 @@
     items.forEach(function (li, i) { li._order = i; });
     var filter = controls.querySelector("[data-ps-filter]");
     var area = controls.querySelector("[data-ps-area]"); // absent where every paper has the same area
+    var decision = controls.querySelector("[data-ps-decision]");
     var sort = controls.querySelector("[data-ps-sort]");
     var shown = controls.querySelector("[data-ps-shown]");
     function apply() {
@@ -867,6 +868,7 @@
       items.forEach(function (li) {
         var text = li.getAttribute("data-text");
         var ok = (!area || !area.value || li.getAttribute("data-area") === area.value) &&
+          (!decision || !decision.value || li.getAttribute("data-decision") === decision.value) &&
           words.every(function (w) { return text.indexOf(w) >= 0; });
         li.hidden = !ok; if (ok) n++;
       });
@@ -884,6 +886,7 @@
     }
     filter.addEventListener("input", apply);
     if (area) area.addEventListener("change", apply);
+    if (decision) decision.addEventListener("change", apply);
     sort.addEventListener("change", apply);
   }
 
@@ -900,6 +903,8 @@
         setTimeout(function () { button.textContent = "Copy"; }, 2000);
       }
       function fallback() {
+        var details = source.closest("details");
+        if (details) details.open = true;  // a selection inside a closed <details> copies nothing
         var range = document.createRange(); range.selectNodeContents(source);
         var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
         var ok = false; try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
@@ -911,8 +916,15 @@
     });
   }
 
+  /* ---- citation blocks: collapsed on phones, where they filled the screen ---- */
+  function setupCite() {
+    if (!window.matchMedia || !window.matchMedia("(max-width: 44.984375em)").matches) return;
+    var blocks = document.querySelectorAll("details.ps-cite-details[open]");
+    for (var i = 0; i < blocks.length; i++) blocks[i].open = false;
+  }
+
   function start() {
-    setupHeaderSearch(); setupExplore(); setupCopy();
+    setupHeaderSearch(); setupExplore(); setupCopy(); setupCite();
     Array.prototype.forEach.call(document.querySelectorAll("[data-ps-list]"), setupPaperList);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,304 @@
+"""Untrusted input: the limits every reader enforces, and strict YAML / JSON / gzip readers.
+
+In:  bytes or text from a listing, a paper page or ``papersite.yml``.
+Out: parsed data, or ``InputError(line, message)`` raised *before* the costly
+     work, which each caller turns into its own ``path:line: message`` error.
+
+Pages and listings come from pull requests and downloads, so nothing here
+trusts a size: a gzip stream is inflated through a cap, JSON nesting and number
+length are bounded, YAML aliases (the "billion laughs" bomb) and anchors are
+refused, and a key given twice is an error instead of silently keeping the last
+value. The limits are stated in README.md ("Limits"); this module is the one
+place that defines them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+import zlib
+from typing import Any
+
+import yaml
+
+# A listing (after gzip inflation). The 11,672-paper reference catalogue is ~20 MB
+# inflated; the cap leaves room for corpora twenty times that size.
+MAX_LISTING_BYTES = 512 * 1024 * 1024
+# Paper records are two or three levels deep; nothing legitimate nests 64 levels.
+MAX_JSON_DEPTH = 64
+# Digits in one JSON number: an entry number or a confidence, never a 5,000-digit integer.
+MAX_NUMBER_CHARS = 100
+# YAML nesting in a page or a setting file (pages are two levels deep).
+MAX_YAML_DEPTH = 32
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class InputError(ValueError):
+    """Input refused at ``line`` (1-based, relative to the text handed in)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        self.message = message
+        super().__init__(f"{line}: {message}")
+
+    def about(self, what: str) -> str:
+        """The message with its subject: 'front matter is not valid YAML: ...', 'front matter: key ...'."""
+        joiner = " is " if self.message.startswith("not valid") else ": "
+        return f"{what}{joiner}{self.message}"
+
+
+# --------------------------------------------------------------------------- gzip
+
+
+_INFLATE_STEP = 16 * 1024 * 1024  # bytes inflated per step while measuring
+
+
+def inflated_size(data: bytes, limit: int) -> int:
+    """Size of the gzip data inflated (all members), measured in bounded steps and thrown away.
+
+    Stops as soon as the size passes ``limit``: a 1 MB file that would inflate to
+    1 GiB costs one step of memory, not the gibibyte.
+    """
+    size = 0
+    while data:
+        inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        try:
+            while True:
+                chunk = inflater.decompress(data, _INFLATE_STEP)
+                size += len(chunk)
+                if size > limit:
+                    raise InputError(1, f"gzip data inflates to more than {limit // (1024 * 1024)} MiB (the listing size limit)")
+                data = inflater.unconsumed_tail
+                if inflater.eof or (not data and not chunk):
+                    break
+        except zlib.error as error:
+            raise InputError(1, f"gzip data is corrupt ({error})") from None
+        if not inflater.eof:
+            raise InputError(1, "gzip data is corrupt (Compressed file ended before the end-of-stream marker was reached)")
+        data = inflater.unused_data
+        if data and data[:2] != b"\x1f\x8b":
+            raise InputError(1, "gzip data is corrupt (trailing data after the last member)")
+    return size
+
+
+def gunzip_capped(data: bytes, limit: int | None = None) -> bytes:
+    """Inflate gzip data (all members) if it stays within ``limit`` bytes; measured first."""
+    limit = MAX_LISTING_BYTES if limit is None else limit
+    inflated_size(data, limit)
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as error:  # the measuring pass read it, so only in theory
+        raise InputError(1, f"gzip data is corrupt ({error})") from None
+
+
+# --------------------------------------------------------------------------- JSON
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNER_PAIR = re.compile(r"\[\]|\{\}")
+
+
+def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether brackets outside strings nest deeper than ``limit`` (linear passes at C speed)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    for _ in range(limit):
+        brackets, removed = _INNER_PAIR.subn("", brackets)
+        if not brackets or not removed:
+            return False  # balanced within the limit, or unbalanced: the parser will say where
+    return bool(brackets)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return data
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+class _BadNumber(Exception):
+    def __init__(self, text: str, why: str) -> None:
+        self.text = text
+        self.why = why
+
+
+def _int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _BadNumber(text, f"has more than {MAX_NUMBER_CHARS} characters")
+    value = float(text)
+    if math.isinf(value):
+        raise _BadNumber(text, "is too large")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _BadNumber(text, "is not a JSON number (NaN and Infinity are not allowed)")
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_no_duplicates, parse_int=_int, parse_float=_float, parse_constant=_constant
+)
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_lone_surrogate(v) for v in value)
+    return False
+
+
+def load_json(text: str, first_line: int = 1) -> Any:
+    """One JSON value; ``InputError`` for bad syntax, duplicate keys, deep nesting, huge numbers."""
+    if json_depth_exceeds(text):
+        raise InputError(first_line, f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        value = _DECODER.decode(text)
+        # \ud800 alone is valid JSON but no text: it could never be written as UTF-8.
+        # Escapes of surrogates are rare, so only texts that have one are walked.
+        if _SURROGATE_ESCAPE.search(text) and _lone_surrogate(value):
+            raise InputError(first_line, "a \\u escape gives a lone surrogate (half of a character), which is not text")
+        return value
+    except json.JSONDecodeError as error:
+        raise InputError(first_line + error.lineno - 1, f"not valid JSON: {error.msg}") from None
+    except _DuplicateKey as error:
+        raise InputError(first_line, f"key {error.key!r} appears twice in one JSON object") from None
+    except _BadNumber as error:
+        raise InputError(first_line, f"number {error.text[:20]}{'…' if len(error.text) > 20 else ''} {error.why}") from None
+    except RecursionError:
+        raise InputError(first_line, f"JSON nested more than {MAX_JSON_DEPTH} levels deep") from None
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+
+def _check_nodes(root: yaml.Node, first_line: int) -> None:
+    """Refuse aliases, merge keys, duplicate keys and deep nesting, walking each node once."""
+    seen: set[int] = set()
+    # (node, depth, line of the place it is used: an alias's node is its anchor's, so the
+    # line comes from the parent: the key of a mapping value, or the enclosing list)
+    stack: list[tuple[yaml.Node, int, int]] = [(root, 1, first_line + root.start_mark.line)]
+    while stack:
+        node, depth, used_at = stack.pop()
+        if id(node) in seen:  # an alias: the composer hands out the anchored node again
+            raise InputError(used_at, "YAML aliases (*name) and anchors (&name) are not allowed; write the value out")
+        seen.add(id(node))
+        line = first_line + node.start_mark.line
+        if depth > MAX_YAML_DEPTH:
+            raise InputError(line, f"YAML nested more than {MAX_YAML_DEPTH} levels deep")
+        # children are pushed last-first so they are visited in document order
+        if isinstance(node, yaml.MappingNode):
+            keys: dict[Any, int] = {}
+            children: list[tuple[yaml.Node, int, int]] = []
+            for key_node, value_node in node.value:
+                key_line = first_line + key_node.start_mark.line
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise InputError(key_line, "YAML merge keys ('<<') are not allowed; write the fields out")
+                if isinstance(key_node, yaml.ScalarNode):
+                    key = key_node.value
+                    if key in keys:
+                        raise InputError(key_line, f"key {key!r} appears twice (first on line {keys[key]}); keep one")
+                    keys[key] = key_line
+                children += [(key_node, depth + 1, key_line), (value_node, depth + 1, key_line)]
+            stack.extend(reversed(children))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, depth + 1, line) for item in reversed(node.value))
+        elif node.tag in _NUMBER_TAGS and len(node.value) > MAX_NUMBER_CHARS:
+            raise InputError(line, f"number {node.value[:20]}… has more than {MAX_NUMBER_CHARS} characters")
+
+
+_MAYBE_ANCHOR = re.compile(r"(?:^|[\s,\[{])&[^\s]")
+
+
+def check_anchor_free(text: str, first_line: int = 1) -> None:
+    """Refuse anchors even where no alias uses them: events carry them before any node is built."""
+    # Only scanned when an '&' could start one: "R&D" or "A & B" in an abstract cannot.
+    if not _MAYBE_ANCHOR.search(text):
+        return
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if getattr(event, "anchor", None):
+                raise InputError(first_line + event.start_mark.line, "YAML anchors (&name) are not allowed; write the value out")
+    except yaml.YAMLError:
+        return  # compose_yaml reports the syntax error with its line
+
+
+_YAML_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|\\U0000[dD][89a-fA-F]")
+
+
+def compose_yaml(text: str, first_line: int = 1) -> tuple[Any, yaml.Node | None]:
+    """(data, root node) of one YAML document, refusing what ``_check_nodes`` refuses.
+
+    The node graph is composed first and checked before any Python object is
+    built, so an alias bomb costs only its (small) text.
+    """
+    loader = _Loader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None, None
+            _check_nodes(node, first_line)
+            data = loader.construct_document(node)
+            if _YAML_SURROGATE_ESCAPE.search(text) and _lone_surrogate(data):
+                raise InputError(first_line, "a \\u escape gives a lone surrogate (half of a character), which is not text")
+            return data, node
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+            problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+            raise InputError(first_line + (mark.line if mark else 0), f"not valid YAML: {problem}") from None
+        except (ValueError, OverflowError) as error:  # e.g. a 5,000-digit int (Python's int limit)
+            if isinstance(error, InputError):
+                raise
+            raise InputError(first_line, f"not valid YAML: {str(error)[:120]}") from None
+        except RecursionError:
+            raise InputError(first_line, f"YAML nested more than {MAX_YAML_DEPTH} levels deep") from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml(text: str, first_line: int = 1) -> Any:
+    check_anchor_free(text, first_line)
+    return compose_yaml(text, first_line)[0]
+
+
+def load_yaml_with_lines(text: str, first_line: int = 1) -> tuple[Any, dict[str, int]]:
+    """(data, line of each top-level key) of a settings file."""
+    check_anchor_free(text, first_line)
+    data, node = compose_yaml(text, first_line)
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, _ in node.value:
+            lines.setdefault(str(key_node.value), first_line + key_node.start_mark.line)
+    return data, lines

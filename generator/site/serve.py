@@ -1,0 +1,129 @@
+"""``papersite serve`` (MkDocs engine): the site in ``site/``, rebuilt incrementally on every edit.
+
+In: the project config and a host:port. Out: an HTTP server with live reload
+(MkDocs' own ``LiveReloadServer``, which injects the reload script into every
+page it sends) over ``site_dir``, and one line per rebuild on stderr.
+
+Why not ``mkdocs serve``: it renders every page into a fresh temporary dir on
+each change (14 s at 635 papers), prints nothing useful, and a broken page
+stops it answering until the page is fixed. Here each change runs the same
+pipeline as ``papersite build --no-import`` -- incremental, so only the pages
+an edit touches are rendered (``incremental.py``). A page that fails the check
+leaves ``site_dir`` as it was: the server keeps serving the last good site,
+prints the problem as ``path:line: message`` and rebuilds when the file changes
+again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+from generator.config import ProjectConfig
+
+MKDOCS_FILE = "mkdocs.yml"
+
+
+def _say(message: str) -> None:
+    print(f"papersite serve: {message}", file=sys.stderr, flush=True)
+
+
+def _sources(config: ProjectConfig) -> dict[str, tuple[int, int]]:
+    """Every input a rebuild reads, by path relative to the root: (size, mtime in ns)."""
+    found: dict[str, tuple[int, int]] = {}
+    paths = [config.root / MKDOCS_FILE, config.root / "papersite.yml"]
+    for dirpath, dirnames, filenames in os.walk(config.docs_dir):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        paths.extend(Path(dirpath) / name for name in filenames if not name.startswith("."))
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        found[path.relative_to(config.root).as_posix()] = (info.st_size, info.st_mtime_ns)
+    return found
+
+
+def describe_changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> str:
+    changed = sorted(k for k in after.keys() & before.keys() if after[k] != before[k])
+    added, removed = sorted(after.keys() - before.keys()), sorted(before.keys() - after.keys())
+    parts = [f"{name} changed" for name in changed] + [f"{name} added" for name in added]
+    parts += [f"{name} removed" for name in removed]
+    if len(parts) > 3:
+        parts = parts[:3] + [f"{len(parts) - 3} more"]
+    return ", ".join(parts) or "no source changed"
+
+
+class Rebuilder:
+    """Runs the build pipeline, one rebuild at a time, and says what it did."""
+
+    def __init__(self, config: ProjectConfig) -> None:
+        self.config = config
+        self.lock = threading.Lock()
+        self.seen: dict[str, tuple[int, int]] | None = None  # before the first build
+        self.broken = False
+
+    def __call__(self) -> None:
+        from generator.site.build import run_build
+
+        with self.lock:
+            now = _sources(self.config)
+            what = "first build" if self.seen is None else describe_changes(self.seen, now)
+            started = time.perf_counter()
+            args = argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs", parallel=False)
+            try:
+                status = run_build(args, self.config)  # prints path:line: message for each problem
+            except Exception as error:  # noqa: BLE001 - a serve must outlive any failed rebuild
+                print(f"papersite: {self.config.root / MKDOCS_FILE}:1: rebuild failed: {error}", file=sys.stderr)
+                status = 1
+            seconds = time.perf_counter() - started
+            self.seen = now
+            if status:
+                self.broken = True
+                _say(f"rebuild failed after {seconds:.1f}s ({what}); still serving the last good site")
+            else:
+                self.broken = False
+                _say(f"rebuilt in {seconds:.1f}s: {what}")
+
+
+def serve(config: ProjectConfig, dev_addr: str) -> int:
+    from mkdocs.livereload import LiveReloadServer
+
+    class Server(LiveReloadServer):
+        def server_activate(self) -> None:
+            super().server_activate()
+            # Listening now: say where, then build beside the server (the last site
+            # built is what a browser gets meanwhile).
+            print(f"papersite serve: serving {config.site_dir} on {self.url}", file=sys.stderr, flush=True)
+            threading.Thread(target=rebuild, name="first build", daemon=True).start()
+
+    host, _, port = dev_addr.rpartition(":")
+    if not port.isdigit():
+        print(f"papersite: --dev-addr {dev_addr!r}: expected HOST:PORT, e.g. 127.0.0.1:8000", file=sys.stderr)
+        return 2
+    rebuild = Rebuilder(config)
+    config.site_dir.mkdir(parents=True, exist_ok=True)
+    server = Server(builder=rebuild, host=host or "127.0.0.1", port=int(port), root=str(config.site_dir))
+
+    def error_page(code: int) -> bytes | None:
+        page = config.site_dir / f"{code}.html"
+        return page.read_bytes() if code in (404, 500) and page.is_file() else None
+
+    server.error_handler = error_page
+    for path in (config.docs_dir, config.root / MKDOCS_FILE, config.root / "papersite.yml"):
+        if path.exists():
+            server.watch(str(path))
+    try:
+        server.serve()
+    except KeyboardInterrupt:
+        pass
+    except OSError as error:
+        print(f"papersite: cannot serve on {dev_addr}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    finally:
+        server.shutdown()
+    return 0

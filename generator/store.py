@@ -1,0 +1,236 @@
+"""Writing the project's files safely: one lock per project, one import written as a whole.
+
+In:  the project config, and the files one import wants to write (every page and
+     the state file).
+Out: ``project_lock`` (an exclusive ``fcntl.flock`` on ``<state folder>/lock``
+     held by ``papersite import`` and ``papersite build``), ``write_together``
+     (all the files or none) and ``recover`` (finishes or undoes an import that
+     was killed).
+
+Two imports at once used to interleave: one same-title paper overwrote the
+other and the state file kept half the rows. With the lock, a second process
+waits (``LOCK_WAIT_SECONDS``, or ``PAPERSITE_LOCK_WAIT``) and then fails with a
+message naming the holder.
+
+``write_together`` writes every file to a temporary name beside its target
+(``.<name>.papersite-tmp``: ignored by every reader, dot-files are never
+staged), then writes a journal naming each (temporary, target) pair: that
+rename is the commit point. Only then are the temporaries renamed over their
+targets, the state file last, and the journal removed. A crash before the
+commit leaves the old pages and state (the temporaries are removed by the next
+``recover``); a crash after it is rolled forward by the next ``recover``. Either
+way the state file and the pages agree. Temporaries are not fsynced: this
+protects against a killed process, not against power loss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from generator.config import ProjectConfig
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; imports there are not guarded
+    fcntl = None  # type: ignore[assignment]
+
+LOCK_NAME = "lock"
+JOURNAL_NAME = "import-journal.json"
+TEMP_SUFFIX = ".papersite-tmp"
+LOCK_WAIT_SECONDS = 60.0
+_POLL_SECONDS = 0.1
+
+
+class StoreError(Exception):
+    """A ``path:line: message`` the command prints before exiting non-zero."""
+
+
+def state_folder(config: ProjectConfig) -> Path:
+    return config.state_file.parent
+
+
+def lock_path(config: ProjectConfig) -> Path:
+    return state_folder(config) / LOCK_NAME
+
+
+def journal_path(config: ProjectConfig) -> Path:
+    return state_folder(config) / JOURNAL_NAME
+
+
+def temporary_path(target: Path) -> Path:
+    return target.with_name(f".{target.name}{TEMP_SUFFIX}")
+
+
+# --------------------------------------------------------------------------- lock
+
+_held: dict[Path, list] = {}  # lock path -> [open file, depth]: re-entrant within a process
+
+
+def _wait_seconds() -> float:
+    try:
+        return max(0.0, float(os.environ.get("PAPERSITE_LOCK_WAIT", LOCK_WAIT_SECONDS)))
+    except ValueError:
+        return LOCK_WAIT_SECONDS
+
+
+@contextlib.contextmanager
+def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
+    """Hold the project's lock for ``command``; re-entrant (build runs import inside it)."""
+    path = lock_path(config)
+    if fcntl is None:
+        yield
+        return
+    if path in _held:
+        _held[path][1] += 1
+        try:
+            yield
+        finally:
+            _held[path][1] -= 1
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")
+    except OSError as error:
+        raise StoreError(f"{path}:1: cannot create the project lock ({error.strerror})") from None
+    try:
+        deadline = time.monotonic() + _wait_seconds()
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    handle.seek(0)
+                    holder = handle.read().strip() or "another process"
+                    raise StoreError(
+                        f"{path}:1: the project is locked by {holder}; wait for it to finish, "
+                        "or delete this file if no papersite is running"
+                    ) from None
+                time.sleep(_POLL_SECONDS)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"papersite {command} (pid {os.getpid()})\n")
+        handle.flush()
+        _held[path] = [handle, 1]
+        try:
+            yield
+        finally:
+            del _held[path]
+            with contextlib.suppress(OSError):
+                handle.seek(0)
+                handle.truncate()
+                handle.flush()
+    finally:
+        handle.close()  # closing the file releases the lock
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _remove_quietly(path: Path) -> None:
+    # clean-up must never hide the error that made it necessary (read-only folder)
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+def _write_file(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def write_together(writes: Sequence[tuple[Path, str]], config: ProjectConfig) -> None:
+    """Write every (path, text), or leave every file as it was; the last pair should be the state file."""
+    if not writes:
+        return
+    journal = journal_path(config)
+    pairs: list[tuple[Path, Path]] = []
+    try:
+        for path, text in writes:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = temporary_path(path)
+            pairs.append((temporary, path))
+            _write_file(temporary, text)
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        journal_temporary = temporary_path(journal)
+        # relative to the project root, so a project moved after a crash still recovers
+        rows = [[os.path.relpath(t, config.root), os.path.relpath(p, config.root)] for t, p in pairs]
+        _write_file(journal_temporary, json.dumps(rows) + "\n")
+        with open(journal_temporary, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(journal_temporary, journal)  # the commit point
+    except BaseException:
+        for temporary, _ in pairs:
+            _remove_quietly(temporary)
+        _remove_quietly(temporary_path(journal))
+        raise
+    try:
+        _roll_forward(pairs)
+        os.unlink(journal)
+    except OSError as error:
+        raise StoreError(
+            f"{error.filename or journal}:1: cannot write ({error.strerror}); the import is half applied: "
+            "fix this and run it again, which finishes it first"
+        ) from None
+
+
+def write_alone(path: Path, text: str) -> None:
+    """One file through a temporary beside it: the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = temporary_path(path)
+    try:
+        _write_file(temporary, text)
+        os.replace(temporary, path)
+    except BaseException:
+        _remove_quietly(temporary)
+        raise
+
+
+def _roll_forward(pairs: Sequence[tuple[Path, Path]]) -> None:
+    for temporary, target in pairs:
+        if temporary.exists():
+            os.replace(temporary, target)
+
+
+def recover(config: ProjectConfig) -> str | None:
+    """Finish the import a crash interrupted, or remove what it left; what was done, if anything."""
+    journal = journal_path(config)
+    done = None
+    try:
+        text = journal.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = None
+    except OSError as error:
+        raise StoreError(f"{journal}:1: cannot read the import journal ({error.strerror})") from None
+    if text is not None:
+        try:
+            pairs = [(config.root / t, config.root / p) for t, p in json.loads(text)]
+        except (ValueError, TypeError):
+            raise StoreError(f"{journal}:1: the import journal is damaged; delete it and run the import again") from None
+        try:
+            _roll_forward(pairs)
+            os.unlink(journal)
+        except OSError as error:
+            raise StoreError(f"{error.filename or journal}:1: cannot finish the interrupted import ({error.strerror})") from None
+        done = f"finished an interrupted import ({len(pairs)} file(s))"
+    removed = 0
+    for folder in {config.papers_dir, state_folder(config)}:
+        if not folder.is_dir():
+            continue
+        for path in folder.iterdir():
+            # ours, and the older ".<page>.<pid>.tmp" names of earlier versions
+            if path.name.startswith(".") and (path.name.endswith(TEMP_SUFFIX) or _old_temporary(path.name)):
+                _remove_quietly(path)
+                removed += 1
+    if removed and done is None:
+        done = f"removed {removed} temporary file(s) left by an interrupted import"
+    return done
+
+
+def _old_temporary(name: str) -> bool:
+    parts = name.rsplit(".", 2)
+    return len(parts) == 3 and parts[2] == "tmp" and parts[1].isdigit()

@@ -1,0 +1,119 @@
+"""Every page of the built bundled site on a 390 px phone, and the phone-only layouts.
+
+Not a sample: each page the site has (paper, topic, keyword, author, index pages)
+is opened in one reused browser page and its document width is compared with
+the viewport's.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+# What makes a page wider than the screen, if anything: the widest few elements.
+WIDTH_PROBE = """() => {
+    const root = document.documentElement, width = root.clientWidth, wide = [];
+    if (root.scrollWidth > width) {
+        for (const el of document.querySelectorAll('main *')) {
+            const r = el.getBoundingClientRect();
+            if (r.right > width + 1 && r.width > 0 && !el.closest('[data-ps-scroll-ok]')) {
+                wide.push(`${el.tagName.toLowerCase()}.${String(el.className).trim().replace(/\\s+/g, '.')} right=${Math.round(r.right)}`);
+                if (wide.length >= 3) break;
+            }
+        }
+    }
+    return {scrollWidth: root.scrollWidth, clientWidth: width, wide};
+}"""
+
+
+def site_pages(site_dir) -> list[str]:
+    """The path of every HTML page of the built site, theme assets left out."""
+    paths = []
+    for index in sorted(site_dir.rglob("index.html")):
+        rel = index.parent.relative_to(site_dir).as_posix()
+        if rel == "assets" or rel.startswith("assets/"):
+            continue
+        paths.append("" if rel == "." else rel + "/")
+    return paths
+
+
+def test_no_page_of_the_site_is_wider_than_a_phone(browser, site, site_dir):
+    paths = site_pages(site_dir)
+    # the bundled corpus: several hundred papers plus their topic, keyword and author pages
+    assert len(paths) > 1000, f"expected the whole bundled site, found {len(paths)} pages in {site_dir}"
+    # Request routing (the harness's guard) turns the browser cache off: a thousand pages would
+    # each fetch the theme again. Requests are watched instead, and any to another origin fails.
+    context = browser.new_context(**PHONE)
+    elsewhere: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("request", lambda r: None if r.url.startswith((site.base_url, "data:", "blob:")) else elsewhere.append(r.url))
+        too_wide = []
+        for path in paths:
+            # the stylesheets load before the page's scripts run: its layout is final at DOMContentLoaded
+            page.goto(site.url(path), wait_until="domcontentloaded")
+            found = page.evaluate(WIDTH_PROBE)
+            if found["scrollWidth"] > found["clientWidth"]:
+                too_wide.append(f"/{path}: {found['scrollWidth']}px for {found['clientWidth']}px ({', '.join(found['wide'])})")
+    finally:
+        context.close()
+    assert not elsewhere, f"pages requested other origins: {sorted(set(elsewhere))[:10]}"
+    assert not too_wide, f"{len(too_wide)} of {len(paths)} pages scroll sideways at 390 px:\n" + "\n".join(too_wide[:20])
+
+
+def test_long_formula_scrolls_in_its_own_box_on_a_phone(page_factory, site, site_dir):
+    # the paper with the longest inline formula of the built site (a \\text{...} sentence, say)
+    def longest_formula(page):
+        return max(map(len, re.findall(r'<math[^>]*display="inline".*?</math>', page.read_text(encoding="utf-8"))), default=0)
+
+    longest = max(sorted((site_dir / "papers").glob("*/index.html")), key=longest_formula)
+    assert longest_formula(longest) > 300, "the bundled corpus should have a long inline formula"
+    paper = type("Paper", (), {"slug": longest.parent.name})
+    phone = page_factory(site, **PHONE)
+    phone.goto(f"papers/{paper.slug}/")
+    boxes = phone.page.locator(".ps-abstract math").evaluate_all(
+        "ms => ms.map(m => ({width: m.getBoundingClientRect().width, scroll: m.scrollWidth,"
+        " overflow: getComputedStyle(m).overflowX, main: m.closest('article').clientWidth}))"
+    )
+    assert boxes, f"/papers/{paper.slug}/ shows no MathML"
+    widest = max(boxes, key=lambda b: b["scroll"])
+    assert widest["width"] <= widest["main"], f"a formula is wider than the text column: {widest}"
+    if widest["scroll"] > widest["width"] + 1:
+        assert widest["overflow"] in ("auto", "scroll"), f"a formula wider than its box cannot be scrolled: {widest}"
+
+
+def test_citation_blocks_are_collapsed_on_a_phone_and_open_on_a_desktop(page_factory, site, papers):
+    paper = next(p for p in papers if p.abstract and len(p.abstract) > 800)
+    phone = page_factory(site, **PHONE)
+    phone.goto(f"papers/{paper.slug}/")
+    ris = phone.page.locator("#ps-ris")
+    assert not ris.is_visible(), "the RIS block (the whole abstract again) is open on a phone"
+    phone.page.get_by_text("RIS", exact=True).click()
+    ris.wait_for(state="visible")
+    # a folded block still copies: the Copy button is outside the fold
+    assert phone.page.get_by_role("button", name="Copy BibTeX").is_visible()
+
+    desktop = page_factory(site, viewport={"width": 1280, "height": 900})
+    desktop.goto(f"papers/{paper.slug}/")
+    assert desktop.page.locator("#ps-bibtex").is_visible() and desktop.page.locator("#ps-ris").is_visible()
+
+
+def test_stats_charts_are_readable_on_a_phone(page_factory, site):
+    phone = page_factory(site, **PHONE)
+    phone.goto("stats/")
+    labels = phone.page.locator("table.ps-bars tbody th")
+    assert labels.count() > 20
+    sizes = labels.evaluate_all(
+        "ths => ths.map(th => ({text: th.innerText, font: parseFloat(getComputedStyle(th).fontSize),"
+        " clipped: th.scrollWidth > th.clientWidth + 1}))"
+    )
+    small = [s for s in sizes if s["font"] < 12]
+    assert not small, f"chart labels under 12 px on a phone: {small[:3]}"
+    assert not [s for s in sizes if s["clipped"]], "a chart label is cut off"
+    # whole labels: the longest sub-area name is shown in full, not with an ellipsis
+    longest = max(sizes, key=lambda s: len(s["text"]))["text"]
+    assert "…" not in longest and len(longest) > 30, longest

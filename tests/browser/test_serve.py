@@ -1,0 +1,132 @@
+"""``papersite serve`` as a maintainer uses it (generator/site/serve.py).
+
+A real server process on 127.0.0.1 over a small project, a page open in
+Chromium, and real edits of a paper page: the open page shows each good edit
+by itself (live reload), a broken page is reported as ``path:line: message``
+while the last good site is still served, and fixing the file is enough.
+Every wait is on what the server prints or serves.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.site_fixtures import write_project
+
+PAGE = "site_src/papers/graph-transformers.md"
+URL_PATH = "papers/graph-transformers/"
+OLD_TITLE = "Graph Transformers at Scale"
+WAIT_S = 300  # a ceiling for a loaded machine, never a pause: every wait ends as soon as its condition holds
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Served:
+    """The server process and the lines it prints on stderr."""
+
+    def __init__(self, root: Path, port: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "generator.cli", "--project", str(root), "serve", "--dev-addr", f"127.0.0.1:{port}"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        self.url = f"http://127.0.0.1:{port}/"
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self._queue.put(line.rstrip("\n"))
+
+    def wait_for_line(self, pattern: str) -> str:
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            try:
+                line = self._queue.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            self.lines.append(line)
+            if re.search(pattern, line):
+                return line
+        raise AssertionError(f"no line matching {pattern!r} within {WAIT_S}s; printed:\n" + "\n".join(self.lines))
+
+    def get(self, path: str) -> str:
+        with urllib.request.urlopen(self.url + path, timeout=30) as response:
+            assert response.status == 200
+            return response.read().decode("utf-8")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def set_title(page: Path, title: str) -> None:
+    text = page.read_text(encoding="utf-8")
+    page.write_text(re.sub(r"^title: .*$", f"title: {title}", text, count=1, flags=re.MULTILINE), encoding="utf-8")
+
+
+@pytest.fixture()
+def served(tmp_path: Path):  # noqa: ANN201
+    root = write_project(tmp_path / "site")
+    server = Served(root, free_port())
+    try:
+        yield root, server
+    finally:
+        server.stop()
+
+
+def test_serve_shows_edits_reports_broken_pages_and_recovers(served, browser) -> None:  # noqa: ANN001
+    root, server = served
+    first = server.wait_for_line(r"papersite serve: ")
+    assert server.url in first, "the first thing serve prints is where it serves"
+    server.wait_for_line(r"rebuilt in [0-9.]+s: first build")
+    assert OLD_TITLE in server.get(URL_PATH)
+
+    page = browser.new_page()
+    try:
+        page.goto(server.url + URL_PATH)
+        heading = page.locator("article h1").first
+        heading.wait_for()
+        assert OLD_TITLE in heading.inner_text()
+
+        set_title(root / PAGE, "Graph Transformers, Edited Live")
+        server.wait_for_line(rf"rebuilt in [0-9.]+s: {re.escape(PAGE)} changed")
+        page.wait_for_function(
+            "t => document.querySelector('article h1')?.textContent.includes(t)", arg="Edited Live", timeout=WAIT_S * 1000
+        )
+
+        (root / PAGE).write_text((root / PAGE).read_text(encoding="utf-8").replace("title: ", "title: [unclosed ", 1),
+                                 encoding="utf-8")
+        problem = server.wait_for_line(rf"{re.escape(PAGE)}:\d+: ")
+        assert "YAML" in problem or "yaml" in problem
+        server.wait_for_line(r"rebuild failed after [0-9.]+s .*still serving the last good site")
+        assert "Edited Live" in server.get(URL_PATH), "the last good site is still served"
+
+        set_title(root / PAGE, "Graph Transformers, Fixed Again")
+        server.wait_for_line(rf"rebuilt in [0-9.]+s: {re.escape(PAGE)} changed")
+        assert "Fixed Again" in server.get(URL_PATH)
+        page.wait_for_function(
+            "t => document.querySelector('article h1')?.textContent.includes(t)", arg="Fixed Again", timeout=WAIT_S * 1000
+        )
+    finally:
+        page.close()
+    assert server.process.poll() is None, "the server is still running"
+    assert not any("Traceback" in line for line in server.lines), "\n".join(server.lines)

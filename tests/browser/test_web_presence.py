@@ -1,0 +1,227 @@
+"""How the site travels on the web: canonical links, sitemap, link previews, the 404 page,
+and links in abstracts.
+
+The bundled site is published at ``site_url`` (papersite.yml), a GitHub Pages project
+path; the 404 test serves the built site as GitHub Pages does (under that path,
+``404.html`` for any unknown address) so that its links are followed as a reader would.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from conftest import LocalSite, REPO
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site_url(site_project: Path) -> str:
+    from generator.config import load_config
+
+    url = load_config(site_project).site_url
+    assert url, "the bundled papersite.yml should set site_url"
+    return url
+
+
+@pytest.fixture(scope="module")
+def probe(papers):
+    """A paper with authors and a long abstract: what a link preview shows."""
+    return next(p for p in sorted(papers, key=lambda p: p.slug) if len(p.authors) >= 2 and p.abstract and len(p.abstract) > 600)
+
+
+def test_paper_page_has_canonical_link_description_and_preview_tags(site_page, site_url, probe):
+    site_page.goto(f"papers/{probe.slug}/")
+    head = site_page.page
+
+    def meta(selector: str) -> str | None:
+        found = head.locator(selector)
+        return found.first.get_attribute("content") if found.count() else None
+
+    canonical = head.locator("link[rel=canonical]").get_attribute("href")
+    assert canonical == f"{site_url}papers/{probe.slug}/"
+    description = meta("meta[name=description]")
+    # the abstract's first sentence, whole words, not the site's one description for every page
+    first_words = " ".join(probe.abstract.split()[:4])
+    assert description and description.startswith(first_words[:12]), (description, first_words)
+    assert len(description) <= 201 and not description.endswith(" ")
+    assert meta("meta[property='og:title']") == " ".join(probe.title.split())
+    assert meta("meta[property='og:description']") == description
+    assert meta("meta[property='og:url']") == canonical
+    assert meta("meta[name='twitter:card']") == "summary"
+    assert " ".join(probe.authors[0].split()) in (meta("meta[name='twitter:data1']") or "")
+    authors = head.locator("meta[property='article:author']").evaluate_all("ms => ms.map(m => m.content)")
+    assert authors == [" ".join(a.split()) for a in probe.authors]
+    # Google Scholar's abstract is cut at a word boundary
+    abstract = meta("meta[name=citation_abstract]") or ""
+    flat = " ".join(probe.abstract.split())
+    assert abstract == flat or (abstract.endswith("…") and flat.startswith(abstract[:-1]) and flat[len(abstract) - 1] == " ")
+
+
+def test_each_paper_has_its_own_description(site_dir):
+    descriptions = {}
+    for page in sorted((site_dir / "papers").glob("*/index.html")):
+        found = re.search(r'<meta name="description" content="([^"]*)"', page.read_text(encoding="utf-8"))
+        descriptions[page.parent.name] = found.group(1) if found else None
+    assert len(descriptions) > 500 and None not in descriptions.values()
+    assert len(set(descriptions.values())) > 0.95 * len(descriptions)
+
+
+def test_sitemap_lists_every_page_at_the_site_url(site_dir, site_url):
+    sitemap = (site_dir / "sitemap.xml").read_text(encoding="utf-8")
+    locs = re.findall(r"<loc>([^<]+)</loc>", sitemap)
+    pages = {p.parent.relative_to(site_dir).as_posix() for p in site_dir.rglob("index.html")}
+    pages = {"" if p == "." else p + "/" for p in pages if not p.startswith("assets")}
+    assert {loc.removeprefix(site_url) for loc in locs} == pages
+    assert all(loc.startswith(site_url) for loc in locs) and "_shell" not in sitemap
+
+
+def test_one_repo_url_drives_the_header_link_and_the_edit_links(site_page, probe, site_project):
+    from generator.config import load_config
+
+    repo_url = load_config(site_project).repo_url
+    assert "repo_url" not in yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8")), (
+        "mkdocs.yml sets repo_url too: papersite.yml should be the one place")
+    site_page.goto(f"papers/{probe.slug}/")
+    page = site_page.page
+    assert set(page.locator("a.md-source").evaluate_all("links => links.map(a => a.href)")) == {repo_url}
+    assert page.get_by_role("link", name="Edit this page").get_attribute("href").startswith(f"{repo_url}/edit/")
+    report = page.get_by_role("link", name="Fix this paper").get_attribute("href")
+    assert report.startswith(f"{repo_url}/issues/new?template=correct-paper.yml") and f"paper_id={probe.id}" in report
+
+
+class _PagesHandler(http.server.SimpleHTTPRequestHandler):
+    """GitHub Pages for a project site: files under the site path, 404.html for anything else."""
+
+    prefix = "/"
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+    def send_head(self):  # noqa: ANN201 - stdlib signature
+        path = urlsplit(self.path).path
+        if not path.startswith(self.prefix):
+            return self._not_found()
+        self.path = "/" + path[len(self.prefix):] + (("?" + urlsplit(self.path).query) if urlsplit(self.path).query else "")
+        local = Path(self.translate_path(self.path))
+        if not (local.is_file() or (local / "index.html").is_file()):
+            return self._not_found()
+        return super().send_head()
+
+    def _not_found(self):  # noqa: ANN202
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        import io
+
+        return io.BytesIO(body)
+
+
+@pytest.fixture(scope="module")
+def pages_site(site_dir, site_url):
+    prefix = urlsplit(site_url).path
+    handler = functools.partial(type("Handler", (_PagesHandler,), {"prefix": prefix}), directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield LocalSite(root=site_dir, base_url=f"http://127.0.0.1:{server.server_address[1]}{prefix}")
+    server.shutdown()
+    server.server_close()
+
+
+def test_unknown_address_shows_search_and_the_indexes(page_factory, pages_site):
+    visit = page_factory(pages_site, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = visit.page
+    response = page.goto(pages_site.url("papers/no-such-paper-here/"))
+    assert response.status == 404
+    assert page.get_by_role("heading", name="Page not found").is_visible()
+    for name in ("All papers", "Topics", "Keywords", "Authors"):
+        link = page.locator("main article").get_by_role("link", name=name, exact=True)
+        with page.expect_navigation():
+            link.click()
+        assert page.title() and "not found" not in page.content().lower()[:3000], f"{name} from the 404 page: {page.url}"
+        page.go_back()
+    box = page.get_by_role("searchbox", name="Search papers")
+    box.fill("diffusion")
+    with page.expect_navigation():
+        box.press("Enter")
+    assert urlsplit(page.url).path.endswith("/explore/") and "q=diffusion" in page.url
+    page.locator("main a[href*='/papers/']").first.wait_for()
+
+
+def test_404_page_has_no_serious_axe_violation(page_factory, pages_site):
+    from axe_playwright_python.sync_playwright import Axe
+
+    visit = page_factory(pages_site, viewport={"width": 1280, "height": 900})
+    visit.page.goto(pages_site.url("no/such/page/"))
+    visit.page.wait_for_load_state("networkidle")
+    bad = [v for v in Axe().run(visit.page).response["violations"] if v.get("impact") in ("serious", "critical")]
+    assert not bad, [f"{v['id']}: {v['help']}" for v in bad]
+
+
+LISTED = {
+    "title": "Sparse Mixtures at Scale",
+    "authors": ["Ada Lovelace", "Alan Turing"],
+    "abstract": (
+        "We \\emph{quantitatively} study $\\textbf{Dis}$tribution shift and bound it by $O(n^2)$ at worst.We propose "
+        "SparseMix, a router for mixtures of experts. Code: https://github.com/example-lab/sparsemix. "
+        "Project page: \\url{https://example-lab.github.io/sparsemix/}."
+    ),
+}
+LISTED_WITH_CODE = {
+    "title": "A Paper That Lists Its Code",
+    "authors": ["Grace Hopper"],
+    "abstract": "We release everything at https://github.com/other/not-this-one.",
+    "code_url": "https://gitlab.com/listed/the-real-code",
+}
+
+
+@pytest.fixture(scope="module")
+def abstract_site(tmp_path_factory):
+    import json
+
+    from conftest import build_project, new_project, serve
+
+    project = new_project(tmp_path_factory.mktemp("abstracts") / "project")
+    listing = "\n".join(json.dumps(entry) for entry in (LISTED, LISTED_WITH_CODE)) + "\n"
+    (project / "corpus" / "listing.jsonl").write_text(listing, encoding="utf-8")
+    return serve(build_project(project))
+
+
+def _paper_path(site: LocalSite, title: str) -> str:
+    from generator.titles import make_slug
+
+    return f"papers/{make_slug(title)}/"
+
+
+def test_abstract_shows_markup_links_and_a_code_link_from_its_repository(page_factory, abstract_site):
+    visit = page_factory(abstract_site, viewport={"width": 1280, "height": 900})
+    visit.goto(_paper_path(abstract_site, LISTED["title"]))
+    page = visit.page
+    abstract = page.locator(".ps-abstract")
+    text = abstract.inner_text()
+    assert "\\emph" not in text and "quantitatively" in abstract.locator("em").all_inner_texts()
+    # "$\\textbf{Dis}$tribution" is one word in bold and plain text, not math
+    assert abstract.locator("strong").all_inner_texts() == ["Dis"] and "Distribution" in text
+    assert abstract.locator("math").count() == 1  # O(n^2) stays math
+    assert "at worst. We propose" in text  # the listing's glued sentence, spaced for reading
+    hrefs = abstract.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert hrefs == ["https://github.com/example-lab/sparsemix", "https://example-lab.github.io/sparsemix/"]
+    code = page.locator("dl.ps-facts").get_by_role("link", name="Code", exact=True)
+    assert code.get_attribute("href") == "https://github.com/example-lab/sparsemix"
+
+
+def test_a_listed_code_link_is_never_replaced_by_one_from_the_abstract(page_factory, abstract_site):
+    visit = page_factory(abstract_site, viewport={"width": 1280, "height": 900})
+    visit.goto(_paper_path(abstract_site, LISTED_WITH_CODE["title"]))
+    code = visit.page.locator("dl.ps-facts").get_by_role("link", name="Code", exact=True)
+    assert code.get_attribute("href") == LISTED_WITH_CODE["code_url"]

