@@ -84,7 +84,19 @@ ALLOWED_LAST_ONLY = frozenset("model models learning network networks data train
 # never sit inside a keyword: prepositions and pronouns of titles ("toward", "your").
 KEYWORD_STOPWORDS = frozenset(
     """toward towards behind beyond along around despite amongst unto your yours ours mine whose doe wa ha
-    ensure ensuring going way ways like tell billion million thousand hundred""".split()
+    ensure ensuring going way ways like tell billion million thousand hundred et al""".split()
+)
+# Verbs that abstracts use around nouns ("PCEE offers", "the condition holds", "contain noisy labels"):
+# a phrase holding one is a piece of a sentence, not a term.
+KEYWORD_VERBS = frozenset(
+    """offer offers hold holds contain contains optimise optimises optimize optimizes regarding concerning remain
+    remains become becomes help helps seem seems tend tends fail fails rely relies suffer suffers exist exists
+    appear appears occur occurs arise arises lie lies reveal reveals suggest suggests indicate indicates
+    explain explains produce produces capture captures reduce reduces increase increases maintain maintains
+    depend depends involve involves include includes benefit benefits perform performs operate operates
+    achieve attain attains ensure ensures encourage encourages prevent prevents mitigate mitigates
+    alleviate alleviates support supports affect affects give gives develop develops allocate allocates imagine
+    orient orients reconstruct reconstructs retain retains enough""".split()
 )
 # A phrase starting with one of these says how good or how many, not what: "additional
 # computational overhead", "appropriate choice", "desirable outcome".
@@ -111,7 +123,8 @@ GENERIC_HEADS = frozenset(
     drawback concern impact role usage application scenario scale level form model network score object
     version variant stage phase round unit amount degree extent fraction portion kind sort category
     manner behaviour behavior characteristic feature attribute element item instance option trick tip
-    guideline principle rule insight evidence observation finding claim idea notion sense view perspective lens""".split()
+    guideline principle rule insight evidence observation finding claim idea notion sense view perspective lens
+    literature increment""".split()
 )
 # Gerunds and participles that do head technical terms ("learning rate", "sampling
 # bias", "missing data", "masked language modeling"); other -ing/-ed first words are verbs.
@@ -151,11 +164,21 @@ BROAD_PHRASES = frozenset(
     |learning system|learning task|human level|open source|closed source|fall short|trade off|large scale
     |small scale|state art|design choice|data driven|ground truth""".replace("\n", "").split("|")
 )
+# Vocabulary terms so broad that a paper merely mentioning them is not about them ("we train neural
+# networks", "on standard benchmarks"): a keyword only when the title names them, else a last resort.
+BROAD_TERM_NAMES = (
+    "neural networks", "embeddings", "benchmark", "efficiency", "evaluation", "sampling", "loss functions",
+    "activation functions", "optimization", "generalization", "bias", "robustness", "latent variable models",
+    "representation learning", "reasoning", "alignment", "prompting", "exploration",
+)
 # Prefixes that never stand alone: "hyper parameter", "hyper-parameter" and
 # "hyperparameter" are one word, whatever the spacing.
 BOUND_PREFIXES = frozenset("pre multi non hyper sub co semi intra inter bi uni pseudo quasi anti mini micro macro auto re".split())
 # Words whose final "s" is not a plural.
 _NOT_PLURAL = frozenset("series species physics bayes hawkes lens news gauss jones ames chess".split())
+# Plurals the suffix rules get wrong ("axes" is not the plural of "ax" here).
+_IRREGULAR_PLURALS = {"axes": "axis", "matrices": "matrix", "vertices": "vertex", "indices": "index",
+                      "hypotheses": "hypothesis", "analyses": "analysis"}
 
 _SEGMENT_SPLIT = re.compile(r"[.,;:!?()\[\]{}\"“”'‘’|/\\<>=+*]+|\s-\s|\s–\s|\s—\s")
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -221,7 +244,7 @@ def keyword_singular(token: str) -> str:
     """Singular of a lower-case word; "series", "physics" and "-ics" words keep their "s"."""
     if token in _NOT_PLURAL or token.endswith("ics"):
         return token
-    return singular(token)
+    return _IRREGULAR_PLURALS.get(token) or singular(token)
 
 
 @dataclass(frozen=True)
@@ -265,6 +288,11 @@ def keyword_runs(text: str) -> list[list[Word]]:
 def keyword_key(phrase: str) -> str:
     """The one key all spellings of a term share: lower case, singular, single spaces, prefixes joined."""
     return " ".join(word.key for run in keyword_runs(phrase) for word in run)
+
+
+@lru_cache(maxsize=1)
+def _broad_terms() -> frozenset[str]:
+    return frozenset(keyword_key(name) for name in BROAD_TERM_NAMES)
 
 
 @dataclass(frozen=True)
@@ -353,8 +381,8 @@ def load_vocabulary(path: str | None = None) -> Vocabulary:
 
 @lru_cache(maxsize=200_000)
 def _is_filler(token: str) -> bool:
-    return (token in STOPWORDS or token in KEYWORD_STOPWORDS or token in GENERIC_WORDS or token.isdigit()
-            or len(token) < 2)
+    return (token in STOPWORDS or token in KEYWORD_STOPWORDS or token in KEYWORD_VERBS or token in GENERIC_WORDS
+            or token.isdigit() or len(token) < 2)
 
 
 @lru_cache(maxsize=200_000)
@@ -509,6 +537,7 @@ class KeywordIndex:
     token_frequency: dict[str, int] = field(default_factory=dict)
     title_frequency: dict[str, int] = field(default_factory=dict)  # papers naming the term in their title
     fallback_display: dict[str, str] = field(default_factory=dict)  # shared phrases no title names: last resorts
+    term_starts: frozenset = frozenset()  # first words of the vocabulary's and the kept phrases' longer terms
 
 
 def build_index(all_terms: Sequence[PaperTerms], vocabulary: Vocabulary) -> KeywordIndex:
@@ -545,6 +574,8 @@ def build_index(all_terms: Sequence[PaperTerms], vocabulary: Vocabulary) -> Keyw
             fallback[key] = forms
     _drop_pieces_of_longer_phrases(kept, document_frequency)
     _drop_pieces_of_longer_phrases(fallback, document_frequency)
+    starts = {tokens[0] for tokens in vocabulary.by_variant if len(tokens) > 1}
+    starts.update(key.split()[0] for key in kept)
     return KeywordIndex(
         dict(document_frequency),
         {key: _phrase_display(forms) for key, forms in kept.items()},
@@ -552,6 +583,7 @@ def build_index(all_terms: Sequence[PaperTerms], vocabulary: Vocabulary) -> Keyw
         dict(token_frequency),
         dict(title_frequency),
         {key: _phrase_display(forms) for key, forms in fallback.items()},
+        frozenset(starts),
     )
 
 
@@ -594,9 +626,13 @@ def rank_candidates(terms: PaperTerms, index: KeywordIndex, vocabulary: Vocabula
         return (1.0 + math.log(count)) * idf * title_bonus * (0.7 + 0.5 * in_titles)
 
     shared, single = [], []
+    broad = []
     for key, count in terms.vocabulary.items():
         df = index.document_frequency.get(key, 0)
         if df > too_common:
+            continue
+        if key in _broad_terms() and key not in terms.title_keys:
+            broad.append((weight(key, count, True), key))
             continue
         (shared if df >= 2 else single).append((weight(key, count, True), key))
     for key, count in terms.phrases.items():
@@ -608,18 +644,33 @@ def rank_candidates(terms: PaperTerms, index: KeywordIndex, vocabulary: Vocabula
     distinct = _drop_nested([key for _, key in shared])
     ranked = [key for key in distinct if key in strong]
     weaker = [key for key in distinct if key not in strong]
-    # Last resort: the title's own subject words that other papers use too.
-    words = [t for t in dict.fromkeys(terms.title_tokens)
-             if is_subject_word(t) and 2 <= index.token_frequency.get(t, 0) <= too_common]
+    # Last resort: the title's own subject words that other papers use too; a word that is a
+    # vocabulary spelling stands for its term ("diffusion"), one that only begins a longer term
+    # ("reinforcement", "inverse") is a piece of it, never a keyword.
+    title_words = [vocabulary.by_variant.get((t,), t) for t in dict.fromkeys(terms.title_tokens)
+                   if (t,) in vocabulary.by_variant or (is_subject_word(t) and t not in index.term_starts)]
+    words = [t for t in dict.fromkeys(title_words) if 2 <= index.token_frequency.get(t, index.document_frequency.get(t, 0)) <= too_common]
     # The more papers use a word, the likelier another paper falls back on it too.
-    words.sort(key=lambda t: (-index.token_frequency[t], t))
+    words.sort(key=lambda t: (-index.token_frequency.get(t, index.document_frequency.get(t, 0)), t))
     weak_phrases = sorted((key for key in terms.phrases if key in index.fallback_display),
                           key=lambda k: (-index.document_frequency[k], -terms.phrases[k], k))
     # Never fewer than three: the paper's own phrases and title words, even if no other paper uses them.
     own = sorted((key for key in terms.phrases if key not in index.fallback_display and key not in index.phrase_display),
                  key=lambda k: (-terms.phrases[k], k))
-    own_words = [t for t in dict.fromkeys(terms.title_tokens) if is_subject_word(t) and t not in words]
-    return ranked, weaker + weak_phrases + [key for _, key in single] + words + own + own_words
+    own_words = [t for t in dict.fromkeys(title_words) if t not in words]
+    # The broader vocabulary terms the paper's narrower ones spell out ("reinforcement learning" in
+    # "offline reinforcement learning"): dropped as nested above, they come back before any title word.
+    broad.sort(key=lambda item: (-item[0], item[1]))
+    mentioned = [key for _, key in shared] + [key for _, key in single] + [key for _, key in broad]
+    implied = [key for key in vocabulary.entries
+               if key not in mentioned and any(f" {key} " in f" {other} " for other in mentioned)]
+    implied.sort(key=lambda k: (-index.document_frequency.get(k, 0), k))
+    # At the very end, title words that begin a longer term the paper does not use at all.
+    covered = {t for key in mentioned for t in key.split()}
+    pieces = [t for t in dict.fromkeys(terms.title_tokens)
+              if is_subject_word(t) and t in index.term_starts and t not in covered and (t,) not in vocabulary.by_variant]
+    fallback = weaker + weak_phrases + [key for _, key in single] + implied + [key for _, key in broad]
+    return ranked, fallback + words + own + own_words + pieces
 
 
 def select_keywords(ranked: list[str], fallback: list[str], banned: frozenset[str] = frozenset(),

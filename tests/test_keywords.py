@@ -143,3 +143,54 @@ def test_every_paper_gets_three_keywords_even_when_alone():
     papers += [(f"Diffusion models {i}", "Diffusion models and score matching for image generation.") for i in range(4)]
     for keywords in extract_keywords(papers):
         assert 3 <= len(keywords) <= 8
+
+
+# --- issue 15: fragments, names, false synonyms, broad terms -------------------------------------
+
+
+def test_sentence_pieces_and_citations_are_not_keywords():
+    for phrase in ("hsu et", "pcee offer", "condition hold", "contain noisy", "ai assessor optimise", "give rise"):
+        assert _junk(phrase), phrase
+    papers = [
+        ("Early exits for PCEE models", "Following Hsu et al., PCEE offers early exits; the condition holds when layers contain noisy features."),
+        ("PCEE early exits revisited", "As Hsu et al. show, PCEE offers cheap exits and the condition holds for layers that contain noisy features."),
+        ("Orientation axes of objects", "We estimate the orientation axes of objects from images of orientation axes."),
+        ("Estimating orientation axes", "Orientation axes are estimated."),
+    ]
+    found = {k for keywords in extract_keywords(papers) for k in keywords}
+    for fragment in ("hsu et", "pcee offer", "condition hold", "contain noisy", "orientation ax"):
+        assert fragment not in found, (fragment, found)
+
+
+def test_a_word_is_not_a_synonym_of_a_term_it_is_only_near():
+    vocabulary = load_vocabulary()
+    assert vocabulary.canonical("denoising") != vocabulary.canonical("image restoration")
+    assert vocabulary.canonical("matrix completion") != vocabulary.canonical("matrix factorization")
+    papers = [("Faster denoising diffusion", "Denoising diffusion models generate images by denoising."),
+              ("Denoising score matching", "Denoising objectives train diffusion models.")]
+    assert all("image restoration" not in keywords for keywords in extract_keywords(papers))
+
+
+def test_a_single_word_stands_for_its_term_and_a_term_piece_is_never_a_keyword():
+    papers = [
+        ("Diffusion for planning", "Diffusion models plan trajectories with reinforcement learning."),
+        ("Reinforcement and diffusion", "We combine reinforcement learning with diffusion models."),
+        ("Diffusion schedules", "Noise schedules of diffusion models matter."),
+    ]
+    for keywords in extract_keywords(papers):
+        assert "diffusion" not in keywords and "reinforcement" not in keywords, keywords
+        assert "diffusion models" in keywords
+
+
+def test_a_broad_term_only_mentioned_gives_way_to_the_papers_subject():
+    papers = [
+        ("Graph transformers for molecules", "Graph transformers predict molecules; we evaluate on benchmarks with neural networks and evaluation."),
+        ("Graph transformers revisited", "Graph transformers and molecules, evaluation on benchmarks."),
+        ("Neural networks are wide", "Neural networks in the infinite width limit."),
+        ("Neural networks are deep", "Neural networks of many layers."),
+    ]
+    keywords = extract_keywords(papers)
+    for mine in keywords[:2]:
+        assert "evaluation" not in mine and "benchmark" not in mine, mine
+        assert "transformers" in mine, "the broader term its narrower keyword spells out fills the third place"
+    assert all("neural networks" in mine for mine in keywords[2:]), "a title that names the broad term keeps it"

@@ -160,7 +160,7 @@ def test_index_counts_match_the_records(real):
         assert f'{area.name}</a> <span class="ps-count">{len(area.papers)}</span></h2>' in topics
         for sub in area.subareas:
             page = _article(_html(config, sub.url.rstrip("/")))
-            assert page.count('<li><a href="../../../papers/') == len(sub.papers)
+            assert len(re.findall(r'<li[^>]*><a href="\.\./\.\./\.\./papers/', page)) == len(sub.papers)
     all_papers = _article(_html(config, "papers"))
     assert all_papers.count("<li data-area=") == len(catalog.papers)
     assert sum(len(a.papers) for a in catalog.areas) == len(catalog.papers)
@@ -321,6 +321,19 @@ def test_exact_title_and_author_find_the_paper(real):
     surname = with_authors.authors[0].split()[-1]
     hits = index.search(surname)
     assert " ".join(with_authors.title.split()) in [titles[int(h["ref"])] for h in hits]
+
+
+def test_search_store_carries_decisions_and_the_abstracts_text(fixture_site):
+    records, _ = read_records(fixture_site)
+    catalog = build_catalog(records)
+    store = json.loads((fixture_site.site_dir / "assets/papersite/search-docs.json").read_text("utf-8"))
+    texts = json.loads((fixture_site.site_dir / "assets/papersite/search-abstracts.json").read_text("utf-8"))
+    assert len(texts) == len(store["papers"]) == len(catalog.papers)
+    assert store["decisions"] == sorted({p.decision for p in catalog.papers if p.decision})
+    for paper, entry, text in zip(catalog.papers, store["papers"], texts):
+        assert entry[0] == paper.slug
+        assert (store["decisions"][entry[5]] if entry[5] is not None else None) == paper.decision
+        assert text == " ".join((paper.abstract or "").split())
 
 
 # --- both entry points, hostile text --------------------------------------------

@@ -275,7 +275,7 @@ def test_topic_pages_mark_which_papers_are_there_by_a_guess():
     unsure = base.replace(slug="unsure", id="unsure", topic=Topic("Theory", "Learning Theory", "inferred", 0.36))
     pages = topics_pages(build_catalog([listed, sure, unsure]))
     sub = next(text for path, text in pages.items() if path.count("/") == 3)
-    items = {m.group(1): m.group(0) for m in re.finditer(r'<li><a href="[^"]*?(\w+)/">.*?</li>', sub)}
+    items = {m.group(1): m.group(0) for m in re.finditer(r'<li[^>]*><a href="[^"]*?(\w+)/">.*?</li>', sub)}
     assert "ps-inferred" not in items["listed"]
     assert ">inferred</span>" in items["sure"] and 'title="inferred, 91% confident"' in items["sure"]
     assert ">inferred, uncertain</span>" in items["unsure"]

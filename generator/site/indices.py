@@ -16,7 +16,7 @@ from generator.record import PaperRecord
 from generator.site import urls
 from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
 from generator.site.html import block, esc, link, out_link, page, plain_title
-from generator.site.paper_pages import SiteContext, author_line, is_uncertain, paper_list
+from generator.site.paper_pages import SiteContext, author_line, is_uncertain, list_controls, paper_list
 
 GENERATED = {"search": {"exclude": True}}
 
@@ -216,7 +216,8 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                 f"<p>{_plural(len(area.papers), 'paper')}.{_guesses_note(area.papers)}</p>",
                 f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
                 f'<h2 id="area-only">{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
-                paper_list(only, here, catalog, show_topic=False, mark_guesses=True) if only else "",
+                list_controls(area.papers, here, "ps-list", {"topic": area.slug}) if only else "",
+                paper_list(only, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list") if only else "",
             ),
         )
         for sub in area.subareas:
@@ -228,7 +229,8 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                     f'<h1>{esc(sub.name)}</h1>',
                     f"<p>{_plural(len(sub.papers), 'paper')} in {link(urls.relative(here, area.url), area.name)} › {esc(sub.name)}."
                     f"{_guesses_note(sub.papers)}</p>",
-                    paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True),
+                    list_controls(sub.papers, here, "ps-list", {"topic": f"{area.slug}/{sub.slug}"}),
+                    paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list"),
                 ),
             )
     return pages
@@ -254,22 +256,67 @@ def _a_to_z_index_page(title: str, here: str, named: list, intro: str) -> str:
     return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", _a_to_z(here, entries, "paper")))
 
 
+MOST_USED = 60  # keywords in the keyword index's "most used" list
+RELATED_KEYWORDS = 12  # other keywords a keyword page shows: those on most of its papers
+
+
 def keywords_index_page(catalog: Catalog) -> str:
     count = _plural(len(catalog.keywords), "keyword")
-    return _a_to_z_index_page(
-        "Keywords", "keywords/", catalog.keywords, f"{count}, A to Z; the number is how many papers carry each."
+    here = "keywords/"
+    used = sorted(catalog.keywords, key=lambda k: (-len(k.papers), fold(k.name)))[:MOST_USED]
+    most = "".join(
+        f'<li>{link(urls.relative(here, k.url), k.name)} <span class="ps-count" title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
+        for k in used
+    )
+    entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
+    return page(
+        _front("Keywords"),
+        block(
+            "<h1>Keywords</h1>",
+            f'<p>{count}; the number is how many papers carry each. <a href="#most-used">Most used</a> first, then '
+            '<a href="#a-to-z">A to Z</a>.</p>',
+            '<h2 id="most-used">Most used</h2>',
+            f'<ol class="ps-columns ps-ranked">{most}</ol>',
+            '<h2 id="a-to-z">A to Z</h2>',
+            _a_to_z(here, entries, "paper"),
+        ),
     )
 
 
+def _related_keywords(catalog: Catalog) -> dict[int, list[tuple[object, int]]]:
+    """Keyword (by id) -> the other keywords on its papers, most shared papers first."""
+    shared: dict[int, Counter] = {}
+    for paper in catalog.papers:
+        keywords = catalog.paper_keywords(paper)
+        for keyword in keywords:
+            counts = shared.setdefault(id(keyword), Counter())
+            counts.update(id(other) for other in keywords if other is not keyword)
+    by_id = {id(k): k for k in catalog.keywords}
+    return {
+        kid: [(by_id[o], n) for o, n in sorted(counts.items(), key=lambda kv: (-kv[1], fold(by_id[kv[0]].name)))[:RELATED_KEYWORDS]]
+        for kid, counts in shared.items()
+    }
+
+
 def keyword_pages(catalog: Catalog) -> list[DetailPage]:
+    related = _related_keywords(catalog)
     pages = []
     for keyword in catalog.keywords:
         here = keyword.url
+        others = "".join(
+            f'<li>{link(urls.relative(here, other.url), other.name)} <span class="ps-count" title="{n} shared papers">{n}</span></li>'
+            for other, n in related.get(id(keyword), [])
+        )
         body = block(
             _crumbs(here, [("keywords/", "Keywords")]),
             f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
             f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
-            paper_list(keyword.papers, here, catalog),
+            '<h2 id="related">Related keywords</h2>' if others else "",
+            f'<p class="ps-muted">On the most papers that carry “{esc(keyword.name)}”; the number is how many they share.</p>' if others else "",
+            f'<ul class="ps-columns">{others}</ul>' if others else "",
+            '<h2 id="papers">Papers</h2>',
+            list_controls(keyword.papers, here, "ps-list", {"keyword": keyword.slug}),
+            paper_list(keyword.papers, here, catalog, list_id="ps-list"),
         )
         pages.append(DetailPage(here, plain_title(f"Keyword: {keyword.name}"), body))
     return pages
@@ -290,7 +337,8 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
         also,
         f"<p>{_plural(len(author.papers), 'paper')}.</p>",
         '<h2 id="papers">Papers</h2>',
-        paper_list(author.papers, here, catalog),
+        list_controls(author.papers, here, "ps-list", {"author": author.slug}),
+        paper_list(author.papers, here, catalog, list_id="ps-list"),
         # two lines, as the engine's Markdown would have written them
         '<h2 id="coauthors">Co-authors</h2>' if coauthors else "",
         f'<ul class="ps-columns">{coauthors}</ul>' if coauthors else "",

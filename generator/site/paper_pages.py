@@ -17,7 +17,7 @@ from generator.config import ProjectConfig
 from generator.decisions import read_decision
 from generator.record import Fill, PaperRecord, Topic
 from generator.site import cite, urls
-from generator.site.catalog import Catalog, fold
+from generator.site.catalog import NO_TOPIC, Catalog, fold
 from generator.site.html import block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
 from generator.site.mathml import render_abstract, render_text
 from generator.markup import safe_body, theme_meta
@@ -84,12 +84,18 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
     return ", ".join(names)
 
 
+CONTROLS_FROM = 10  # papers a list needs before it gets a filter box and a sort menu
+
+
 def paper_list(
-    papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False
+    papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False,
+    list_id: str | None = None,
 ) -> str:
     """A list of papers linking to their pages, with authors (and topic) as context.
 
     ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
+    With ``list_id``, the items carry what the list controls of ``papersite.js``
+    filter and sort on (see ``list_controls``).
     """
     # A paper appears in the lists of each of its authors and keywords (and as a
     # related paper): its item is built once per link and reused.
@@ -97,7 +103,7 @@ def paper_list(
     items = []
     for paper in papers:
         href = urls.relative(here, urls.paper_url(paper.slug))
-        key = (paper.slug, href, show_topic, mark_guesses)
+        key = (paper.slug, href, show_topic, mark_guesses, list_id is not None)
         item = cache.get(key)
         if item is None:
             parts = [esc(author_line(paper))] if paper.authors else []
@@ -107,9 +113,48 @@ def paper_list(
             derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
             if mark_guesses and paper.topic and paper.topic.source == "inferred":
                 derived += " " + guess_badge(paper.topic)
-            item = cache[key] = f"<li>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
+            data = _item_data(paper) if list_id is not None else ""
+            item = cache[key] = f"<li{data}>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
         items.append(item)
-    return '<ul class="ps-papers">\n' + "\n".join(items) + "\n</ul>"
+    opening = f'<ul class="ps-papers" id="{esc(list_id)}">' if list_id is not None else '<ul class="ps-papers">'
+    return opening + "\n" + "\n".join(items) + "\n</ul>"
+
+
+def _item_data(paper: PaperRecord) -> str:
+    """The attributes list controls filter and sort a paper's item on: area, first author, folded text."""
+    area = paper.topic.area if paper.topic else NO_TOPIC
+    first = fold(paper.authors[0]) if paper.authors else "~"
+    text = fold(" ".join([paper.title, *paper.authors, *paper.keywords]))
+    return f' data-area="{esc(area)}" data-first="{esc(first)}" data-text="{esc(text)}"'
+
+
+def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str]) -> str:
+    """Filter and sort controls for a paper list of ``list_id`` (at ``CONTROLS_FROM`` papers or more),
+    and a link opening the same papers in Explore (``explore``: its URL parameters)."""
+    open_in = (
+        f'<p class="ps-explore-link"><a href="{esc(urls.query_url(urls.relative(here, "explore/"), **explore))}">'
+        f"Open {'these ' + format(len(papers), ',') + ' papers' if len(papers) != 1 else 'this paper'} in Explore</a>"
+        " to search within them and narrow them further.</p>"
+    )
+    if len(papers) < CONTROLS_FROM:
+        return open_in
+    areas = sorted({p.topic.area if p.topic else NO_TOPIC for p in papers})
+    area = (
+        f'<label>Area <select data-ps-area><option value="">All areas</option>'
+        + "".join(f'<option value="{esc(a)}">{esc(a)}</option>' for a in areas)
+        + "</select></label>"
+        if len(areas) > 1
+        else ""
+    )
+    return open_in + (
+        f'<div class="ps-controls" data-ps-list="{esc(list_id)}">'
+        '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
+        f"{area}"
+        '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
+        '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
+        '<option value="author">First author</option></select></label>'
+        f'<output data-ps-shown aria-live="polite">{len(papers):,} papers</output></div>'
+    )
 
 
 def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:

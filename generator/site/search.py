@@ -9,16 +9,23 @@ In: the catalog. Out, all under ``assets/papersite/``:
   abstracts only (four fifths of all postings). Loaded in the background once
   the first one is ready; a paper's score is the sum of its scores in both, so
   the results are those of one index over all five fields.
-- ``search-docs.json``: what a result shows, and each paper's topic, keywords
-  and authors for Explore's filters.
+- ``search-docs.json``: what a result shows, and each paper's topic, keywords,
+  authors and decision for Explore's filters and facet counts; the author,
+  keyword and topic names are also what header search offers as pages.
+- ``search-abstracts.json``: each paper's abstract text (as indexed), loaded by
+  the abstracts worker with its index: it checks "quoted phrases" against it and
+  hands back the text the result snippets are cut from.
 - ``lunr.js``, copied from the installed mkdocs package.
 
 The browser only calls ``lunr.Index.load`` (in a Web Worker, ``search-worker.js``)
 instead of indexing every page itself. At 11,672 papers one index of everything
 was 36 MB, and parsing and loading it took longer than anyone waits.
 
-Only papers are indexed, so index pages cannot crowd them out; field boosts make
-a title match outrank an abstract match, and the browser puts an exact title first.
+Only papers are indexed, so index pages cannot crowd them out (header search
+offers author, keyword and topic pages from the store's names instead). The
+browser ranks papers by how many of the query's words they match, then by title
+and author matches, then by the lunr scores, whose field boosts make a title
+match outrank an abstract match; an exact title comes first.
 
 Text is tokenised here once, the way lunr.js does (lower case, split on white
 space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
@@ -49,6 +56,7 @@ from generator.site.html import block, page
 INDEX_FILE = "assets/papersite/search-index.json"
 ABSTRACTS_FILE = "assets/papersite/search-index-abstracts.json"
 DOCS_FILE = "assets/papersite/search-docs.json"
+ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json"
 LUNR_FILE = "assets/papersite/lunr.js"
 
 # (field, boost): the short fields in the first index, the abstracts in the second. Field names are
@@ -171,6 +179,9 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
             topic_index[(area.name, sub.name)] = len(topics)
             topics.append([f"{area.name} › {sub.name}", f"{area.slug}/{sub.slug}", topic_index[(area.name, None)]])
     keyword_number = {id(k): i for i, k in enumerate(catalog.keywords)}
+    decisions = sorted({p.decision for p in catalog.papers if p.decision})
+    decision_number = {d: i for i, d in enumerate(decisions)}
+    texts: list[str] = []
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
     terms = _Terms()
@@ -190,6 +201,7 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
                 list(dict.fromkeys(author_number[id(a)] for a in authors)),
                 topic,
                 [keyword_number[id(k)] for k in keywords],
+                decision_number.get(paper.decision) if paper.decision else None,
             ]
         )
         ref = str(number)
@@ -205,16 +217,19 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
             },
         )
         abstracts.add_terms(ref, {"b": terms(paper.abstract or "", ABSTRACT_WORDS)})
+        texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
     store = {
         "topics": topics,
         "keywords": [[k.name, k.slug] for k in catalog.keywords],
         "authors": [[a.name, a.slug] for a in catalog.authors],
+        "decisions": decisions,
         "papers": papers,
     }
     return {
         INDEX_FILE: _compact(meta.serialize()),
         ABSTRACTS_FILE: _compact(abstracts.serialize()),
         DOCS_FILE: _compact(store),
+        ABSTRACT_TEXT_FILE: _compact(texts),
         LUNR_FILE: lunr_js_source().read_bytes(),
     }
 
@@ -223,7 +238,8 @@ def explore_page() -> str:
     body = block(
         "<h1>Explore</h1>",
         "<p>Search the titles, authors, keywords and abstracts of every paper, and narrow the results by topic, "
-        "keyword or author. The address bar keeps your search: copy it to share, reload to come back.</p>",
+        "keyword, author or decision. Papers matching every word come first; put words in quotes to find a phrase. "
+        "The address bar keeps your search: copy it to share, reload to come back.</p>",
         '<form class="ps-explore" data-ps-explore role="search">',
         '<div class="ps-explore-row"><label for="ps-q">Search</label>'
         '<input id="ps-q" name="q" type="search" placeholder="e.g. diffusion, Yoshua Bengio, graph neural networks" autocomplete="off"></div>',
@@ -235,10 +251,15 @@ def explore_page() -> str:
         '<div class="ps-explore-row"><label for="ps-author">Author</label>'
         '<input id="ps-author" name="author" list="ps-author-list" placeholder="Any author" autocomplete="off">'
         '<datalist id="ps-author-list"></datalist></div>',
+        '<div class="ps-explore-row"><label for="ps-decision">Decision</label>'
+        '<select id="ps-decision" name="decision"><option value="">Any decision</option></select></div>',
         '<div class="ps-explore-row"><button type="reset" class="md-button">Clear</button></div>',
         "</form>",
+        '<div class="ps-explore-notes" data-ps-explore-notes aria-live="polite"></div>',
         '<p class="ps-explore-count" data-ps-explore-count aria-live="polite">Loading the search index…</p>',
+        '<div class="ps-explore-facets" data-ps-explore-facets></div>',
         '<ol class="ps-papers ps-explore-results" data-ps-explore-results></ol>',
+        '<p><button type="button" class="md-button" data-ps-explore-more hidden>Show more</button></p>',
         "<noscript><p>The Explore page needs JavaScript. Every paper is also listed on the "
         '<a href="../papers/">All papers</a> page.</p></noscript>',
     )

@@ -43,6 +43,28 @@ def header_search(page, query: str):
     return results
 
 
+def header_search_settled(page, query: str):
+    """Type ``query`` into the header search and wait until every index has answered it (abstracts too).
+
+    Returns (status line text, result items). Only for our own search box (MkDocs engine).
+    """
+    field = page.locator(HEADER_SEARCH_INPUT).first
+    if not field.count():
+        page.locator(HEADER_SEARCH_TOGGLE).first.click()
+    field.fill(query)
+    page.wait_for_function(
+        "q => { const l = document.querySelector('[data-ps-search-results]');"
+        " return l && l.getAttribute('data-ps-query') === q && l.getAttribute('data-ps-state') === 'full'; }",
+        arg=query,
+    )
+    return page.locator("[data-ps-search-meta]").inner_text(), page.locator(HEADER_SEARCH_RESULT)
+
+
+def result_hrefs(results) -> list[str]:
+    """The link of every result item, in order (papers and author/keyword/topic pages)."""
+    return results.evaluate_all("items => items.map(e => (e.closest('a[href]') || e.querySelector('a[href]') || {}).href || '')")
+
+
 def result_paper_slugs(results, limit: int = 10) -> list[str | None]:
     """Paper slugs of the first ``limit`` search results, in order (None: not a paper)."""
     slugs = []

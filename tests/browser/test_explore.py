@@ -11,6 +11,7 @@ pytestmark = pytest.mark.browser
 QUERY = "diffusion"
 RESULTS = "[data-ps-explore-results]"
 COUNT = "[data-ps-explore-count]"
+MORE = "[data-ps-explore-more]"
 
 
 def _query_box(page):
@@ -19,9 +20,15 @@ def _query_box(page):
 
 def _results(page) -> list[str]:
     page.wait_for_function(
-        f"() => {{ const c = document.querySelector('{COUNT}'); return c && c.textContent && !/loading/i.test(c.textContent); }}"
+        f"() => {{ const c = document.querySelector('{COUNT}'); return c && c.textContent && !/loading/i.test(c.textContent)"
+        " && !c.hasAttribute('aria-busy'); }"
     )
     page.wait_for_timeout(200)  # results update as the reader types; let them settle
+    more = page.locator(MORE)
+    while more.is_visible():  # every result is reachable: draw them all
+        shown = page.locator(f"{RESULTS} > li").count()
+        more.click()
+        page.wait_for_function(f"n => document.querySelectorAll('{RESULTS} > li').length > n", arg=shown)
     return main_paper_slugs(page, RESULTS)
 
 

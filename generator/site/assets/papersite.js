@@ -60,22 +60,26 @@
     } catch (error) { /* older browsers: no measure options */ }
   }
 
-  /* One prebuilt index, searched in a worker (or on this thread where workers
-   * fail). query() keeps at most one search in flight; a query that is replaced
-   * before it was sent resolves with null. */
-  function Source(file) {
+  /* One prebuilt index (and, for the abstracts, their texts), searched in a
+   * worker (or on this thread where workers fail). ask() keeps at most one
+   * question in flight; a question replaced before it was sent resolves with null. */
+  function Source(file, textFile) {
     var source = this;
     this.busy = false; this.next = null; this.current = null; this.serial = 0;
     var begun = performance.now();
-    // the download starts at once, while the worker starts and loads lunr.js
-    var download = fetch(asset(file)).then(function (r) {
-      if (!r.ok) throw new Error(file + ": " + r.status);
-      return r.arrayBuffer();
-    }).then(function (bytes) { measure("papersite " + file + " fetch", begun); return bytes; });
+    function bytesOf(name) {
+      return fetch(asset(name)).then(function (r) {
+        if (!r.ok) throw new Error(name + ": " + r.status);
+        return r.arrayBuffer();
+      });
+    }
+    // the downloads start at once, while the worker starts and loads lunr.js
+    var download = bytesOf(file).then(function (bytes) { measure("papersite " + file + " fetch", begun); return bytes; });
+    var text = textFile ? bytesOf(textFile) : Promise.resolve(null);
     this.ready = new Promise(function (resolve, reject) {
       var worker;
       try { worker = new Worker(asset("search-worker.js")); } catch (error) { worker = null; }
-      if (!worker) { source.local(download).then(resolve, reject); return; }
+      if (!worker) { source.local(download, text).then(resolve, reject); return; }
       source.worker = worker;
       worker.onmessage = function (event) {
         var m = event.data || {};
@@ -86,10 +90,10 @@
           if (source.next) source.next.resolve(null);
           source.current = source.next = null;
         }
-        else if (m.type === "hits" && source.current && source.current.id === m.id) {
+        else if (source.current && source.current.message.id === m.id) {
           var done = source.current;
           source.current = null; source.busy = false;
-          done.resolve({ refs: m.refs, scores: m.scores });
+          done.resolve(m);
           source.pump();
         }
       };
@@ -99,27 +103,27 @@
         if (source.current && !source.next) source.next = source.current; // ask again on this thread
         else if (source.current) source.current.resolve(null);
         source.current = null;
-        source.local(fetch(asset(file)).then(function (r) { return r.arrayBuffer(); }))
+        source.local(bytesOf(file), textFile ? bytesOf(textFile) : null)
           .then(function () { resolve(); source.busy = false; source.pump(); }, reject);
       };
       worker.postMessage({ type: "lunr", url: asset("lunr.js") });
-      download.then(function (bytes) {
-        if (source.worker) worker.postMessage({ type: "load", data: bytes }, [bytes]);
+      Promise.all([download, text]).then(function (both) {
+        if (source.worker) worker.postMessage({ type: "load", data: both[0], text: both[1] }, both[1] ? [both[0], both[1]] : [both[0]]);
       }, reject);
     });
   }
-  Source.prototype.local = function (download) {
+  Source.prototype.local = function (download, text) {
     var source = this;
-    return (window.lunr ? Promise.resolve() : loadScript(asset("lunr.js"))).then(function () {
-      return window.papersiteIndex ? null : loadScript(asset("search-worker.js"));
-    }).then(function () { return window.papersiteIndex.load(download); })
-      .then(function (index) { source.index = index; });
+    return helpers().then(function () { return window.papersiteIndex.load(download, text); })
+      .then(function (loaded) { source.index = loaded; });
   };
-  Source.prototype.query = function (words) {
+  // message: {type: "query" | "texts", ...} (see search-worker.js); resolves with the answer, or null
+  Source.prototype.ask = function (message) {
     var source = this;
     return new Promise(function (resolve) {
       if (source.next) source.next.resolve(null);
-      source.next = { id: ++source.serial, words: words, resolve: resolve };
+      message.id = ++source.serial;
+      source.next = { message: message, resolve: resolve };
       source.pump();
     });
   };
@@ -129,9 +133,9 @@
     this.next = null;
     if (this.worker) {
       this.busy = true; this.current = job;
-      this.worker.postMessage({ id: job.id, words: job.words });
+      this.worker.postMessage(job.message);
     } else if (this.index) {
-      job.resolve(window.papersiteIndex.query(this.index, job.words));
+      job.resolve(window.papersiteIndex.answer(this.index, job.message));
     } else {
       var source = this;
       this.next = job;
@@ -139,10 +143,22 @@
     }
   };
 
+  // lunr.js and search-worker.js as plain scripts on this thread: the stemmer and stop words that
+  // highlighting needs, and the search itself where workers fail (both files are cached by then)
+  var helping = null;
+  function helpers() {
+    if (!helping) {
+      helping = (window.lunr ? Promise.resolve() : loadScript(asset("lunr.js"))).then(function () {
+        return window.papersiteIndex ? null : loadScript(asset("search-worker.js"));
+      });
+    }
+    return helping;
+  }
+
   /* The store (what results show; loadEngine resolves with it), the first
-   * index (engine.meta), then the abstracts in the background. engine.full is
-   * true once the abstracts are searched too (or could not load); the functions
-   * in engine.onFull run then, to refresh what is shown. */
+   * index (engine.meta), then the abstracts and their texts in the background.
+   * engine.full is true once the abstracts are searched too (or could not
+   * load); the functions in engine.onFull run then, to refresh what is shown. */
   function loadEngine() {
     if (!engine) {
       var meta = new Source("search-index.json");
@@ -158,7 +174,7 @@
       engine.startAbstracts = function () {
         if (started) return;
         started = true;
-        var abstracts = new Source("search-index-abstracts.json");
+        var abstracts = new Source("search-index-abstracts.json", "search-abstracts.json");
         abstracts.ready.then(function () { engine.abstracts = abstracts; }, function (error) {
           if (window.console) console.warn("papersite: abstracts are not searched:", error);
         }).then(function () {
@@ -172,45 +188,283 @@
         measure("papersite search ready", begun);
         setTimeout(engine.startAbstracts, 400);
       }, function () { /* search() reports it */ });
-      engine.ready = docs.then(function (store) {
-        var byTitle = new Map();
+      var helped = helpers().catch(function () { /* highlighting falls back to plain prefixes */ });
+      engine.ready = Promise.all([docs, helped]).then(function (got) {
+        var store = got[0], byTitle = new Map();
         store.papers.forEach(function (p, n) {
           var key = titleKey(p[1]);
           if (key && !byTitle.has(key)) byTitle.set(key, n);
         });
         engine.store = store; engine.byTitle = byTitle;
+        // the names header search offers as pages, folded while the reader has not typed yet
+        (window.requestIdleCallback || setTimeout)(function () { pageIndex(store); });
         return engine;
       });
     }
     return engine.ready;
   }
 
-  /* Ranked paper numbers for a query: the summed lunr scores of both indexes
-   * (title > authors > keywords > topic > abstract, boosts set at build), and an
-   * exact title always first. Resolves {numbers, full}, or null when a newer
+  /* ---- what a query asks ---- */
+
+  /* A query's parts: each word on its own, "a quoted phrase" as one part.
+   * words: every distinct word of the query, in order (what the indexes are
+   * asked); prefix: whether the last word is still being typed. */
+  function parseQuery(text) {
+    var parts = [], words = [], at = new Map();
+    function word(w) {
+      if (!at.has(w)) { at.set(w, words.length); words.push(w); }
+      return at.get(w);
+    }
+    (text || "").replace(/"([^"]*)"?|[^\s"]+/g, function (token, quoted) {
+      var phrase = quoted !== undefined;
+      var ws = queryWords(phrase ? quoted : token);
+      if (!ws.length) return token;
+      if (phrase && ws.length > 1) parts.push({ label: quoted.trim(), words: ws.map(word), phrase: true });
+      else if (ws.length === 1) parts.push({ label: (phrase ? quoted : token).replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, ""), words: [word(ws[0])], phrase: false });
+      else ws.forEach(function (w) { parts.push({ label: w, words: [word(w)], phrase: false }); });
+      return token;
+    });
+    words = words.slice(0, 30); // one bit per word below
+    parts = parts.filter(function (part) { return part.words.every(function (i) { return i < 30; }); });
+    return { parts: parts, words: words, prefix: !!words.length && !/[\s"]$/.test(text) };
+  }
+
+  function stem(word) {
+    return window.lunr ? window.lunr.stemmer(new window.lunr.Token(word, {})).toString() : word;
+  }
+  function isStop(word) { return !!window.lunr && !window.lunr.stopWordFilter(new window.lunr.Token(word, {})); }
+
+  // whether two words are at most one edit apart (a letter changed, added, dropped, or two swapped)
+  function oneEdit(a, b) {
+    if (a === b) return true;
+    var la = a.length, lb = b.length;
+    if (Math.abs(la - lb) > 1) return false;
+    var i = 0;
+    while (i < la && i < lb && a[i] === b[i]) i++;
+    if (la === lb) {
+      return a.slice(i + 1) === b.slice(i + 1) ||
+        (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+    }
+    return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+
+  /* token -> whether it is one of the query's words, as the index matched them:
+   * the same stem, the start of a longer word (the word being typed), or, for
+   * the words taken for typos, one edit away. What the highlighting marks. */
+  function wordMatcher(query, typos) {
+    var words = query.words.map(fold).filter(function (w) { return !isStop(w); });
+    var stems = words.map(stem), last = query.prefix ? fold(query.words[query.words.length - 1]) : null;
+    var typo = words.map(function (w) { return w.length >= 5 && (typos || []).map(fold).indexOf(w) >= 0; });
+    return function (token) {
+      var t = fold(token);
+      if (!t) return false;
+      var s = stem(t);
+      for (var i = 0; i < words.length; i++) {
+        if (s === stems[i] || (words[i] === last && t.indexOf(last) === 0) || (typo[i] && oneEdit(s, stems[i]))) return true;
+      }
+      return false;
+    };
+  }
+
+  // text -> a fragment with the matched words in <mark>: text nodes only, never HTML
+  var TOKEN = /([\p{L}\p{N}_]+)/u;
+  function marked(text, match) {
+    var frag = document.createDocumentFragment();
+    text.split(TOKEN).forEach(function (piece, i) {
+      if (!piece) return;
+      if (i % 2 && match(piece)) {
+        var m = document.createElement("mark");
+        m.textContent = piece;
+        frag.appendChild(m);
+      } else {
+        frag.appendChild(document.createTextNode(piece));
+      }
+    });
+    return frag;
+  }
+
+  // about 30 words of an abstract around its first matched word, or null when no word matched there
+  function snippet(text, match) {
+    var pieces = (text || "").split(TOKEN), hit = -1;
+    for (var i = 1; i < pieces.length; i += 2) if (match(pieces[i])) { hit = i; break; }
+    if (hit < 0) return null;
+    var from = Math.max(0, hit - 16), to = Math.min(pieces.length, hit + 50);
+    var cut = (from > 0 ? "…" : "") + pieces.slice(from, to).join("").trim() + (to < pieces.length ? "…" : "");
+    return marked(cut, match);
+  }
+
+  /* ---- ranking ---- */
+
+  // What a phrase is looked for in (the abstracts worker looks in the abstracts): title, authors, keywords
+  function paperText(eng, n) {
+    var cache = eng.paperText || (eng.paperText = new Map());
+    if (!cache.has(n)) {
+      var store = eng.store, p = store.papers[n];
+      var parts = [p[1]].concat(p[2].map(function (a) { return store.authors[a][0]; }), p[4].map(function (k) { return store.keywords[k][0]; }));
+      cache.set(n, window.papersiteIndex ? window.papersiteIndex.normal(parts.join(" | ")) : " " + fold(parts.join(" ")) + " ");
+    }
+    return cache.get(n);
+  }
+  function phraseNeedle(label) {
+    return (window.papersiteIndex ? window.papersiteIndex.normal(label) : " " + fold(label) + " ").replace(/ $/, "");
+  }
+
+  var TITLE_OR_AUTHOR = 1 | 2; // field bits of search-worker.js
+  var ABSTRACT_PREFIX_MIN = 4; // letters of a word being typed before it counts as a prefix in the abstracts
+
+  /* Ranked paper numbers for a query. A paper matching more of the query's
+   * parts comes first; among equals, one matching more of them in its title or
+   * authors, then the summed lunr scores of both indexes (title > authors >
+   * keywords and topic > abstract, boosts set at build); an exact title always
+   * first. Resolves {numbers, all (how many match every part mentioned
+   * anywhere), missing (parts no paper holds), query, full}, or null when a newer
    * query replaced this one before it ran; rejects if no index could be loaded. */
   function search(eng, text) {
-    var words = queryWords(text);
+    var query = parseQuery(text);
     var begun = performance.now(), full = false;
+    var last = query.words.length ? query.words[query.words.length - 1] : "";
+    var message = function (prefix) {
+      return { type: "query", words: query.words, prefix: prefix,
+        phrases: query.parts.filter(function (p) { return p.phrase; }).map(function (p) { return p.label; }) };
+    };
     return eng.meta.ready.then(function () {
-      var asks = [eng.meta.query(words)];
-      if (eng.abstracts) asks.push(eng.abstracts.query(words));
+      var asks = [eng.meta.ask(message(query.prefix))];
+      // the abstracts' vocabulary is five times the titles': a short prefix there stands for too many words
+      if (eng.abstracts) asks.push(eng.abstracts.ask(message(query.prefix && last.length >= ABSTRACT_PREFIX_MIN)));
       full = eng.full;
       return Promise.all(asks);
     }).then(function (found) {
       if (found.some(function (f) { return f === null; })) return null;
       measure("papersite query", begun);
-      var score = new Map();
-      found.forEach(function (f) {
-        for (var i = 0; i < f.refs.length; i++) score.set(f.refs[i], (score.get(f.refs[i]) || 0) + f.scores[i]);
+      var docs = new Map(), stops = 0, typos = [];
+      // a word no index holds as typed is taken for a typo: its near spellings count instead
+      query.words.forEach(function (word, i) {
+        if (!found.some(function (f) { return f.words[i].refs.length; })) typos.push(i);
       });
+      found.forEach(function (f) {
+        f.words.forEach(function (exact, i) {
+          var w = typos.indexOf(i) >= 0 ? exact.fuzzy : exact;
+          if (exact.stop) stops |= 1 << i;
+          for (var j = 0; j < w.refs.length; j++) {
+            var n = w.refs[j], d = docs.get(n);
+            if (!d) docs.set(n, d = { hit: 0, ta: 0, score: 0, parts: 0, taParts: 0, phrases: null });
+            d.hit |= 1 << i;
+            if (w.fields[j] & TITLE_OR_AUTHOR) d.ta |= 1 << i;
+            d.score += w.scores[j];
+          }
+        });
+      });
+      // papers whose abstract holds each phrase (from the abstracts worker)
+      var phraseIndex = 0, inAbstract = query.parts.map(function (p) {
+        if (!p.phrase) return null;
+        var k = phraseIndex++, set = new Set();
+        found.forEach(function (f) { if (f.phrases && f.phrases[k]) f.phrases[k].forEach(function (n) { set.add(n); }); });
+        return set;
+      });
+      var masks = query.parts.map(function (p) {
+        var m = 0;
+        p.words.forEach(function (i) { m |= 1 << i; });
+        return m & ~stops;
+      });
+      var counted = query.parts.map(function (p, k) { return masks[k] !== 0; });
+      var mentioned = counted.map(function () { return false; });
+      docs.forEach(function (d, n) {
+        query.parts.forEach(function (p, k) {
+          var m = masks[k];
+          if (!m || (d.hit & m) !== m) return;
+          if (p.phrase) {
+            var inMeta = paperText(eng, n).indexOf(phraseNeedle(p.label)) >= 0;
+            if (!inMeta && !inAbstract[k].has(n)) return;
+            if (inMeta) d.taParts++;
+          } else if ((d.ta & m) === m) {
+            d.taParts++;
+          }
+          d.parts++;
+          mentioned[k] = true;
+        });
+      });
+      var wanted = mentioned.filter(Boolean).length;
+      var missing = query.parts.filter(function (p, k) { return counted[k] && !mentioned[k]; }).map(function (p) { return p.label; });
       var exact = eng.byTitle.get(titleKey(text));
-      if (exact !== undefined) score.set(exact, Infinity);
-      var numbers = Array.from(score.keys());
-      numbers.sort(function (a, b) { return score.get(b) - score.get(a) || a - b; });
+      var numbers = [], all = 0;
+      docs.forEach(function (d, n) {
+        if (d.parts > 0 || n === exact) { numbers.push(n); if (wanted && d.parts === wanted) all++; }
+      });
+      if (exact !== undefined && !docs.has(exact)) { numbers.push(exact); docs.set(exact, { parts: 0, taParts: 0, score: 0 }); }
+      // among equals, the words as typed (not only their stems) in the title or authors: "DRIVE" before "driving"
+      var needles = query.words.map(function (w) { return " " + w + " "; });
+      numbers.forEach(function (n) {
+        var d = docs.get(n);
+        d.asTyped = 0;
+        if (d.taParts) {
+          var text = paperText(eng, n);
+          needles.forEach(function (w) { if (text.indexOf(w) >= 0) d.asTyped++; });
+        }
+      });
+      numbers.sort(function (a, b) {
+        var x = docs.get(a), y = docs.get(b);
+        return (b === exact) - (a === exact) || y.parts - x.parts || y.taParts - x.taParts || y.asTyped - x.asTyped ||
+          y.score - x.score || a - b;
+      });
       setTimeout(eng.startAbstracts, 600); // once these results are drawn
-      return { numbers: numbers, full: full };
+      return { numbers: numbers, all: all, parts: wanted, missing: missing, query: query, full: full,
+        match: wordMatcher(query, typos.map(function (i) { return query.words[i]; })) };
     });
+  }
+
+  // "12 papers match every word, 340 match some; no paper mentions “jailbreak”"
+  function summary(result, shown) {
+    var n = shown === undefined ? result.numbers.length : shown;
+    var all = Math.min(result.all, n), text;
+    var held = result.query ? result.query.parts.filter(function (p) { return result.missing.indexOf(p.label) < 0; }) : [];
+    var match = function (k) { return k === 1 ? " matches" : " match"; };
+    if (!n) text = "No paper matches";
+    else if (result.missing.length && held.length === 1) text = papersCount(n) + match(n) + " \u201c" + held[0].label + "\u201d";
+    else if (result.parts <= 1 || all === n) text = papersCount(n) + (result.parts > 1 ? match(n) + " every word" : "");
+    else text = (all ? papersCount(all) + match(all) + " every word" : "No paper matches every word") + ", " +
+      n.toLocaleString("en") + match(n) + " some";
+    if (result.missing.length && result.full) {
+      text += "; no paper mentions " + result.missing.map(function (m) { return "\u201c" + m + "\u201d"; }).join(", ");
+    }
+    return text;
+  }
+
+  /* ---- author, keyword and topic pages as results ---- */
+
+  function pageIndex(store) {
+    if (store.pageIndex) return store.pageIndex;
+    var counts = { a: new Int32Array(store.authors.length), k: new Int32Array(store.keywords.length), t: new Int32Array(store.topics.length) };
+    store.papers.forEach(function (p) {
+      p[2].forEach(function (a) { counts.a[a]++; });
+      p[4].forEach(function (k) { counts.k[k]++; });
+      if (p[3] != null) { counts.t[p[3]]++; if (store.topics[p[3]][2] !== p[3]) counts.t[store.topics[p[3]][2]]++; }
+    });
+    var entries = [];
+    function add(kind, list, href, count, label) {
+      list.forEach(function (e, i) {
+        var name = label ? label(e) : e[0];
+        entries.push({ kind: kind, name: name, href: href(e), count: count[i], folded: " " + fold(name).replace(/[^\p{L}\p{N}]+/gu, " ") });
+      });
+    }
+    add("Author", store.authors, function (e) { return new URL("authors/" + e[1] + "/", root).href; }, counts.a);
+    add("Keyword", store.keywords, function (e) { return new URL("keywords/" + e[1] + "/", root).href; }, counts.k);
+    add("Topic", store.topics, function (e) { return new URL("topics/" + e[1] + "/", root).href; }, counts.t);
+    return (store.pageIndex = entries);
+  }
+
+  /* Up to `limit` pages whose name holds every word of the query (each at the
+   * start of a word of the name): a name equal to the query first, then by papers. */
+  function matchingPages(store, text, limit) {
+    var words = fold(text).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    if (words.length < 3) return [];
+    var needles = words.split(" ").map(function (w) { return " " + w; }), whole = " " + words;
+    var found = [];
+    pageIndex(store).forEach(function (e) {
+      for (var i = 0; i < needles.length; i++) if (e.folded.indexOf(needles[i]) < 0) return;
+      found.push({ entry: e, exact: e.folded.trim() === words || e.folded.slice(e.folded.lastIndexOf(" ")) === whole });
+    });
+    found.sort(function (a, b) { return b.exact - a.exact || b.entry.count - a.entry.count || a.entry.name.localeCompare(b.entry.name); });
+    return found.slice(0, limit).map(function (f) { return f.entry; });
   }
 
   function paperHref(slug) { return new URL("papers/" + slug + "/", root).href; }
@@ -220,10 +474,11 @@
     return names.join(", ") + (ids.length > 3 ? " et al." : "");
   }
 
-  // "Authors · Topic", leaving out whichever part a paper lacks.
+  // "Authors · Topic · Decision", leaving out whichever part a paper lacks.
   function paperMeta(store, p) {
     var parts = [authorLine(store, p[2])];
     if (p[3] != null) parts.push(store.topics[p[3]][0]);
+    if (p[5] != null && store.decisions) parts.push(store.decisions[p[5]]);
     return parts.filter(function (part) { return part; }).join(" · ");
   }
 
@@ -236,7 +491,20 @@
     return node;
   }
 
-  function papersCount(n) { return n + (n === 1 ? " paper" : " papers"); }
+  function papersCount(n) { return n.toLocaleString("en") + (n === 1 ? " paper" : " papers"); }
+
+  /* Abstract snippets under the shown results, once the abstracts' texts are in:
+   * items[i] gets the snippet of numbers[i] (appended to its `into` element). */
+  function addSnippets(eng, numbers, targets, match, still) {
+    if (!eng.abstracts || !numbers.length) return;
+    eng.abstracts.ask({ type: "texts", refs: numbers }).then(function (answer) {
+      if (!answer || !still()) return;
+      answer.texts.forEach(function (text, i) {
+        var cut = snippet(text, match);
+        if (cut) targets[i].appendChild(el("p", { "class": "ps-snippet" }, [cut]));
+      });
+    });
+  }
 
   /* ---- header search ---- */
   function setupHeaderSearch() {
@@ -250,38 +518,54 @@
     var first = null, listening = false;
     var explore = new URL("explore/", root);
 
+    function item(href, heading, lines, extraClass) {
+      var article = el("article", { "class": "md-search-result__article md-typeset" }, [el("h1", {}, [heading])].concat(lines));
+      return el("li", { "class": "md-search-result__item" + (extraClass ? " " + extraClass : "") }, [
+        el("a", { href: href, "class": "md-search-result__link", tabindex: "-1" }, [article])
+      ]);
+    }
+
     function show(eng, text, result) {
-      var found = result.numbers;
+      var found = result.numbers, store = eng.store;
+      var match = result.match || wordMatcher(parseQuery(text));
       list.textContent = "";
-      first = found.length ? paperHref(eng.store.papers[found[0]][0]) : null;
+      list.setAttribute("data-ps-query", text);
+      list.setAttribute("data-ps-state", result.exactOnly || !result.full ? "partial" : "full");
+      var pages = result.exactOnly ? [] : matchingPages(store, text, 3);
+      first = pages.length && pages[0].exact ? pages[0].href : (found.length ? paperHref(store.papers[found[0]][0]) : null);
       meta.textContent = result.exactOnly ? "A paper with this title (searching for more…)"
-        : (found.length ? papersCount(found.length) : "No paper matches") + (result.full ? "" : " (searching the abstracts too…)");
-      found.slice(0, 10).forEach(function (n) {
-        var p = eng.store.papers[n];
-        list.appendChild(el("li", { "class": "md-search-result__item" }, [
-          el("a", { href: paperHref(p[0]), "class": "md-search-result__link", tabindex: "-1" }, [
-            el("article", { "class": "md-search-result__article md-typeset" }, [
-              el("h1", {}, [p[1]]),
-              el("p", {}, [paperMeta(eng.store, p)])
-            ])
-          ])
-        ]));
+        : summary(result) + (result.full ? "" : " (searching the abstracts too…)");
+      pages.forEach(function (page) {
+        list.appendChild(item(page.href, marked(page.name, match), [
+          el("p", { "class": "ps-kind" }, [page.kind + " · " + papersCount(page.count)])
+        ], "ps-page-result"));
+      });
+      var shownNumbers = found.slice(0, 10), articles = [];
+      shownNumbers.forEach(function (n) {
+        var p = store.papers[n];
+        var li = item(paperHref(p[0]), marked(p[1], match), [el("p", {}, [paperMeta(store, p)])]);
+        articles.push(li.querySelector("article"));
+        list.appendChild(li);
       });
       if (found.length > 10) {
         var more = new URL(explore); more.searchParams.set("q", text);
         list.appendChild(el("li", { "class": "md-search-result__item" }, [
           el("a", { href: more.href, "class": "md-search-result__link ps-more" }, [
             el("article", { "class": "md-search-result__article md-typeset" }, [
-              el("p", {}, ["All " + found.length + " results in Explore →"])
+              el("p", {}, ["All " + found.length.toLocaleString("en") + " results in Explore →"])
             ])
           ])
         ]));
       }
+      if (!result.exactOnly) addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
     }
 
     function render() {
       var text = input.value;
-      if (!text.trim()) { list.textContent = ""; first = null; meta.textContent = "Type to search titles, authors, keywords and abstracts"; return; }
+      if (!text.trim()) {
+        list.textContent = ""; first = null; list.removeAttribute("data-ps-query");
+        meta.textContent = "Type to search titles, authors, keywords and abstracts"; return;
+      }
       loadEngine().then(function (eng) {
         if (!listening) { listening = true; eng.onFull.push(function () { if (input.value.trim()) render(); }); }
         if (input.value !== text) return null;
@@ -339,31 +623,41 @@
     }
     return this.folded;
   };
-  // null: no filter; -1: nothing matches the value
+  /* What a filter's text selects: null (no filter), {exact: i}, or {partial: [i, ...]}:
+   * the names holding the text from the start of one of their words
+   * ("distillation" -> "knowledge distillation", a surname -> everyone of that
+   * name), possibly none: a note then says so instead of a silent zero. */
   Names.prototype.lookup = function (value) {
     if (!value) return null;
-    if (this.bySlug.has(value)) return this.bySlug.get(value);
+    if (this.bySlug.has(value)) return { exact: this.bySlug.get(value) };
     this.fold();
     var f = fold(value);
-    return this.byName.has(f) ? this.byName.get(f) : -1;
+    if (this.byName.has(f)) return { exact: this.byName.get(f) };
+    var partial = [], needle = " " + f.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    this.folded.forEach(function (name, i) {
+      if ((" " + name.replace(/[^\p{L}\p{N}]+/gu, " ")).indexOf(needle) >= 0) partial.push(i);
+    });
+    return { partial: partial };
   };
-  // up to `limit` names for the suggestion list: those starting with the text, then those containing it
-  Names.prototype.suggest = function (text, limit) {
-    var folded = this.fold(), f = fold(text), starts = [], contains = [];
-    for (var i = 0; i < folded.length && starts.length < limit; i++) {
-      var at = f ? folded[i].indexOf(f) : 0;
-      if (at === 0) starts.push(i);
-      else if (at > 0 && contains.length < limit) contains.push(i);
-    }
-    return starts.concat(contains).slice(0, limit);
+  Names.prototype.test = function (selected) {
+    if (!selected) return null;
+    if (selected.exact !== undefined) { var one = selected.exact; return function (ids) { return ids.indexOf(one) >= 0; }; }
+    var set = new Set(selected.partial);
+    return function (ids) { return ids.some(function (i) { return set.has(i); }); };
   };
+
+  var PAGE = 100; // results drawn at a time; "Show more" draws the next ones
 
   function setupExplore() {
     var form = document.querySelector("[data-ps-explore]");
     if (!form) return;
     var q = form.elements.q, topic = form.elements.topic, keyword = form.elements.keyword, author = form.elements.author;
+    var decision = form.elements.decision;
     var count = document.querySelector("[data-ps-explore-count]");
     var results = document.querySelector("[data-ps-explore-results]");
+    var notes = document.querySelector("[data-ps-explore-notes]");
+    var facets = document.querySelector("[data-ps-explore-facets]");
+    var moreButton = document.querySelector("[data-ps-explore-more]");
     var params = new URLSearchParams(location.search);
     // The query shows at once; the filters (slugs in the URL, names in the inputs) once the store is in.
     // Preloading the store holds the page's load event until its bytes are here, so a page that has
@@ -374,108 +668,197 @@
 
     loadEngine().then(function (eng) {
       var store = eng.store;
-      var topicBySlug = {};
+      var topicBySlug = {}, topicOptions = [];
       var frag = document.createDocumentFragment();
       store.topics.forEach(function (t, i) {
         topicBySlug[t[1]] = i;
-        frag.appendChild(el("option", { value: t[1] }, [(t[2] === i ? "" : "\u2003") + t[0]]));
+        var option = el("option", { value: t[1] }, [(t[2] === i ? "" : "\u2003") + t[0]]);
+        topicOptions.push(option);
+        frag.appendChild(option);
       });
       topic.appendChild(frag);
+      var decisionOptions = [];
+      (store.decisions || []).forEach(function (d) {
+        var option = el("option", { value: d }, [d]);
+        decisionOptions.push(option);
+        decision.appendChild(option);
+      });
+      if (!(store.decisions || []).length) decision.closest(".ps-explore-row").hidden = true;
       var keywords = new Names(store.keywords), authors = new Names(store.authors);
+      var counts = { k: new Map(), a: new Map() };
 
-      // suggestions: a short list that follows what is typed, not every name at once
-      function suggestions(inputEl, names, listId) {
-        var datalist = document.getElementById(listId), shown = null;
+      // suggestions: a short list that follows what is typed, with how many current results have each
+      function suggestions(inputEl, names, listId, facet) {
+        var datalist = document.getElementById(listId);
         function fill() {
-          var text = inputEl.value.trim();
-          if (text === shown) return;
-          shown = text;
+          var text = inputEl.value.trim(), f = fold(text), picked = [];
+          var folded = names.fold(), ranked = Array.from(counts[facet].keys());
+          ranked.sort(function (x, y) { return counts[facet].get(y) - counts[facet].get(x) || x - y; });
+          for (var i = 0; i < ranked.length && picked.length < 50; i++) if (!f || folded[ranked[i]].indexOf(f) >= 0) picked.push(ranked[i]);
           var options = document.createDocumentFragment();
-          names.suggest(text, 50).forEach(function (i) { options.appendChild(el("option", { value: names.entries[i][0] })); });
+          picked.forEach(function (i) {
+            options.appendChild(el("option", { value: names.entries[i][0], label: papersCount(counts[facet].get(i)) }));
+          });
           datalist.textContent = "";
           datalist.appendChild(options);
         }
         inputEl.addEventListener("focus", fill);
         inputEl.addEventListener("input", fill);
+        return fill;
       }
-      suggestions(keyword, keywords, "ps-keyword-list");
-      suggestions(author, authors, "ps-author-list");
+      var refill = [suggestions(keyword, keywords, "ps-keyword-list", "k"), suggestions(author, authors, "ps-author-list", "a")];
 
       // restore from the URL (slugs there, names in the inputs), unless the reader typed meanwhile
       if (!q.value) q.value = params.get("q") || "";
       if (params.get("topic") in topicBySlug) topic.value = params.get("topic");
+      if (params.get("decision") && (store.decisions || []).indexOf(params.get("decision")) >= 0) decision.value = params.get("decision");
       var k0 = keywords.lookup(params.get("keyword"));
-      if (!keyword.value) keyword.value = k0 != null && k0 >= 0 ? store.keywords[k0][0] : (params.get("keyword") || "");
+      if (!keyword.value) keyword.value = k0 && k0.exact !== undefined ? store.keywords[k0.exact][0] : (params.get("keyword") || "");
       var a0 = authors.lookup(params.get("author"));
-      if (!author.value) author.value = a0 != null && a0 >= 0 ? store.authors[a0][0] : (params.get("author") || "");
+      if (!author.value) author.value = a0 && a0.exact !== undefined ? store.authors[a0.exact][0] : (params.get("author") || "");
 
-      var serial = 0;
+      // a note under a filter whose text is not a name: what it selected instead, each name a button
+      function note(kind, inputEl, text, selected, names, facetCounts) {
+        if (!selected || selected.exact !== undefined) return;
+        var line = el("p", { "class": "ps-note" });
+        if (!selected.partial.length) {
+          line.appendChild(document.createTextNode("No " + kind + " contains \u201c" + text + "\u201d."));
+          notes.appendChild(line);
+          return;
+        }
+        var listed = selected.partial.slice().sort(function (x, y) { return (facetCounts.get(y) || 0) - (facetCounts.get(x) || 0) || x - y; });
+        line.appendChild(document.createTextNode("No " + kind + " is exactly \u201c" + text + "\u201d; showing papers with any of the " +
+          listed.length + " that contain it. Pick one: "));
+        listed.slice(0, 12).forEach(function (i) {
+          var b = el("button", { type: "button", "class": "ps-chip" }, [names.entries[i][0] + " (" + (facetCounts.get(i) || 0) + ")"]);
+          b.addEventListener("click", function () { inputEl.value = names.entries[i][0]; update(); });
+          line.appendChild(b);
+        });
+        notes.appendChild(line);
+      }
+
+      // top values of a facet among the results, as buttons that set the filter
+      function facetList(title, facetCounts, names, inputEl) {
+        var ranked = Array.from(facetCounts.keys()).sort(function (x, y) { return facetCounts.get(y) - facetCounts.get(x) || x - y; });
+        if (!ranked.length) return;
+        var row = el("p", { "class": "ps-facet" }, [el("strong", {}, [title + ": "])]);
+        ranked.slice(0, 8).forEach(function (i) {
+          var b = el("button", { type: "button", "class": "ps-chip" }, [names.entries[i][0] + " (" + facetCounts.get(i) + ")"]);
+          b.addEventListener("click", function () { inputEl.value = names.entries[i][0]; update(); });
+          row.appendChild(b);
+        });
+        facets.appendChild(row);
+      }
+
+      var serial = 0, drawn = null;
       function update() {
         var mine = ++serial;
+        count.setAttribute("aria-busy", "true"); // until the results for this state are all in
         var t = topic.value ? topicBySlug[topic.value] : null;
-        var k = keywords.lookup(keyword.value.trim());
-        var a = authors.lookup(author.value.trim());
+        var dv = decision.value ? store.decisions.indexOf(decision.value) : null;
+        var kText = keyword.value.trim(), aText = author.value.trim();
+        var kSel = keywords.lookup(kText), aSel = authors.lookup(aText);
+        var kTest = keywords.test(kSel), aTest = authors.test(aSel);
         var url = new URL(location.href);
         url.search = "";
         if (q.value.trim()) url.searchParams.set("q", q.value.trim());
         if (topic.value) url.searchParams.set("topic", topic.value);
-        if (keyword.value.trim()) url.searchParams.set("keyword", k != null && k >= 0 ? store.keywords[k][1] : keyword.value.trim());
-        if (author.value.trim()) url.searchParams.set("author", a != null && a >= 0 ? store.authors[a][1] : author.value.trim());
+        if (kText) url.searchParams.set("keyword", kSel.exact !== undefined ? store.keywords[kSel.exact][1] : kText);
+        if (aText) url.searchParams.set("author", aSel.exact !== undefined ? store.authors[aSel.exact][1] : aText);
+        if (decision.value) url.searchParams.set("decision", decision.value);
         history.replaceState(null, "", url.href);
 
+        function inTopic(p) { return t == null || p[3] === t || (p[3] != null && store.topics[p[3]][2] === t); }
+
         function show(result) {
-          var shown = result.numbers.filter(function (n) {
+          // each facet counts the papers that pass every other filter
+          var shown = [], tc = new Int32Array(store.topics.length), dc = new Int32Array((store.decisions || []).length);
+          counts.k = new Map(); counts.a = new Map();
+          result.numbers.forEach(function (n) {
             var p = store.papers[n];
-            if (t != null && !(p[3] === t || (p[3] != null && store.topics[p[3]][2] === t))) return false;
-            if (k != null && p[4].indexOf(k) < 0) return false;
-            if (a != null && p[2].indexOf(a) < 0) return false;
-            return true;
+            var okT = inTopic(p), okK = !kTest || kTest(p[4]), okA = !aTest || aTest(p[2]), okD = dv == null || p[5] === dv;
+            if (okK && okA && okD && p[3] != null) { tc[p[3]]++; if (store.topics[p[3]][2] !== p[3]) tc[store.topics[p[3]][2]]++; }
+            if (okT && okK && okA && p[5] != null) dc[p[5]]++;
+            if (okT && okA && okD) p[4].forEach(function (k) { counts.k.set(k, (counts.k.get(k) || 0) + 1); });
+            if (okT && okK && okD) p[2].forEach(function (a) { counts.a.set(a, (counts.a.get(a) || 0) + 1); });
+            if (okT && okK && okA && okD) shown.push(n);
           });
-          count.textContent = result.exactOnly ? "A paper with this title; still loading the search index…"
-            : papersCount(shown.length) + (shown.length > 200 ? " (first 200 shown)" : "") +
-              (result.full ? "" : " so far: still loading the abstracts…");
-          var items = document.createDocumentFragment();
-          shown.slice(0, 200).forEach(function (n) {
-            var p = store.papers[n];
-            items.appendChild(el("li", {}, [
-              el("a", { href: paperHref(p[0]) }, [p[1]]),
-              el("br"),
-              el("span", { "class": "ps-meta" }, [paperMeta(store, p)])
-            ]));
-          });
+          topicOptions.forEach(function (o, i) { o.textContent = (store.topics[i][2] === i ? "" : "\u2003") + store.topics[i][0] + " (" + tc[i] + ")"; });
+          decisionOptions.forEach(function (o, i) { o.textContent = store.decisions[i] + " (" + dc[i] + ")"; });
+          refill.forEach(function (fill) { if (document.activeElement === keyword || document.activeElement === author) fill(); });
+          notes.textContent = "";
+          note("keyword", keyword, kText, kSel, keywords, counts.k);
+          note("author", author, aText, aSel, authors, counts.a);
+          facets.textContent = "";
+          if (!kText) facetList("Keywords", counts.k, keywords, keyword);
+          if (!aText) facetList("Authors", counts.a, authors, author);
+          var filtered = t != null || kTest || aTest || dv != null;
+          var head = result.exactOnly ? "A paper with this title; still loading the search index…"
+            : !q.value.trim() ? papersCount(shown.length)
+              : filtered ? papersCount(shown.length) + " after the filters (of " + summary(result).replace(/^./, function (c) { return c.toLowerCase(); }) + ")"
+                : summary(result);
+          count.textContent = head + (result.full || !q.value.trim() ? "" : " so far: still loading the abstracts…");
+          if (result.full || !q.value.trim()) count.removeAttribute("aria-busy");
           results.textContent = "";
-          results.appendChild(items);
+          drawn = { shown: shown, upto: 0, match: result.match || function () { return false; }, mine: mine };
+          drawMore();
         }
 
         if (!q.value.trim()) {
-          show({ numbers: store.papers.map(function (_, i) { return i; }), full: true });
+          show({ numbers: store.papers.map(function (_, i) { return i; }), full: true, all: 0, parts: 0, missing: [] });
           return;
         }
         // an exact title shows at once, from the store, while the first index still loads
         var exact = eng.byTitle.get(titleKey(q.value));
-        if (!eng.searchable && exact !== undefined) show({ numbers: [exact], exactOnly: true });
+        if (!eng.searchable && exact !== undefined) show({ numbers: [exact], exactOnly: true, all: 1, parts: 1, missing: [] });
         search(eng, q.value).then(function (result) {
           if (result && mine === serial) show(result);
         }).catch(function () { if (mine === serial) count.textContent = "The search index could not be loaded."; });
       }
+
+      // the next PAGE results of the current search, with their snippets
+      function drawMore() {
+        var d = drawn, items = document.createDocumentFragment(), numbers = d.shown.slice(d.upto, d.upto + PAGE), targets = [];
+        numbers.forEach(function (n) {
+          var p = store.papers[n];
+          var li = el("li", {}, [
+            el("a", { href: paperHref(p[0]) }, [marked(p[1], d.match)]),
+            el("br"),
+            el("span", { "class": "ps-meta" }, [paperMeta(store, p)])
+          ]);
+          targets.push(li);
+          items.appendChild(li);
+        });
+        results.appendChild(items);
+        d.upto += numbers.length;
+        var left = d.shown.length - d.upto;
+        moreButton.hidden = left <= 0;
+        moreButton.textContent = "Show " + Math.min(left, PAGE) + " more (" + left.toLocaleString("en") + " not shown yet)";
+        if (q.value.trim()) addSnippets(eng, numbers, targets, d.match, function () { return drawn === d; });
+      }
+      moreButton.addEventListener("click", drawMore);
+
       eng.onFull.push(function () { if (q.value.trim()) update(); });
       [q, keyword, author].forEach(function (i) { i.addEventListener("input", function () { update(); }); });
       topic.addEventListener("change", function () { update(); });
+      decision.addEventListener("change", function () { update(); });
       form.addEventListener("submit", function (e) { e.preventDefault(); update(); });
       form.addEventListener("reset", function () { setTimeout(update, 0); });
       update();
-    }).catch(function () { count.textContent = "The search index could not be loaded."; });
+    }).catch(function (error) {
+      if (window.console) console.warn("papersite:", error);
+      count.textContent = "The search index could not be loaded.";
+    });
   }
 
-  /* ---- All papers: filter and sort in place ---- */
-  function setupPaperList() {
-    var controls = document.querySelector("[data-ps-list]");
-    if (!controls) return;
+  /* ---- Paper lists (all papers, sub-areas, keywords, authors): filter and sort in place ---- */
+  function setupPaperList(controls) {
     var list = document.getElementById(controls.getAttribute("data-ps-list"));
+    if (!list) return;
     var items = Array.prototype.slice.call(list.children);
     items.forEach(function (li, i) { li._order = i; });
     var filter = controls.querySelector("[data-ps-filter]");
-    var area = controls.querySelector("[data-ps-area]");
+    var area = controls.querySelector("[data-ps-area]"); // absent where every paper has the same area
     var decision = controls.querySelector("[data-ps-decision]");
     var sort = controls.querySelector("[data-ps-sort]");
     var shown = controls.querySelector("[data-ps-shown]");
@@ -484,7 +867,7 @@
       var n = 0;
       items.forEach(function (li) {
         var text = li.getAttribute("data-text");
-        var ok = (!area.value || li.getAttribute("data-area") === area.value) &&
+        var ok = (!area || !area.value || li.getAttribute("data-area") === area.value) &&
           (!decision || !decision.value || li.getAttribute("data-decision") === decision.value) &&
           words.every(function (w) { return text.indexOf(w) >= 0; });
         li.hidden = !ok; if (ok) n++;
@@ -499,10 +882,10 @@
       var frag = document.createDocumentFragment();
       sorted.forEach(function (li) { frag.appendChild(li); });
       list.appendChild(frag);
-      shown.textContent = n + (n === 1 ? " paper" : " papers");
+      shown.textContent = papersCount(n);
     }
     filter.addEventListener("input", apply);
-    area.addEventListener("change", apply);
+    if (area) area.addEventListener("change", apply);
     if (decision) decision.addEventListener("change", apply);
     sort.addEventListener("change", apply);
   }
@@ -540,7 +923,10 @@
     for (var i = 0; i < blocks.length; i++) blocks[i].open = false;
   }
 
-  function start() { setupHeaderSearch(); setupExplore(); setupPaperList(); setupCopy(); setupCite(); }
+  function start() {
+    setupHeaderSearch(); setupExplore(); setupCopy(); setupCite();
+    Array.prototype.forEach.call(document.querySelectorAll("[data-ps-list]"), setupPaperList);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

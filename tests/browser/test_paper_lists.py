@@ -1,0 +1,77 @@
+"""Sub-area, keyword and author pages: their paper lists filter and sort, and open the same set in Explore.
+
+Also the keyword index by use and each keyword's related keywords. Runs on the site of search_corpus.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from search_corpus import search_records, search_site  # noqa: F401 (fixture)
+from site_ui import horizontal_overflow, main_paper_slugs
+
+pytestmark = pytest.mark.browser
+
+
+def _visible_slugs(page) -> list[str]:
+    hrefs = page.locator("#ps-list > li:not([hidden]) > a").evaluate_all("links => links.map(a => a.href)")
+    return [h.rstrip("/").rsplit("/", 1)[-1] for h in hrefs]
+
+
+@pytest.mark.parametrize("path, member", [
+    ("keywords/calibration/", lambda p: "calibration" in p.keywords),
+    ("authors/filler-author0/", lambda p: "Filler Author0" in p.authors),
+    ("topics/deep-learning/graph-neural-networks/", lambda p: p.topic.subarea == "Graph Neural Networks"),
+])
+def test_a_list_page_filters_sorts_and_opens_in_explore(page_factory, search_site, path, member):  # noqa: F811
+    visit = page_factory(search_site, viewport={"width": 1280, "height": 900})
+    visit.goto(path)
+    page = visit.page
+    expected = sorted((p for p in search_records() if member(p)), key=lambda p: p.title.lower())
+    assert len(expected) >= 10, "the fixture should give this page enough papers for controls"
+    slugs = _visible_slugs(page)
+    assert set(slugs) == {p.slug for p in expected}
+
+    page.locator("main [data-ps-sort]").select_option("title-desc")
+    assert _visible_slugs(page) == list(reversed(slugs)), "Title Z–A reverses the list"
+    page.locator("main [data-ps-filter]").fill("study 12")
+    # every word typed is in the title, authors or keywords
+    text = {p.slug: " ".join([p.title, *p.authors, *p.keywords]).lower() for p in expected}
+    wanted = {p.slug for p in expected if "study" in text[p.slug] and "12" in text[p.slug]}
+    assert wanted and set(_visible_slugs(page)) == wanted
+    assert page.locator("main [data-ps-shown]").inner_text() == f"{len(wanted)} paper{'s' if len(wanted) != 1 else ''}"
+
+    link = page.locator("main").get_by_role("link", name=f"Open these {len(expected)} papers in Explore")
+    with page.expect_navigation():
+        link.click()
+    page.wait_for_function(
+        "() => { const c = document.querySelector('[data-ps-explore-count]');"
+        " return c && !c.hasAttribute('aria-busy') && !/loading/i.test(c.textContent); }"
+    )
+    assert page.locator("[data-ps-explore-count]").inner_text().startswith(f"{len(expected)} papers")
+    more = page.locator("[data-ps-explore-more]")
+    while more.is_visible():
+        shown = page.locator("[data-ps-explore-results] > li").count()
+        more.click()
+        page.wait_for_function("n => document.querySelectorAll('[data-ps-explore-results] > li').length > n", arg=shown)
+    assert set(main_paper_slugs(page, "[data-ps-explore-results]")) == {p.slug for p in expected}
+
+
+def test_keyword_index_lists_the_most_used_first_and_a_keyword_page_its_related_keywords(page_factory, search_site):  # noqa: F811
+    visit = page_factory(search_site, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    visit.goto("keywords/")
+    page = visit.page
+    uses = Counter(k for p in search_records() for k in p.keywords)
+    ranked = page.locator("main .ps-ranked > li > a").all_inner_texts()
+    assert ranked[:2] == [k for k, _ in sorted(uses.items(), key=lambda kv: (-kv[1], kv[0]))[:2]], ranked[:5]
+    assert page.locator("main #a-to-z").count() == 1, "the A to Z list is still there"
+    wide = horizontal_overflow(page)
+    assert wide["scrollWidth"] <= wide["innerWidth"], wide
+
+    visit.goto("keywords/large-language-models/")
+    related = page.locator("main #related + p + ul > li > a").all_inner_texts()
+    together = Counter(k for p in search_records() if "large language models" in p.keywords for k in p.keywords)
+    del together["large language models"]
+    assert sorted(related) == sorted(together), f"related keywords are those on its papers: {related}"
