@@ -97,6 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `papersite import | head`: the reader left; what was written stays written.
+        sys.stderr.close()
+        return 0
     raise AssertionError(args.command)
 
 
