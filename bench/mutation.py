@@ -134,7 +134,7 @@ def mutated_source(target: Target, index: int) -> str:
 def scratch_copy() -> Path:
     """The project's code, tests, data and pages, copied so that mutants never touch this checkout."""
     scratch = Path(tempfile.mkdtemp(prefix="papersite-mutation-"))
-    ignore = shutil.ignore_patterns(".git", ".venv", "site", "build", "__pycache__", ".pytest_cache", ".hypothesis", ".cache")
+    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".hypothesis", ".cache")
     for name in os.listdir(ROOT):
         source = ROOT / name
         if name in (".git", ".venv", "site", "build", ".pytest_cache", ".hypothesis", ".cache"):
@@ -179,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=240, help="seconds per mutant's test run")
     parser.add_argument("--json", type=Path, help="write the report here too")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--again", type=Path, help="a --json report: run only the mutants that survived it")
     args = parser.parse_args(argv)
 
     targets = [t for t in TARGETS if not args.only or any(o.lower() in t.name.lower() or o in t.module for o in args.only)]
@@ -188,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.per_target and len(found) > args.per_target:
             found = sorted(random.Random(f"{args.seed}:{target.name}").sample(found, args.per_target), key=lambda m: m.index)
         plan += [(target, m) for m in found]
+    if args.again:
+        earlier = json.loads(args.again.read_text(encoding="utf-8"))["mutants"]
+        alive = {(r["module"], r["index"]) for r in earlier if r["status"] == "survived"}
+        plan = [(t, m) for target in targets for t, m in [(target, m) for m in mutants_of(target)] if (m.module, m.index) in alive]
+        targets = [t for t in targets if any(t is pt for pt, _ in plan)]
     if args.list:
         for _, m in plan:
             print(f"{m.module}:{m.line}: {m.change}")

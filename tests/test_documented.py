@@ -115,7 +115,7 @@ def test_an_unknown_setting_stops_every_command_at_its_line(tmp_path: Path) -> N
 
 @pytest.fixture(scope="module")
 def two_sites(tmp_path_factory) -> dict[str, Path]:
-    """The skeleton built without repo_url (as init writes it) and with one; the first has a hand-written about.md."""
+    """The skeleton built without repo_url (as init writes it) and with one; the first has a hand-written About page."""
     sites = {}
     for name in ("without", "with"):
         root = _init(tmp_path_factory.mktemp(f"repo-url-{name}") / "site")
@@ -123,7 +123,9 @@ def two_sites(tmp_path_factory) -> dict[str, Path]:
             with (root / "papersite.yml").open("a", encoding="utf-8") as handle:
                 handle.write("repo_url: https://github.com/example/documented\n")
         else:
-            (root / "site_src" / "about.md").write_text(
+            # at the generated page's own path (about/index.md), which the nav names
+            (root / "site_src" / "about").mkdir()
+            (root / "site_src" / "about" / "index.md").write_text(
                 "# About this collection\n\nWritten by hand by the reading group.\n", encoding="utf-8")
         run = _cli(root, "build", "--quiet")
         assert run.returncode == 0, run.stdout + run.stderr
