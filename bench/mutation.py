@@ -45,7 +45,7 @@ TARGETS = (
     Target("three-way merge", "generator/importer.py", ("tests/test_importer.py", "tests/test_mutation_survivors.py"), ("merge_fields",)),
     Target("merge evidence", "generator/merge.py", ("tests/test_merge.py", "tests/test_mutation_survivors.py")),
     Target("reference matching", "generator/references.py", ("tests/test_references.py",)),
-    Target("layout (URLs)", "generator/site/urls.py", ("tests/test_site_units.py", "tests/test_check.py")),
+    Target("layout (URLs)", "generator/site/urls.py", ("tests/test_site_units.py", "tests/test_check.py", "tests/test_mutation_survivors.py")),
 )
 
 _FLIP = {

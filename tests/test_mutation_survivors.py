@@ -59,3 +59,11 @@ def test_the_same_title_over_unrelated_abstracts_is_two_papers():
         ListingEntry(file="b.txt", entry=1, line=1, format="numbered", title="Scaling Laws Revisited", abstract=PROSE_B),
     ]
     assert len(merge_duplicates(entries)) == 2
+
+
+def test_only_well_formed_web_urls_become_links():
+    from generator.site.urls import is_web_url
+
+    assert is_web_url("https://example.org/a") and is_web_url("HTTP://example.org")
+    for url in ("http://[::1/x", "javascript:alert(1)", "http:///no-host", "https://a.org/x y", "//example.org/x", "ftp://a.org/f"):
+        assert not is_web_url(url), url
