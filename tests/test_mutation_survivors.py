@@ -67,3 +67,19 @@ def test_only_well_formed_web_urls_become_links():
     assert is_web_url("https://example.org/a") and is_web_url("HTTP://example.org")
     for url in ("http://[::1/x", "javascript:alert(1)", "http:///no-host", "https://a.org/x y", "//example.org/x", "ftp://a.org/f"):
         assert not is_web_url(url), url
+
+
+def test_a_retitled_paper_with_the_same_abstract_is_one_paper_and_a_shared_opening_is_not_enough():
+    retitled = [
+        ListingEntry(file="a.txt", entry=1, line=1, format="numbered", title="Contrastive Folding", abstract=PROSE_A),
+        ListingEntry(file="b.txt", entry=1, line=1, format="numbered", title="Aligning Contacts and Sequences", abstract=PROSE_A),
+    ]
+    (paper,) = merge_duplicates(retitled)
+    assert len(paper.sources) == 2
+    opening = PROSE_A.split(" that ")[0]
+    apart = [
+        ListingEntry(file="a.txt", entry=1, line=1, format="numbered", title="Contrastive Folding", abstract=PROSE_A),
+        ListingEntry(file="b.txt", entry=1, line=1, format="numbered", title="Curious Mazes",
+                     abstract=opening + " that " + PROSE_B),
+    ]
+    assert len(merge_duplicates(apart)) == 2
