@@ -22,7 +22,6 @@ import pytest
 import yaml
 
 from generator.cli import main as papersite
-from generator.config import load_config
 from generator.record import read_page
 from site_fixtures import REPO_ROOT
 

@@ -15,7 +15,6 @@ import pytest
 from generator.check import check_pages
 from generator.cli import main as papersite
 from generator.config import load_config
-from generator.record import render_page
 from site_fixtures import fixture_records, write_project
 
 
