@@ -346,8 +346,8 @@ def _build_mkdocs(
         command.append("--dirty")
     if strict:
         command.append("--strict")
-    if quiet:
-        command.append("--quiet")
+    # Never MkDocs' own --quiet: it silences warnings before strict mode counts them, so a
+    # quiet build would pass on a warning. Quiet here only means its output is not echoed.
     start = time.perf_counter()
     try:
         code, output = _run(command, config_file.parent, quiet)

@@ -265,3 +265,21 @@ def test_zensical_strict_build_fails_on_a_broken_link_naming_the_page(project: P
     assert message.startswith("zensical build of")
     assert "papers/shortcut-models/index.md" in message
     assert "Traceback" not in message
+
+
+def test_zensical_config_of_a_small_project_is_exactly_the_documented_derivation():
+    """A fixed expectation, not a second run: tags and our plugin dropped, classic look, settings and paths added."""
+    source = (
+        "site_name: Tiny\ntheme:\n  name: material\nplugins:\n  - search\n  - tags\n  - papersite\n"
+        "markdown_extensions:\n  - toc:\n      permalink: true\n"
+    )
+    text, notes = zensical_config(source, site_dir="out/site", docs_dir="build/docs", custom_dir="build/overrides",
+                                  settings={"site_url": "https://x.org/", "repo_url": "https://github.com/a/b"})
+    body = "".join(line + "\n" for line in text.splitlines() if not line.startswith("#"))
+    assert body == (
+        "site_name: Tiny\ntheme:\n  name: material\n  variant: classic\n  custom_dir: build/overrides\n"
+        "plugins:\n- search\nmarkdown_extensions:\n- toc:\n    permalink: true\n"
+        "site_url: https://x.org/\nrepo_url: https://github.com/a/b\ndocs_dir: build/docs\nsite_dir: out/site\n"
+    )
+    assert notes == ["plugin 'tags' removed: Zensical's tags listing grows memory quadratically",
+                     "plugin 'papersite' is not run by Zensical"]

@@ -17,9 +17,17 @@ def test_hyphen_space_case_and_plural_fold_together():
 
 
 def test_acronyms_match_only_as_written():
-    papers = [("Scaling LLMs", "We study LLMs and their reasoning."), ("Small llm tricks", "An llm is cheap.")] * 2
+    papers = [
+        ("Scaling LLMs", "We study LLMs and their reasoning."),
+        ("Small llm tricks for reinforcement learning",
+         "An llm is cheap: we use reinforcement learning and policy gradient with chain of thought."),
+    ] * 2
     keywords = extract_keywords(papers)
     assert "large language models" in keywords[0]
+    # "llm" in lower case is a word, not the acronym: the second paper is not about LLMs as written
+    assert all("large language models" not in kws and "LLM" not in kws for kws in keywords[1::2]), keywords
+    assert all(3 <= len(kws) <= 8 for kws in keywords), keywords
+    assert "reinforcement learning" in keywords[1]
 
 
 def test_junk_never_becomes_a_keyword():
@@ -136,6 +144,14 @@ def test_mined_phrases_need_a_title_and_keep_acronym_case():
     index = build_index([find_terms(t, a, vocabulary) for t, a in papers], vocabulary)
     assert index.phrase_display.get("fréchet coupling") == "fréchet coupling"
     assert "sinkhorn step" not in index.phrase_display  # no title names it
+    # an acronym inside a mined phrase keeps its capitals; the other words are lower-cased
+    papers = [("Sparse QKV caches for long contexts", "Sparse QKV caches cut memory."),
+              ("Sparse QKV caches at scale", "We revisit Sparse QKV caches."), ("Other", "Nothing shared here.")]
+    index = build_index([find_terms(t, a, vocabulary) for t, a in papers], vocabulary)
+    assert list(index.phrase_display.values()) == ["sparse QKV caches"]
+    keywords = extract_keywords(papers, vocabulary)
+    assert "sparse QKV caches" in keywords[0] and "sparse QKV caches" in keywords[1]
+    assert not any(k.lower() == "sparse qkv caches" and k != "sparse QKV caches" for kws in keywords for k in kws)
 
 
 def test_every_paper_gets_three_keywords_even_when_alone():

@@ -386,3 +386,25 @@ def test_fix_this_paper_opens_the_form_holding_the_page_values(fixture_site):
         assert len(url) <= 4000
     article = _article(_html(fixture_site, "papers/hostile-paper"))
     assert ">Fix this paper</a>" in article and "Report a problem" not in article
+
+
+def test_hostile_keyword_author_and_topic_are_shown_escaped_on_every_page_that_names_them(fixture_site):
+    from slugify import slugify
+
+    keyword, author, subarea = "<script>kw</script>", '<b onmouseover="alert(1)">Mallory</b>', "Computer Vision <i>"
+    escaped = {keyword: "&lt;script&gt;kw&lt;/script&gt;", author: "&lt;b onmouseover=", subarea: "Computer Vision &lt;i&gt;"}
+    pages = {
+        keyword: ["papers/hostile-paper", "keywords", f"keywords/{slugify(keyword)}"],
+        author: ["papers/hostile-paper", "authors", f"authors/{slugify(author)}"],
+        subarea: ["papers/hostile-paper", "topics"],
+    }
+    for text, urls in pages.items():
+        for url in urls:
+            html = _html(fixture_site, url)
+            assert escaped[text] in _article(html), f"{url}/ should show {text!r} as text"
+            assert text not in html, f"{url}/ carries {text!r} as markup"
+            title = re.search(r"<title>(.*?)</title>", html, re.DOTALL).group(1)
+            assert "<" not in title, f"{url}/: {title!r}"
+    # the keyword's own page is titled with the escaped keyword
+    own = _html(fixture_site, f"keywords/{slugify(keyword)}")
+    assert re.search(r"<h1[^>]*>.*?</span> &lt;script&gt;kw&lt;/script&gt;</h1>", own), _article(own)[:400]

@@ -18,12 +18,18 @@ def _query_box(page):
     return page.locator("main").get_by_label("Search", exact=True)
 
 
+def _mark_shown(page) -> None:
+    """Mark the results on screen, so that _results waits for the list the next action shows."""
+    page.evaluate(f"() => document.querySelectorAll('{RESULTS} li').forEach(li => li.dataset.psSeen = '1')")
+
+
 def _results(page) -> list[str]:
+    """The results once the page has finished answering: a new list (none marked) and a final count."""
     page.wait_for_function(
         f"() => {{ const c = document.querySelector('{COUNT}'); return c && c.textContent && !/loading/i.test(c.textContent)"
-        " && !c.hasAttribute('aria-busy'); }"
+        " && !c.hasAttribute('aria-busy')"
+        f" && !document.querySelector('{RESULTS} li[data-ps-seen]'); }}"
     )
-    page.wait_for_timeout(200)  # results update as the reader types; let them settle
     more = page.locator(MORE)
     while more.is_visible():  # every result is reachable: draw them all
         shown = page.locator(f"{RESULTS} > li").count()
@@ -59,12 +65,15 @@ def test_query_topic_and_keyword_narrow_results_and_survive_reload(site_page, pa
     page = site_page.page
     by_slug = {p.slug: p for p in papers}
     site_page.goto("explore/")
+    _mark_shown(page)
     _query_box(page).fill(QUERY)
     after_query = _results(page)
     assert after_query, f"explore/: the query {QUERY!r} should show papers"
 
+    _mark_shown(page)
     _choose(page, "Topic", target.topic.area)
     after_topic = _results(page)
+    _mark_shown(page)
     _choose(page, "Keyword", target.keywords[0])
     after_keyword = _results(page)
 

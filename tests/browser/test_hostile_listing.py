@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conftest import build_project, new_project, serve
+from playwright.sync_api import expect
 from site_ui import header_search, paper_slug_of
 
 pytestmark = pytest.mark.browser
@@ -173,7 +174,7 @@ def test_hostile_titles_in_header_search_results_stay_text(page_factory, hostile
     dialogs = _watch(visit)
     visit.goto("")
     results = header_search(visit.page, "Scripted Title Paper")
-    visit.page.wait_for_timeout(500)
+    expect(results.first).to_contain_text("<script>window.__pwned='title-script'</script>Scripted Title Paper")
     _assert_not_run(visit, "header search results", dialogs)
     shown = " ".join(results.first.inner_text().split())
     assert "<script>window.__pwned='title-script'</script>Scripted Title Paper" in shown, shown
@@ -185,7 +186,7 @@ def test_hostile_titles_in_explore_results_stay_text(page_factory, hostile_site)
     dialogs = _watch(visit)
     visit.goto("explore/")
     visit.page.locator("main").get_by_label("Search", exact=True).fill("Image Title")
-    visit.page.wait_for_timeout(800)
+    expect(visit.page.locator("[data-ps-explore-results]")).to_contain_text("Image Title")
     _assert_not_run(visit, "explore results", dialogs)
     shown = " ".join(visit.page.locator("[data-ps-explore-results]").inner_text().split())
     assert "<img src=x onerror=\"window.__pwned='title-img'\"> Image Title" in shown, shown

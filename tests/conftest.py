@@ -1,0 +1,39 @@
+"""Under CI a skipped test is a failed one.
+
+A test skips with its reason when this machine lacks what it needs (git, Zensical, Chromium,
+actionlint, the committed pages, the real-abstracts dataset in ../shared/datasets). CI installs
+all of them, so there a skip can only mean a group of tests silently stopped running: with
+``CI`` set, every skip (``pytest.skip``, ``skipif``, a module-level skip, a fixture that skips)
+is reported as a failure that names the test and the reason.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def _reason(longrepr: object) -> str:
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def _fail_if_ci(report: pytest.CollectReport | pytest.TestReport, where: str) -> None:
+    if report.skipped and os.environ.get("CI") and not hasattr(report, "wasxfail"):
+        reason = _reason(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"{where}: skipped ({reason}), but CI is set, so it must run"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    outcome = yield
+    _fail_if_ci(outcome.get_result(), item.nodeid)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> object:
+    outcome = yield
+    _fail_if_ci(outcome.get_result(), collector.nodeid)
