@@ -89,7 +89,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
     body = block(
         '<div class="ps-home">',
         f"<h1>{esc(name)}</h1>",
-        f'<p class="ps-lead">Every paper of {esc(context.venue.name)} that our listings mention, with its authors, '
+        f'<p class="ps-lead">Every paper of {esc(context.venue.short)} that our listings mention, with its authors, '
         "topic, keywords, abstract and citation, in one searchable site. It works offline and sends no request "
         "to any other site.</p>",
         '<form class="ps-home-search" action="explore/" method="get" role="search">'
