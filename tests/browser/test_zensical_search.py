@@ -63,6 +63,6 @@ def test_explore_on_a_zensical_site_answers_a_query_from_the_abstracts(page_fact
     visit.goto("explore/")
     visit.page.locator("main").get_by_label("Search", exact=True).fill("distribution shift")
     count = visit.page.locator("[data-ps-explore-count]")
-    expect(count).to_have_text("1 paper")
+    expect(count).to_have_text("1 paper matches every word")
     assert main_paper_slugs(visit.page, "[data-ps-explore-results]") == [slugs[PAPERS[1]["title"]]]
     assert not visit.log.page_errors, visit.log.page_errors
