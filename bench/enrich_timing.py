@@ -14,10 +14,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.enrich import enrich_records  # noqa: E402
-from generator.listing import read_listing  # noqa: E402
-from generator.record import PaperRecord  # noqa: E402
-from generator.topics import load_topic_model  # noqa: E402
+from generator.enrich.stage import enrich_records  # noqa: E402
+from generator.ingest.listing import read_listing  # noqa: E402
+from generator.pages.record import PaperRecord  # noqa: E402
+from generator.enrich.topics import load_topic_model  # noqa: E402
 
 
 def records(papers):

@@ -197,10 +197,10 @@ sys.exit(status)
 # (module, function, label): wrapped in the child when they exist; the
 # module is imported before the wrapper so later ``from x import f`` see it.
 STAGE_FUNCTIONS = [
-    ["generator.enrich", "enrich_records", "enrich"],
+    ["generator.enrich.stage", "enrich_records", "enrich"],
     ["generator.site.build", "stage_docs", "index"],  # index pages, paper pages, search index, staged docs
     ["generator.site.build", "check_pages", "check"],  # page validation before staging
-    ["generator.site.build", "build_with_engine", "engine"],  # MkDocs / Zensical (generator/engines.py)
+    ["generator.site.build", "build_with_engine", "engine"],  # MkDocs / Zensical (generator/site/engines.py)
     ["generator.site.build", "mkdocs_build", "engine"],  # older layouts of build.py
     ["generator.site.build", "zensical_build", "engine"],
 ]

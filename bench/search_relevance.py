@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import run as scale  # noqa: E402  (bench/run.py: corpus, project and server helpers)
 
 from generator.config import load_config  # noqa: E402
-from generator.record import PaperRecord, read_page  # noqa: E402
+from generator.pages.record import PaperRecord, read_page  # noqa: E402
 
 KINDS = ("acronym", "title words", "typo", "abstract words", "surname + title word")
 STOP = {

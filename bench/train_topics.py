@@ -11,7 +11,7 @@ of the bundled listings (corpus/*.txt) is left out (``bundled_papers``): the sit
 those, and the listed topics of corpus 003 are what ``papersite eval`` scores by leave-one-out.
 The test splits are never read here.
 
-Features: ``generator.topics.document_terms`` (title counted twice, word unigrams and
+Features: ``generator.enrich.topics.document_terms`` (title counted twice, word unigrams and
 bigrams without stopwords), sublinear tf x idf, L2-normalised; abstracts cut to their first
 2 sentences (``ABSTRACT_SENTENCES``), also at inference, so that full abstracts look like the
 training text. Vocabulary and idf come from the labelled train texts plus the 11,672 ICLR 2025
@@ -51,11 +51,11 @@ from sklearn.linear_model import SGDClassifier
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.evaluate import confidence_bands  # noqa: E402
-from generator.listing import read_listing  # noqa: E402
-from generator.merge import SimilarityIndex  # noqa: E402
-from generator.taxonomy import load_taxonomy, parse_topic_label  # noqa: E402
-from generator.topics import TopicModel, document_terms, first_sentences, save_model  # noqa: E402
+from generator.enrich.evaluate import confidence_bands  # noqa: E402
+from generator.ingest.listing import read_listing  # noqa: E402
+from generator.ingest.merge import SimilarityIndex  # noqa: E402
+from generator.enrich.taxonomy import load_taxonomy, parse_topic_label  # noqa: E402
+from generator.enrich.topics import TopicModel, document_terms, first_sentences, save_model  # noqa: E402
 
 DATA = ROOT / "generator" / "data"
 LABELS = ROOT / "bench" / "labels"

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from generator.config import ConfigError, load_config
-from generator.correction_form import TEMPLATE_PATH
+from generator.corrections.form import TEMPLATE_PATH
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_init(args)
         config = load_config(args.project)
         if args.command == "import":
-            from generator.importer import run_import
+            from generator.ingest.importer import run_import
 
             return run_import(args, config)
         if args.command in ("build", "serve"):
@@ -79,19 +79,19 @@ def main(argv: list[str] | None = None) -> int:
 
             return run_build(args, config) if args.command == "build" else run_serve(args, config)
         if args.command == "check":
-            from generator.check import run_check
+            from generator.pages.check import run_check
 
             return run_check(args, config)
         if args.command == "correct":
-            from generator.correct import run_correct
+            from generator.corrections.correct import run_correct
 
             return run_correct(args, config)
         if args.command == "issue-form":
-            from generator.correct import run_issue_form
+            from generator.corrections.correct import run_issue_form
 
             return run_issue_form(args, config)
         if args.command == "eval":
-            from generator.evaluate import run_eval
+            from generator.enrich.evaluate import run_eval
 
             return run_eval(args, config)
     except ConfigError as error:

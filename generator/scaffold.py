@@ -23,7 +23,7 @@ from pathlib import Path
 from string import Template
 
 from generator.config import site_name_problem
-from generator.markup import plain_meta_text
+from generator.pages.markup import plain_meta_text
 
 TEMPLATE_PACKAGE = "generator"
 TEMPLATE_DIR = "scaffold"

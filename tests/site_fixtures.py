@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.record import PaperRecord, SourceRef, Topic, render_page
+from generator.pages.record import PaperRecord, SourceRef, Topic, render_page
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,8 +1,8 @@
-"""generator/abstract_links.py: URLs in an abstract and the paper's code repository."""
+"""generator/ingest/abstract_links.py: URLs in an abstract and the paper's code repository."""
 
 from __future__ import annotations
 
-from generator.abstract_links import code_url, find_urls, is_code_url
+from generator.ingest.abstract_links import code_url, find_urls, is_code_url
 
 
 def test_urls_are_found_without_trailing_punctuation():

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.check import Problem, Severity, check_pages
+from generator.pages.check import Problem, Severity, check_pages
 from generator.cli import main
 from generator.config import load_config
-from generator.record import PaperRecord, SourceRef, Topic, render_page
+from generator.pages.record import PaperRecord, SourceRef, Topic, render_page
 
 TAXONOMY = """\
 "Deep Learning":

@@ -1,11 +1,11 @@
-"""generator/site/cite.py and generator/decisions.py: citations a reader can use, honest about what is known."""
+"""generator/site/render/cite.py and generator/pages/decisions.py: citations a reader can use, honest about what is known."""
 
 from __future__ import annotations
 
 from generator.config import VenueSettings
-from generator.decisions import decision_counts, read_decision
-from generator.record import PaperRecord
-from generator.site import cite
+from generator.pages.decisions import decision_counts, read_decision
+from generator.pages.record import PaperRecord
+from generator.site.render import cite
 
 ICLR = cite.Venue.from_settings(
     VenueSettings(name="International Conference on Learning Representations", short="ICLR 2025", year="2025"), "ICLR 2025 Papers"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator import engines
+from generator.site import engines
 from generator.config import ConfigError, load_config
 
 

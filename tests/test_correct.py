@@ -17,9 +17,9 @@ import pytest
 
 from generator.cli import main
 from generator.config import bundled_taxonomy
-from generator.correction_form import CUT_MARK, FIELDS, prefill_url
-from generator.record import read_page
-from generator.taxonomy import load_taxonomy
+from generator.corrections.form import CUT_MARK, FIELDS, prefill_url
+from generator.pages.record import read_page
+from generator.enrich.taxonomy import load_taxonomy
 from site_fixtures import fixture_records, write_project
 
 FIXTURES = Path(__file__).parent / "fixtures" / "issues"

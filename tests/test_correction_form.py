@@ -9,7 +9,7 @@ import yaml
 
 from generator.cli import main
 from generator.config import bundled_taxonomy
-from generator.correction_form import (
+from generator.corrections.form import (
     CUT_MARK,
     FIELDS,
     MAX_URL_BYTES,
@@ -19,8 +19,8 @@ from generator.correction_form import (
     render_issue_form,
     topic_choices,
 )
-from generator.record import PaperRecord, SourceRef, Topic
-from generator.taxonomy import load_taxonomy
+from generator.pages.record import PaperRecord, SourceRef, Topic
+from generator.enrich.taxonomy import load_taxonomy
 from site_fixtures import REPO_ROOT
 
 TAXONOMY = load_taxonomy(bundled_taxonomy())

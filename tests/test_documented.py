@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from generator.cli import main as papersite
-from generator.record import read_page
+from generator.pages.record import read_page
 from site_fixtures import REPO_ROOT
 
 pytestmark = pytest.mark.slow

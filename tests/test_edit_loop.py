@@ -23,7 +23,7 @@ from slugify import slugify
 
 pytestmark = pytest.mark.slow
 
-NEEDED = ("generator.importer", "generator.site.build")
+NEEDED = ("generator.ingest.importer", "generator.site.build")
 if not all(importlib.util.find_spec(name) for name in NEEDED):  # pragma: no cover - only while stages are missing
     pytest.skip(f"needs {', '.join(NEEDED)}", allow_module_level=True)
 

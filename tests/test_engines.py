@@ -1,4 +1,4 @@
-"""generator/engines.py: the same staged project builds with MkDocs and with Zensical."""
+"""generator/site/engines.py: the same staged project builds with MkDocs and with Zensical."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import engines
-from generator.engines import EngineError, build_with_engine, page_urls, zensical_config
+from generator.site import engines
+from generator.site.engines import EngineError, build_with_engine, page_urls, zensical_config
 
 needs_zensical = pytest.mark.skipif(
     importlib.util.find_spec("zensical") is None,

@@ -1,8 +1,8 @@
 import random
 
 from generator.config import bundled_taxonomy
-from generator.enrich import enrich_records
-from generator.record import PaperRecord, Topic
+from generator.enrich.stage import enrich_records
+from generator.pages.record import PaperRecord, Topic
 
 TEXTS = [
     ("Diffusion models for images", "Diffusion models and score matching generate images; we study sampling in diffusion models."),

@@ -2,7 +2,7 @@ import json
 from types import SimpleNamespace
 
 from generator.config import load_config
-from generator.evaluate import run_eval
+from generator.enrich.evaluate import run_eval
 
 
 def test_eval_json_has_the_documented_shape(tmp_path, capsys):
@@ -25,8 +25,8 @@ def test_eval_json_has_the_documented_shape(tmp_path, capsys):
 
 # --------------------------------------------------------------------------- figures on a labelled fixture
 
-from generator.evaluate import confidence_bands  # noqa: E402
-from generator.record import PaperRecord, SourceRef, Topic, render_page  # noqa: E402
+from generator.enrich.evaluate import confidence_bands  # noqa: E402
+from generator.pages.record import PaperRecord, SourceRef, Topic, render_page  # noqa: E402
 
 # Four papers a reader labels at a glance. The model gets the first and third wholly right, the
 # second's area right (a policy-gradient paper it files under Deep RL, labelled Policy Search) and

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.check import check_pages
+from generator.pages.check import check_pages
 from generator.cli import main as papersite
 from generator.config import load_config
 from site_fixtures import fixture_records, write_project

@@ -1,4 +1,4 @@
-"""generator/importer.py: pages written once, human edits kept, conflicts reported, nothing half-written."""
+"""generator/ingest/importer.py: pages written once, human edits kept, conflicts reported, nothing half-written."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import importer
+from generator.ingest import importer
 from generator.config import load_config
-from generator.importer import import_listings, merge_fields, run_import
-from generator.record import parse_page, render_page
+from generator.ingest.importer import import_listings, merge_fields, run_import
+from generator.pages.record import parse_page, render_page
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus"
@@ -285,7 +285,7 @@ def test_report_file_and_summary(tmp_path, capsys):
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from generator.check import check_pages, errors_only  # noqa: E402
+from generator.pages.check import check_pages, errors_only  # noqa: E402
 
 _HOSTILE_TEXT = st.sampled_from(
     ["Graph", "graph", " GRAPH ", "·", " · ", "", "  ", "<script>x</script>", "---", "&a", "*b", "key: value", "\x1b[2J",

@@ -1,4 +1,4 @@
-"""generator/listing.py: every format, detected from content, and every trap of the bundled corpus."""
+"""generator/ingest/listing.py: every format, detected from content, and every trap of the bundled corpus."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.listing import ListingError, is_placeholder_abstract, parse_listing, read_listing
+from generator.ingest.listing import ListingError, is_placeholder_abstract, parse_listing, read_listing
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 PROSE = "We study a problem of learning with many words so that this paragraph reads like an abstract of a paper."
@@ -152,8 +152,8 @@ def test_bundled_corpus_formats_and_traps():
 _LINEAR = """
 import sys
 from pathlib import Path
-from generator.listing import ListingError, parse_listing
-from generator.site.mathml import render_abstract
+from generator.ingest.listing import ListingError, parse_listing
+from generator.site.render.mathml import render_abstract
 kind = sys.argv[1]
 n = 2_000_000
 if kind == "math":
@@ -195,7 +195,8 @@ def test_announced_count_still_read_from_the_header():
 
 
 def test_a_gzip_bomb_and_an_oversized_file_are_refused_before_they_fill_memory(tmp_path, monkeypatch):
-    from generator import inputs, listing as listing_module
+    from generator import inputs
+    from generator.ingest import listing as listing_module
 
     monkeypatch.setattr(listing_module, "MAX_LISTING_BYTES", 1024 * 1024)
     monkeypatch.setattr(inputs, "MAX_LISTING_BYTES", 1024 * 1024)

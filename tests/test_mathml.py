@@ -1,10 +1,10 @@
-"""generator/site/mathml.py: the abstract as a reader sees it (TeX text commands, links, spacing)."""
+"""generator/site/render/mathml.py: the abstract as a reader sees it (TeX text commands, links, spacing)."""
 
 from __future__ import annotations
 
 import re
 
-from generator.site.mathml import render_abstract, render_text
+from generator.site.render.mathml import render_abstract, render_text
 
 
 def html_of(text: str) -> str:

@@ -1,12 +1,12 @@
-"""generator/merge.py: merges and non-merges, with evidence, independent of input order."""
+"""generator/ingest/merge.py: merges and non-merges, with evidence, independent of input order."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from generator.listing import ListingEntry, read_listing
-from generator.merge import merge_duplicates, normalize_text
+from generator.ingest.listing import ListingEntry, read_listing
+from generator.ingest.merge import merge_duplicates, normalize_text
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 BASE = (

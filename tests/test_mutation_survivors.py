@@ -7,13 +7,13 @@ from pathlib import Path
 
 import yaml
 
-from generator.check import check_pages
+from generator.pages.check import check_pages
 from generator.cli import main as papersite
 from generator.config import load_config
-from generator.importer import merge_fields
-from generator.listing import ListingEntry
-from generator.merge import merge_duplicates
-from generator.site.html import clip, front_matter
+from generator.ingest.importer import merge_fields
+from generator.ingest.listing import ListingEntry
+from generator.ingest.merge import merge_duplicates
+from generator.site.render.html import clip, front_matter
 
 PROSE_A = ("We introduce a contrastive objective for protein structure prediction that aligns sequence "
            "embeddings with predicted contact maps and improves accuracy on three benchmarks by a wide margin.")
@@ -62,7 +62,7 @@ def test_the_same_title_over_unrelated_abstracts_is_two_papers():
 
 
 def test_only_well_formed_web_urls_become_links():
-    from generator.site.urls import is_web_url
+    from generator.site.layout import is_web_url
 
     assert is_web_url("https://example.org/a") and is_web_url("HTTP://example.org")
     for url in ("http://[::1/x", "javascript:alert(1)", "http:///no-host", "https://a.org/x y", "//example.org/x", "ftp://a.org/f"):

@@ -1,4 +1,4 @@
-"""generator/record.py: pages round-trip, whatever text a listing holds."""
+"""generator/pages/record.py: pages round-trip, whatever text a listing holds."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.record import PaperRecord, SourceRef, Topic, _PurePageDumper, dump_yaml, parse_page, render_page
+from generator.pages.record import PaperRecord, SourceRef, Topic, _PurePageDumper, dump_yaml, parse_page, render_page
 
 HOSTILE = [
     "<script>alert('x')</script>",
@@ -130,7 +130,7 @@ def test_hostile_text_is_kept_exactly_as_text():
 
 import pytest  # noqa: E402
 
-from generator.record import RecordError, parse_page  # noqa: E402
+from generator.pages.record import RecordError, parse_page  # noqa: E402
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""generator/references.py: reference catalogues complete pages, never with another paper's data."""
+"""generator/ingest/references.py: reference catalogues complete pages, never with another paper's data."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.check import check_pages, errors_only
+from generator.pages.check import check_pages, errors_only
 from generator.config import ConfigError, load_config
-from generator.importer import import_listings
-from generator.listing import parse_listing, read_listing
-from generator.merge import merge_duplicates
-from generator.record import parse_page, render_page
-from generator.references import complete_papers
+from generator.ingest.importer import import_listings
+from generator.ingest.listing import parse_listing, read_listing
+from generator.ingest.merge import merge_duplicates
+from generator.pages.record import parse_page, render_page
+from generator.ingest.references import complete_papers
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "corpus" / "references" / "iclr2025_openreview.jsonl.gz"
@@ -282,7 +282,7 @@ def test_topic_precedence_listing_conference_inferred_and_maintainer(tmp_path):
     assert page_of(root, "cluster-scheduling-for-training").topic.source == "inferred"
     # a maintainer's topic wins over the conference's on every later import
     path = root / "site_src" / "papers" / "sparse-attention-emerges-early.md"
-    from generator.record import Topic
+    from generator.pages.record import Topic
 
     page = parse_page(path.read_text(encoding="utf-8"))
     path.write_text(render_page(page.replace(topic=Topic("Theory", "Learning Theory", "maintainer"))), encoding="utf-8")

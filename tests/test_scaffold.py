@@ -73,7 +73,7 @@ def test_skeleton_mkdocs_matches_the_repository() -> None:
 
 
 def test_skeleton_imports_and_checks(tmp_path: Path) -> None:
-    needs("generator.importer")
+    needs("generator.ingest.importer")
     site = tmp_path / "s"
     assert main(["init", str(site)]) == 0
     result = papersite(site, "import", "--quiet")
@@ -86,7 +86,7 @@ def test_skeleton_imports_and_checks(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_skeleton_builds(tmp_path: Path) -> None:
-    needs("generator.importer")
+    needs("generator.ingest.importer")
     needs("generator.site.build")
     site = tmp_path / "s"
     assert main(["init", str(site), "--site-name", "Skeleton"]) == 0

@@ -23,7 +23,7 @@ import yaml
 from generator.cli import main as papersite
 from generator.config import load_config
 from generator.site.catalog import build_catalog
-from generator.site.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
+from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.stage import read_records
 from site_fixtures import REPO_ROOT, write_project
 
@@ -369,7 +369,7 @@ def test_hostile_listing_text_is_shown_not_run(fixture_site):
 def test_fix_this_paper_opens_the_form_holding_the_page_values(fixture_site):
     from urllib.parse import parse_qs
 
-    from generator.record import read_page
+    from generator.pages.record import read_page
 
     for slug in ("one-step-diffusion-via-shortcut-models", "hostile-paper"):
         record = read_page(fixture_site.papers_dir / f"{slug}.md")

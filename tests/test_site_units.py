@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 from generator.config import load_config
-from generator.site import urls
+from generator.site import layout
 from generator.site.catalog import build_catalog, fold
-from generator.site.cite import Venue
-from generator.site.html import out_link, plain_title
-from generator.site.mathml import render_text, sanitize_mathml
-from generator.site.paper_pages import SiteContext, render_paper_page
+from generator.site.render.cite import Venue
+from generator.site.render.html import out_link, plain_title
+from generator.site.render.mathml import render_text, sanitize_mathml
+from generator.site.render.paper_pages import SiteContext, render_paper_page
 from generator.site.related import related_papers
 from site_fixtures import HOSTILE_TITLE, fixture_records, write_project
 
@@ -48,7 +48,7 @@ def test_only_web_urls_become_links():
     assert out_link("data:text/html,hi", "x") == "x"
     assert out_link('https://a.org/"onmouseover=x', "x") == "x"
     assert out_link("https://openreview.net/forum?id=1&b=2", "<x>").startswith('<a href="https://openreview.net/forum?id=1&amp;b=2"')
-    assert urls.is_web_url("http://arxiv.org/abs/1") and not urls.is_web_url("https:///nohost")
+    assert layout.is_web_url("http://arxiv.org/abs/1") and not layout.is_web_url("https:///nohost")
 
 
 def test_math_becomes_mathml_and_bad_math_stays_literal():
@@ -110,7 +110,7 @@ def test_relative_links_match_posixpath_relpath():
             rel += "/"
         return "./" if rel in (".", "./") else rel
 
-    # the original implementation, which urls.relative replaced for speed
+    # the original implementation, which layout.relative replaced for speed
     rng = random.Random(7)
     segments = ["a", "b", "ab", "papers", "authors"]
     cases = [("", ""), ("authors/x/", "authors/y/"), ("papers/x/", ""), ("topics/a/b/", "topics/a/")]
@@ -118,13 +118,13 @@ def test_relative_links_match_posixpath_relpath():
         here = "/".join(rng.choice(segments) for _ in range(rng.randint(0, 3)))
         there = "/".join(rng.choice(segments) for _ in range(rng.randint(0, 3)))
         cases.append((here + "/" if here and rng.random() < 0.8 else here, there + "/" if there and rng.random() < 0.8 else there))
-    assert [urls.relative(h, t) for h, t in cases] == [reference(h, t) for h, t in cases]
+    assert [layout.relative(h, t) for h, t in cases] == [reference(h, t) for h, t in cases]
 
 
 def test_front_matter_reads_back_exactly_for_any_text():
     import yaml
 
-    from generator.site.html import front_matter
+    from generator.site.render.html import front_matter
 
     nasty = "a: b # c 'q' \"d\" \\ \t\n\x00\x1f\x7f\x85\x9f\u2028\u2029\ufeff\ufffe😀 {{ x }} - ? yes ~ 007"
     data = {"title": nasty, "hide": ["toc"], "search": {"exclude": True}, "empty": [], "n": 3,
@@ -173,14 +173,14 @@ def test_shell_page_is_filled_with_title_body_url_and_sitemap(tmp_path):
 
 
 def postbuild_page(url: str, title: str, body: str):
-    from generator.site.indices import DetailPage
+    from generator.site.render.indices import DetailPage
 
     return DetailPage(url, title, body)
 
 
 def test_inferred_topic_shows_its_confidence_and_says_uncertain_when_low():
-    from generator.record import Topic
-    from generator.site.paper_pages import _topic_html
+    from generator.pages.record import Topic
+    from generator.site.render.paper_pages import _topic_html
 
     records = fixture_records()
     base = records[0]
@@ -240,7 +240,7 @@ def test_reserved_names_never_take_a_section_page():
         record.keywords = [name.lower()]
     catalog = build_catalog(records)
     slugs = {a.slug for a in catalog.authors} | {k.slug for k in catalog.keywords} | {a.slug for a in catalog.areas}
-    assert not slugs & urls.RESERVED_SLUGS and {"index-x", "con-x", "404-x"} <= slugs
+    assert not slugs & layout.RESERVED_SLUGS and {"index-x", "con-x", "404-x"} <= slugs
 
 
 _ONE_PATTERN = re.compile(  # the single alternation math_spans replaces: quadratic on unclosed \[ \(
@@ -253,7 +253,7 @@ def test_math_spans_find_what_one_alternation_found():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from generator.site.mathml import math_spans
+    from generator.site.render.mathml import math_spans
 
     pieces = ["$", "$$", "\\", "\\[", "\\]", "\\(", "\\)", "[", "]", "a", "1", " ", "\n", "x_i"]
 
@@ -266,8 +266,8 @@ def test_math_spans_find_what_one_alternation_found():
 
 
 def test_topic_pages_mark_which_papers_are_there_by_a_guess():
-    from generator.record import Topic
-    from generator.site.indices import topics_pages
+    from generator.pages.record import Topic
+    from generator.site.render.indices import topics_pages
 
     base = fixture_records()[0]
     listed = base.replace(slug="listed", id="listed", topic=Topic("Theory", "Learning Theory", "listing"))
@@ -285,7 +285,7 @@ def test_topic_pages_mark_which_papers_are_there_by_a_guess():
 def test_page_description_is_the_first_sentence_and_inert_in_any_template(tmp_path):
     import yaml
 
-    from generator.site.paper_pages import description
+    from generator.site.render.paper_pages import description
 
     front = yaml.safe_load(_hostile_page(tmp_path).split("---")[1])
     # Material prints page.meta.description unescaped: nothing in it may open a tag or end the attribute

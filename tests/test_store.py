@@ -1,4 +1,4 @@
-"""generator/store.py: one import at a time, and an import is written whole or not at all, whatever crashes."""
+"""generator/pages/store.py: one import at a time, and an import is written whole or not at all, whatever crashes."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import store
-from generator.check import check_pages, errors_only
+from generator.pages import store
+from generator.pages.check import check_pages, errors_only
 from generator.config import load_config
-from generator.importer import import_listings, run_import
+from generator.ingest.importer import import_listings, run_import
 
 REPO = Path(__file__).resolve().parent.parent
 PROSE = (
@@ -230,7 +230,7 @@ HOLDER = textwrap.dedent(
     """
     import sys
     from generator.config import load_config
-    from generator.store import project_lock
+    from generator.pages.store import project_lock
     with project_lock(load_config(sys.argv[1]), "test-holder"):
         print("locked", flush=True)
         sys.stdin.read()  # hold the lock until the test closes our stdin

@@ -1,8 +1,8 @@
 import pytest
 
 from generator.config import bundled_taxonomy
-from generator.record import Topic
-from generator.taxonomy import TaxonomyError, load_taxonomy, parse_taxonomy, parse_topic_label
+from generator.pages.record import Topic
+from generator.enrich.taxonomy import TaxonomyError, load_taxonomy, parse_taxonomy, parse_topic_label
 
 
 def test_bundled_taxonomy_has_8_areas_and_76_subareas():
@@ -43,7 +43,7 @@ def test_labels_parse_in_both_spellings():
     ],
 )
 def test_taxonomy_yaml_tricks_are_errors_in_import_and_check(tmp_path, text, message):
-    from generator.check import load_taxonomy as check_taxonomy
+    from generator.pages.check import load_taxonomy as check_taxonomy
 
     with pytest.raises(TaxonomyError, match=message):
         parse_taxonomy(text, "t.yaml")

@@ -1,4 +1,4 @@
-"""generator/titles.py: derived titles, slugs and ids."""
+"""generator/ingest/titles.py: derived titles, slugs and ids."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.record import PaperRecord, SourceRef
-from generator.titles import MAX_TITLE_CHARS, assign_identity, derive_title, make_slug, unique_slug
+from generator.pages.record import PaperRecord, SourceRef
+from generator.ingest.titles import MAX_TITLE_CHARS, assign_identity, derive_title, make_slug, unique_slug
 
 CALNF = (
     "Increased deployment of autonomous systems has seen a corresponding increase in failures. "
@@ -71,7 +71,7 @@ RESERVED_TITLES = ["Index", "Search", "Assets", "404", "sitemap", "CON", "prn", 
 
 
 def test_reserved_names_never_become_a_paper_slug():
-    from generator.site.urls import RESERVED_SLUGS
+    from generator.site.layout import RESERVED_SLUGS
 
     records = [PaperRecord(id="", slug="", title=title, sources=[SourceRef("x.txt", n, "numbered")]) for n, title in enumerate(RESERVED_TITLES)]
     assign_identity(records, taken_ids=set(), taken_slugs={"index-paper"})

@@ -1,6 +1,6 @@
 from generator.config import bundled_taxonomy
-from generator.taxonomy import load_taxonomy, parse_taxonomy
-from generator.topics import infer_topic
+from generator.enrich.taxonomy import load_taxonomy, parse_taxonomy
+from generator.enrich.topics import infer_topic
 
 GNN = ("Message passing graph neural networks", "We study graph neural networks, node classification and message passing on graphs with oversmoothing.")
 
@@ -27,7 +27,7 @@ def test_site_taxonomy_restricts_the_answer():
 
 
 def test_batch_inference_matches_single_and_is_deterministic():
-    from generator.topics import infer_topics
+    from generator.enrich.topics import infer_topics
 
     taxonomy = load_taxonomy(bundled_taxonomy())
     papers = [GNN, ("Convergence of SGD", "We prove convergence rates of stochastic gradient descent for nonconvex objectives."), ("", "")]
@@ -39,7 +39,7 @@ def test_batch_inference_matches_single_and_is_deterministic():
 def test_model_round_trips_through_npz(tmp_path):
     import numpy as np
 
-    from generator.topics import TopicModel, read_model, save_model
+    from generator.enrich.topics import TopicModel, read_model, save_model
 
     model = TopicModel.from_dense(
         labels=(("Deep Learning", "Graph Neural Networks"), ("Optimization", "Convex")),
@@ -61,7 +61,7 @@ def test_model_round_trips_through_npz(tmp_path):
 def test_area_head_round_trips_and_chooses_the_area(tmp_path):
     import numpy as np
 
-    from generator.topics import TopicModel, first_sentences, read_model, save_model
+    from generator.enrich.topics import TopicModel, first_sentences, read_model, save_model
 
     model = TopicModel.from_dense(
         labels=(("Deep Learning", "Graph Neural Networks"), ("Optimization", "Convex")),
@@ -89,7 +89,7 @@ def test_area_head_round_trips_and_chooses_the_area(tmp_path):
 
 
 def test_bundled_model_confidence_is_a_probability_and_threshold_applies():
-    from generator.topics import infer_topics, load_topic_model
+    from generator.enrich.topics import infer_topics, load_topic_model
 
     taxonomy = load_taxonomy(bundled_taxonomy())
     model = load_topic_model()
@@ -102,7 +102,7 @@ def test_bundled_model_confidence_is_a_probability_and_threshold_applies():
 def test_calibration_curves_round_trip_and_set_the_shown_confidence(tmp_path):
     import numpy as np
 
-    from generator.topics import TopicModel, read_model, save_model
+    from generator.enrich.topics import TopicModel, read_model, save_model
 
     taxonomy = parse_taxonomy('"Deep Learning":\n  - "Graph Neural Networks"\n"Optimization":\n  - "Convex"\n')
     dense = dict(
@@ -129,7 +129,7 @@ def test_calibration_curves_round_trip_and_set_the_shown_confidence(tmp_path):
 
 
 def test_bundled_model_is_calibrated():
-    from generator.topics import load_topic_model
+    from generator.enrich.topics import load_topic_model
 
     model = load_topic_model()
     for xs, ys in (model.area_calibration, model.subarea_calibration):

@@ -22,8 +22,8 @@ def _load(name: str, path: Path):
 
 train_topics = _load("train_topics", ROOT / "bench" / "train_topics.py")
 
-from generator.listing import read_listing  # noqa: E402
-from generator.taxonomy import load_taxonomy  # noqa: E402
+from generator.ingest.listing import read_listing  # noqa: E402
+from generator.enrich.taxonomy import load_taxonomy  # noqa: E402
 
 TRIPLES = "论文检索\n\n{topic}\n\nAda Lovelace, Alan Turing\n\n{abstract}\n"
 ABSTRACT = (

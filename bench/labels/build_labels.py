@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.taxonomy import load_taxonomy  # noqa: E402
+from generator.enrich.taxonomy import load_taxonomy  # noqa: E402
 
 TEST_PERCENT = 20
 DEV_PERCENT = 10

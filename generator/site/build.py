@@ -1,10 +1,10 @@
 """``papersite build`` and ``papersite serve``: the whole pipeline, in order.
 
-1. import  (``generator.importer``, when present): listings -> paper pages;
+1. import  (``generator.ingest.importer``, when present): listings -> paper pages;
            reports no change when the pages are in sync.
 2. stage   (``stage.py``): paper pages -> display pages, index pages, stats,
            Explore, search index and assets in ``build/docs``.
-3. engine  MkDocs + Material in strict mode (or Zensical), via ``generator/engines.py`` -> ``site/``.
+3. engine  MkDocs + Material in strict mode (or Zensical), via ``generator/site/engines.py`` -> ``site/``.
 4. post    (``postbuild.py``): author and keyword pages from their section's
            rendered shell page, and the search index built beside the engine.
 
@@ -26,13 +26,13 @@ import sys
 import time
 from pathlib import Path
 
-from generator.check import check_pages, errors_only
+from generator.pages.check import check_pages, errors_only
 from generator.config import ProjectConfig
-from generator.store import StoreError, project_lock, recover
-from generator.engines import EngineError, build_with_engine, serve_with_engine
-from generator.engines import read_config
+from generator.pages.store import StoreError, project_lock, recover
+from generator.site.engines import EngineError, build_with_engine, serve_with_engine
+from generator.site.engines import read_config
 from generator.site import incremental
-from generator.site import urls
+from generator.site import layout
 from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
 
@@ -63,10 +63,10 @@ def _say(quiet: bool, message: str) -> None:
 
 
 def run_import_step(config: ProjectConfig, quiet: bool) -> int:
-    if importlib.util.find_spec("generator.importer") is None:
-        _say(quiet, "import: generator.importer not available; building from the pages as they are")
+    if importlib.util.find_spec("generator.ingest.importer") is None:
+        _say(quiet, "import: generator.ingest.importer not available; building from the pages as they are")
         return 0
-    from generator import importer
+    from generator.ingest import importer
 
     runner = getattr(importer, "run_import", None)
     if runner is None:
@@ -162,7 +162,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, 
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
         return 1
     if dirty:
-        incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, urls.PAPERS_SECTION)
+        incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
     try:
         build_with_engine(
             engine,

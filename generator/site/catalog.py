@@ -17,8 +17,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from generator.record import PaperRecord
-from generator.site import urls
+from generator.pages.record import PaperRecord
+from generator.site import layout
 
 NO_TOPIC = "No topic"
 
@@ -57,7 +57,7 @@ class Author:
 
     @property
     def url(self) -> str:
-        return urls.author_url(self.slug)
+        return layout.author_url(self.slug)
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Keyword:
 
     @property
     def url(self) -> str:
-        return urls.keyword_url(self.slug)
+        return layout.keyword_url(self.slug)
 
 
 @dataclass
@@ -80,7 +80,7 @@ class Subarea:
 
     @property
     def url(self) -> str:
-        return urls.subarea_url(self.area.slug, self.slug)
+        return layout.subarea_url(self.area.slug, self.slug)
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Area:
 
     @property
     def url(self) -> str:
-        return urls.area_url(self.slug)
+        return layout.area_url(self.slug)
 
     @property
     def area_only(self) -> list[PaperRecord]:
@@ -142,10 +142,10 @@ class _Slugs:
     def __init__(self) -> None:
         # "index" would collide with the section page of the same directory (slug_of
         # never hands out a reserved slug; kept here so a -2 suffix cannot meet one)
-        self.used: set[str] = set(urls.RESERVED_SLUGS)
+        self.used: set[str] = set(layout.RESERVED_SLUGS)
 
     def take(self, name: str) -> str:
-        base = urls.slug_of(name)
+        base = layout.slug_of(name)
         slug, n = base, 1
         while slug in self.used:
             n += 1

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config import ProjectConfig
-from generator.site.html import esc
+from generator.site.render.html import esc
 
 SHELL_SLUG = "_shell"  # python-slugify never yields a leading "_": no author or keyword can own it
 TITLE_MARK = "PapersiteShellTitle4e1d"
@@ -82,7 +82,7 @@ def shell_url(section: str) -> str:
 
 def shell_markdown(section: str) -> str:
     """The shell page the engine renders for ``section`` (front matter as detail pages have it)."""
-    from generator.site.html import page
+    from generator.site.render.html import page
 
     front = {"title": TITLE_MARK, "hide": ["toc"], "search": {"exclude": True}}
     return page(front, SHELL_BODY)

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from generator.record import PaperRecord
+from generator.pages.record import PaperRecord
 
 POSTINGS = 200  # papers kept per term: above a few thousand papers this bounds the work
 CHUNK = 512

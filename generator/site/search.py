@@ -51,7 +51,7 @@ from lunr.stemmer import PorterStemmer, stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
 from generator.site.catalog import Catalog, fold
-from generator.site.html import block, page
+from generator.site.render.html import block, page
 
 INDEX_FILE = "assets/papersite/search-index.json"
 ABSTRACTS_FILE = "assets/papersite/search-index-abstracts.json"

@@ -28,16 +28,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import ProjectConfig
-from generator.record import PaperRecord, RecordError, read_page
+from generator.pages.record import PaperRecord, RecordError, read_page
 from generator.site.catalog import Catalog, build_catalog
-from generator.site import urls
-from generator.site.cite import Venue
+from generator.site import layout
+from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
-from generator.site.indices import detail_page_markdown, detail_pages, index_pages
-from generator.site.paper_pages import SiteContext, render_paper_page
+from generator.site.render.indices import detail_page_markdown, detail_pages, index_pages
+from generator.site.render.paper_pages import SiteContext, render_paper_page
 from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
 from generator.site.search import explore_page, search_files
-from generator.site.stats import stats_page
+from generator.site.render.stats import stats_page
 
 ASSETS_DIR = Path(__file__).parent / "assets"
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -190,7 +190,7 @@ def _generate(
     for paper in catalog.papers:
         neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
         text = render_paper_page(paper, catalog, neighbours, context)
-        files[f"{urls.paper_url(paper.slug)}index.md"] = text.encode("utf-8")
+        files[f"{layout.paper_url(paper.slug)}index.md"] = text.encode("utf-8")
     if search:
         files.update(search_files(catalog))
     for asset in sorted(ASSETS_DIR.iterdir()):

@@ -187,7 +187,7 @@ def site_dir(site_project: Path) -> Path:
 def papers(site_project: Path) -> list:
     """The paper records the site was built from (its pages' front matter)."""
     from generator.config import load_config
-    from generator.record import read_page
+    from generator.pages.record import read_page
 
     papers_dir = load_config(site_project).papers_dir
     return [read_page(path) for path in sorted(papers_dir.glob("*.md"))]

@@ -17,7 +17,7 @@ from conftest import _fail_on_error, papersite, serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: site_fixtures
 
-from generator.record import PaperRecord, SourceRef, Topic  # noqa: E402
+from generator.pages.record import PaperRecord, SourceRef, Topic  # noqa: E402
 from site_fixtures import write_project  # noqa: E402
 
 GNN = Topic("Deep Learning", "Graph Neural Networks", "listing")

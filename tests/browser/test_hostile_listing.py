@@ -84,7 +84,7 @@ def hostile_site(tmp_path_factory):
     project = _hostile_project(tmp_path_factory, HOSTILE)
     site_dir = build_project(project)
     from generator.config import load_config
-    from generator.record import read_page
+    from generator.pages.record import read_page
 
     pages = [read_page(p) for p in sorted(load_config(project).papers_dir.glob("*.md"))]
     return serve(site_dir), pages
@@ -196,7 +196,7 @@ def test_hostile_link_field_builds_and_never_becomes_a_link(page_factory, tmp_pa
     project = _hostile_project(tmp_path_factory, [HOSTILE_LINK, HOSTILE[-1]])
     site_dir = build_project(project)  # fails the test if the build rejects what the import wrote
     from generator.config import load_config
-    from generator.record import read_page
+    from generator.pages.record import read_page
 
     paper = next(read_page(p) for p in load_config(project).papers_dir.glob("*.md") if "Hostile" in read_page(p).title)
     visit = page_factory(serve(site_dir), viewport={"width": 1280, "height": 900})

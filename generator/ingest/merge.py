@@ -24,8 +24,8 @@ from itertools import chain
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from generator.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
-from generator.record import Fill, SourceRef
+from generator.ingest.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
+from generator.pages.record import Fill, SourceRef
 
 SHINGLE_WORDS = 3
 # Shingles shared by more documents than this are common phrasing ("in this

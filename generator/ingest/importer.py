@@ -28,13 +28,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from generator.config import ProjectConfig
-from generator.listing import Listing, ListingError, read_listing
-from generator.merge import SimilarityIndex, merge_duplicates
-from generator.record import PaperRecord, RecordError, parse_page, render_page
+from generator.ingest.listing import Listing, ListingError, read_listing
+from generator.ingest.merge import SimilarityIndex, merge_duplicates
+from generator.pages.record import PaperRecord, RecordError, parse_page, render_page
 from generator.inputs import InputError, load_json
-from generator.references import ReferenceReport, complete_papers, read_references
-from generator.titles import assign_identity, draft_record
-from generator.store import StoreError, project_lock, recover, write_alone, write_together
+from generator.ingest.references import ReferenceReport, complete_papers, read_references
+from generator.ingest.titles import assign_identity, draft_record
+from generator.pages.store import StoreError, project_lock, recover, write_alone, write_together
 
 # Fields whose value always comes from the page: identity is fixed at first import.
 IDENTITY_FIELDS = ("id", "slug")
@@ -215,7 +215,7 @@ def import_listings(
     state_text = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in state)
     if _read_text(config.state_file) != state_text:
         writes.append((config.state_file, state_text))  # last: renamed after every page
-    write_together(writes, config)  # all pages and the state, or none (generator/store.py)
+    write_together(writes, config)  # all pages and the state, or none (generator/pages/store.py)
     lap("write")
     report.seconds = time.perf_counter() - started
     return report
@@ -379,8 +379,8 @@ def _match_known(drafts: list[PaperRecord], known: dict[str, _KnownPaper], repor
 
 
 def _enrich(records: list[PaperRecord], config: ProjectConfig) -> list[PaperRecord]:
-    from generator.enrich import enrich_records
-    from generator.taxonomy import TaxonomyError
+    from generator.enrich.stage import enrich_records
+    from generator.enrich.taxonomy import TaxonomyError
 
     try:
         enriched = enrich_records(records, config.taxonomy_file)

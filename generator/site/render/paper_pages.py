@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from generator.config import ProjectConfig
-from generator.decisions import read_decision
-from generator.record import Fill, PaperRecord, Topic
-from generator.site import cite, urls
+from generator.pages.decisions import read_decision
+from generator.pages.record import Fill, PaperRecord, Topic
+from generator.site import layout
+from generator.site.render import cite
 from generator.site.catalog import NO_TOPIC, Catalog, fold
-from generator.site.html import block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
-from generator.site.mathml import render_abstract, render_text
-from generator.markup import safe_body, theme_meta
-from generator.titles import plain_text, split_sentences
+from generator.site.render.html import block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
+from generator.site.render.mathml import render_abstract, render_text
+from generator.pages.markup import safe_body, theme_meta
+from generator.ingest.titles import plain_text, split_sentences
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
@@ -45,8 +46,8 @@ class SiteContext:
         """The "Fix this paper" issue form, pre-filled with what the page says now."""
         if not self.config.repo_url:
             return None
-        from generator.correction_form import prefill_url
-        from generator.taxonomy import TaxonomyError, load_taxonomy
+        from generator.corrections.form import prefill_url
+        from generator.enrich.taxonomy import TaxonomyError, load_taxonomy
 
         try:
             taxonomy = load_taxonomy(self.config.taxonomy_file)
@@ -102,7 +103,7 @@ def paper_list(
     cache = catalog.cache.setdefault("paper_list", {})
     items = []
     for paper in papers:
-        href = urls.relative(here, urls.paper_url(paper.slug))
+        href = layout.relative(here, layout.paper_url(paper.slug))
         key = (paper.slug, href, show_topic, mark_guesses, list_id is not None)
         item = cache.get(key)
         if item is None:
@@ -132,7 +133,7 @@ def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: d
     """Filter and sort controls for a paper list of ``list_id`` (at ``CONTROLS_FROM`` papers or more),
     and a link opening the same papers in Explore (``explore``: its URL parameters)."""
     open_in = (
-        f'<p class="ps-explore-link"><a href="{esc(urls.query_url(urls.relative(here, "explore/"), **explore))}">'
+        f'<p class="ps-explore-link"><a href="{esc(layout.query_url(layout.relative(here, "explore/"), **explore))}">'
         f"Open {'these ' + format(len(papers), ',') + ' papers' if len(papers) != 1 else 'this paper'} in Explore</a>"
         " to search within them and narrow them further.</p>"
     )
@@ -161,10 +162,10 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     if paper.topic is None:
         return '<span class="ps-muted">No topic yet</span>'
     area = catalog.paper_area(paper)
-    parts = [link(urls.relative(here, area.url), area.name)] if area else [esc(paper.topic.area)]
+    parts = [link(layout.relative(here, area.url), area.name)] if area else [esc(paper.topic.area)]
     sub = catalog.paper_subarea(paper)
     if sub:
-        parts.append(link(urls.relative(here, sub.url), sub.name))
+        parts.append(link(layout.relative(here, sub.url), sub.name))
     text = ' <span class="ps-sep">›</span> '.join(parts)
     if paper.topic.source == "inferred":
         label = _inferred_label(paper.topic)
@@ -224,9 +225,9 @@ def _search_links(paper: PaperRecord) -> str:
     title = " ".join(paper.title.split())
     return _SEP.join(
         (
-            out_link(urls.query_url("https://openreview.net/search", term=title, group="all", content="all", source="all"), "OpenReview"),
-            out_link(urls.query_url("https://arxiv.org/search/", query=title, searchtype="title"), "arXiv"),
-            out_link(urls.query_url("https://scholar.google.com/scholar", q=title), "Google Scholar"),
+            out_link(layout.query_url("https://openreview.net/search", term=title, group="all", content="all", source="all"), "OpenReview"),
+            out_link(layout.query_url("https://arxiv.org/search/", query=title, searchtype="title"), "arXiv"),
+            out_link(layout.query_url("https://scholar.google.com/scholar", q=title), "Google Scholar"),
         )
     )
 
@@ -235,10 +236,10 @@ def _links_html(paper: PaperRecord) -> str:
     known = [
         out_link(url, LINK_LABELS.get(name, name.replace("_", " ").capitalize()))
         for name, url in sorted(paper.links.items(), key=lambda item: (_LINK_ORDER.get(item[0], len(_LINK_ORDER)), item[0]))
-        if urls.is_web_url(url)
+        if layout.is_web_url(url)
     ]
     html = _SEP.join(known)
-    if not any(name in paper.links and urls.is_web_url(paper.links[name]) for name in ("openreview", "pdf")):
+    if not any(name in paper.links and layout.is_web_url(paper.links[name]) for name in ("openreview", "pdf")):
         html += (_SEP if html else "") + "Search by title: " + _search_links(paper)
     return html
 
@@ -313,13 +314,13 @@ def description(paper: PaperRecord) -> str:
 def render_paper_page(
     paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext
 ) -> str:
-    here = urls.paper_url(paper.slug)
-    crumbs = [link(urls.relative(here, "papers/"), "Papers")]
+    here = layout.paper_url(paper.slug)
+    crumbs = [link(layout.relative(here, "papers/"), "Papers")]
     area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
     if area:
-        crumbs.append(link(urls.relative(here, area.url), area.name))
+        crumbs.append(link(layout.relative(here, area.url), area.name))
     if sub:
-        crumbs.append(link(urls.relative(here, sub.url), sub.name))
+        crumbs.append(link(layout.relative(here, sub.url), sub.name))
 
     derived = ""
     if paper.title_derived:
@@ -328,12 +329,12 @@ def render_paper_page(
             'it was derived from the abstract">derived title</span>'
         )
     authors = ", ".join(
-        link(urls.relative(here, catalog.author_of[fold(name)].url), " ".join(name.split()))
+        link(layout.relative(here, catalog.author_of[fold(name)].url), " ".join(name.split()))
         for name in paper.authors
         if fold(name)
     )
     keywords = "".join(
-        f"<li>{link(urls.relative(here, kw.url), kw.name)}</li>" for kw in catalog.paper_keywords(paper)
+        f"<li>{link(layout.relative(here, kw.url), kw.name)}</li>" for kw in catalog.paper_keywords(paper)
     )
     facts = [f"<dt>Topic</dt><dd>{_topic_html(paper, here, catalog)}</dd>"]
     if keywords:
@@ -399,7 +400,7 @@ def render_paper_page(
     meta = [
         {"name": name, "content": plain_chars(value)}
         for name, value in cite.scholar_meta(paper, context.venue)
-        if name != "citation_pdf_url" or urls.is_web_url(value)
+        if name != "citation_pdf_url" or layout.is_web_url(value)
     ]
     # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
     # the theme, as plain text; the keys this page needs to render correctly always win.

@@ -11,12 +11,12 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
 
-from generator.decisions import decision_counts, read_decision
-from generator.record import PaperRecord
-from generator.site import urls
+from generator.pages.decisions import decision_counts, read_decision
+from generator.pages.record import PaperRecord
+from generator.site import layout
 from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
-from generator.site.html import block, esc, link, out_link, page, plain_title
-from generator.site.paper_pages import SiteContext, author_line, is_uncertain, list_controls, paper_list
+from generator.site.render.html import block, esc, link, out_link, page, plain_title
+from generator.site.render.paper_pages import SiteContext, author_line, is_uncertain, list_controls, paper_list
 
 GENERATED = {"search": {"exclude": True}}
 
@@ -26,7 +26,7 @@ def _front(title: str, hide_toc: bool = True) -> dict:
 
 
 def _crumbs(here: str, trail: list[tuple[str, str]]) -> str:
-    parts = [link(urls.relative(here, url), text) for url, text in trail]
+    parts = [link(layout.relative(here, url), text) for url, text in trail]
     return f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(parts)}</nav>'
 
 
@@ -43,7 +43,7 @@ def _a_to_z(here: str, entries: list[tuple[str, str, int]], unit: str) -> str:
     for letter, items in groups:
         anchor = letter.lower() if letter != "#" else "other"
         lis = "".join(
-            f'<li>{link(urls.relative(here, url), name)} <span class="ps-count" title="{_plural(count, unit)}">{count}</span></li>'
+            f'<li>{link(layout.relative(here, url), name)} <span class="ps-count" title="{_plural(count, unit)}">{count}</span></li>'
             for name, url, count in items
         )
         sections.append(f'<h2 id="letter-{anchor}">{esc(letter)}</h2><ul class="ps-columns">{lis}</ul>')
@@ -84,7 +84,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         f'<li><a href="{esc(url)}"><strong>{n:,}</strong> {esc(label)}</a></li>' for n, label, url in counts
     )
     areas = "".join(
-        f"<li>{link(urls.relative(here, a.url), a.name)} <span class=ps-count>{len(a.papers)}</span></li>" for a in catalog.areas
+        f"<li>{link(layout.relative(here, a.url), a.name)} <span class=ps-count>{len(a.papers)}</span></li>" for a in catalog.areas
     )
     body = block(
         '<div class="ps-home">',
@@ -131,7 +131,7 @@ def papers_page(catalog: Catalog) -> str:
         rows.append(
             f'<li data-area="{esc(area)}" data-decision="{esc(decision.key if decision else "none")}" '
             f'data-first="{esc(first)}" data-text="{esc(text)}">'
-            f"{link(urls.relative(here, urls.paper_url(paper.slug)), paper.title)}"
+            f"{link(layout.relative(here, layout.paper_url(paper.slug)), paper.title)}"
             + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
             + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
             + '<br><span class="ps-meta">'
@@ -182,14 +182,14 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
     sections = []
     for area in catalog.areas:
         subs = "".join(
-            f"<li>{link(urls.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>"
+            f"<li>{link(layout.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>"
             for s in area.subareas
         )
         only = len(area.area_only)
         if only and area.subareas:
-            subs += f'<li><a href="{esc(urls.relative(here, area.url))}#area-only">Area only, no sub-area</a> <span class=ps-count>{only}</span></li>'
+            subs += f'<li><a href="{esc(layout.relative(here, area.url))}#area-only">Area only, no sub-area</a> <span class=ps-count>{only}</span></li>'
         sections.append(
-            f'<h2 id="{esc(area.slug)}">{link(urls.relative(here, area.url), area.name)} <span class="ps-count">{len(area.papers)}</span></h2>'
+            f'<h2 id="{esc(area.slug)}">{link(layout.relative(here, area.url), area.name)} <span class="ps-count">{len(area.papers)}</span></h2>'
             + (f'<ul class="ps-columns">{subs}</ul>' if subs else "")
         )
     total_sub = sum(len(a.subareas) for a in catalog.areas)
@@ -205,7 +205,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
     for area in catalog.areas:
         here = area.url
         subs = "".join(
-            f"<li>{link(urls.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>" for s in area.subareas
+            f"<li>{link(layout.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>" for s in area.subareas
         )
         only = area.area_only
         pages[f"topics/{area.slug}/index.md"] = page(
@@ -227,7 +227,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                 block(
                     _crumbs(here, [("topics/", "Topics"), (area.url, area.name)]),
                     f'<h1>{esc(sub.name)}</h1>',
-                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(urls.relative(here, area.url), area.name)} › {esc(sub.name)}."
+                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(layout.relative(here, area.url), area.name)} › {esc(sub.name)}."
                     f"{_guesses_note(sub.papers)}</p>",
                     list_controls(sub.papers, here, "ps-list", {"topic": f"{area.slug}/{sub.slug}"}),
                     paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list"),
@@ -265,7 +265,7 @@ def keywords_index_page(catalog: Catalog) -> str:
     here = "keywords/"
     used = sorted(catalog.keywords, key=lambda k: (-len(k.papers), fold(k.name)))[:MOST_USED]
     most = "".join(
-        f'<li>{link(urls.relative(here, k.url), k.name)} <span class="ps-count" title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
+        f'<li>{link(layout.relative(here, k.url), k.name)} <span class="ps-count" title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
         for k in used
     )
     entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
@@ -304,7 +304,7 @@ def keyword_pages(catalog: Catalog) -> list[DetailPage]:
     for keyword in catalog.keywords:
         here = keyword.url
         others = "".join(
-            f'<li>{link(urls.relative(here, other.url), other.name)} <span class="ps-count" title="{n} shared papers">{n}</span></li>'
+            f'<li>{link(layout.relative(here, other.url), other.name)} <span class="ps-count" title="{n} shared papers">{n}</span></li>'
             for other, n in related.get(id(keyword), [])
         )
         body = block(
@@ -328,7 +328,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     if len(author.variants) > 1:
         also = f'<p class="ps-muted">Also written as: {esc(", ".join(author.variants[1:]))}</p>'
     coauthors = "".join(
-        f"<li>{link(urls.relative(here, other.url), other.name)} <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
+        f"<li>{link(layout.relative(here, other.url), other.name)} <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
         for other, n in author.coauthors
     )
     body = block(

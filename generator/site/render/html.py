@@ -12,7 +12,7 @@ import html
 import json
 import re
 
-from generator.site import urls
+from generator.site import layout
 
 
 # Never written raw into a page: C0/C1 controls (NUL, ESC...; tab and newline
@@ -47,7 +47,7 @@ def link(href: str, text: str, cls: str | None = None, raw_text: bool = False) -
 
 def out_link(url: str, text: str) -> str:
     """Outbound link, only for an http(s) URL; anything else is shown as text."""
-    if not urls.is_web_url(url):
+    if not layout.is_web_url(url):
         return esc(text)
     return f'<a href="{esc(url.strip())}" rel="noopener nofollow">{esc(text)}</a>'
 

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from generator.listing import Listing, ListingEntry, read_listing
-from generator.merge import MergedPaper, SimilarityIndex, _Doc, title_key
-from generator.record import Fill
+from generator.ingest.listing import Listing, ListingEntry, read_listing
+from generator.ingest.merge import MergedPaper, SimilarityIndex, _Doc, title_key
+from generator.pages.record import Fill
 
 STRONG_JACCARD = 0.3  # abstract word 3-shingles, with STRONG_WORDS
 STRONG_WORDS = 0.55  # content-word sets

@@ -1,7 +1,7 @@
 """Corrections: a submitted "Fix this paper" issue form in, a maintainer edit of one paper page out.
 
 In:  the issue's Markdown body (as GitHub renders the form, see
-     ``generator/correction_form.py``), the paper pages and the taxonomy.
+     ``generator/corrections/form.py``), the paper pages and the taxonomy.
 Out: the corrected page, written atomically, and a unified diff; or every
      problem as ``path:line: message`` and nothing written.
 
@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from generator.check import check_pages, display_path, paper_page_paths
+from generator.pages.check import check_pages, display_path, paper_page_paths
 from generator.config import ProjectConfig
-from generator.correction_form import CUT_MARK, FIELD_BY_ID, TEMPLATE_PATH, FormValue, parse_issue_body, render_issue_form
-from generator.importer import _write_atomic
-from generator.record import FRONT_MATTER_FIELDS, LocatedError, PaperRecord, RecordError, Topic, parse_page, render_page
-from generator.taxonomy import Taxonomy, TaxonomyError, load_taxonomy, parse_topic_label
+from generator.corrections.form import CUT_MARK, FIELD_BY_ID, TEMPLATE_PATH, FormValue, parse_issue_body, render_issue_form
+from generator.ingest.importer import _write_atomic
+from generator.pages.record import FRONT_MATTER_FIELDS, LocatedError, PaperRecord, RecordError, Topic, parse_page, render_page
+from generator.enrich.taxonomy import Taxonomy, TaxonomyError, load_taxonomy, parse_topic_label
 
 MAX_BODY_CHARS = 65536  # GitHub refuses a longer issue body, so a longer file is not one
 PAPER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")

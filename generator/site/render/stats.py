@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.decisions import decision_counts
-from generator.site import urls
+from generator.pages.decisions import decision_counts
+from generator.site import layout
 from generator.site.catalog import Catalog
-from generator.site.html import block, esc, link, page
+from generator.site.render.html import block, esc, link, page
 
 
 def bar_chart(chart_id: str, title: str, rows: list[tuple[str, int, str | None]], here: str) -> str:
@@ -22,7 +22,7 @@ def bar_chart(chart_id: str, title: str, rows: list[tuple[str, int, str | None]]
     top = max((value for _, value, _ in rows), default=0) or 1
     body = []
     for label, value, target in rows:
-        shown = link(urls.relative(here, target), label) if target else esc(label)
+        shown = link(layout.relative(here, target), label) if target else esc(label)
         # a share of the cell, in thousandths so the page text is the same on every build
         share = f"{value / top:.3f}"
         body.append(

@@ -17,10 +17,10 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from generator.keywords import extract_keywords
-from generator.record import PaperRecord
-from generator.taxonomy import load_taxonomy
-from generator.topics import infer_topics, load_topic_model
+from generator.enrich.keywords import extract_keywords
+from generator.pages.record import PaperRecord
+from generator.enrich.taxonomy import load_taxonomy
+from generator.enrich.topics import infer_topics, load_topic_model
 
 log = logging.getLogger(__name__)
 

@@ -80,7 +80,7 @@ GENERIC_WORDS = frozenset(
 # not keywords on their own.
 ALLOWED_LAST_ONLY = frozenset("model models learning network networks data training inference".split())
 
-# Words the topic model (generator/topics.py) does not treat as stopwords but that
+# Words the topic model (generator/enrich/topics.py) does not treat as stopwords but that
 # never sit inside a keyword: prepositions and pronouns of titles ("toward", "your").
 KEYWORD_STOPWORDS = frozenset(
     """toward towards behind beyond along around despite amongst unto your yours ours mine whose doe wa ha

@@ -23,7 +23,7 @@ from html.parser import HTMLParser
 
 from latex2mathml.converter import convert
 
-from generator.site.html import neutral_chars
+from generator.site.render.html import neutral_chars
 
 # The four math delimiters, tried in this order at each position. A lazy ``.+?`` runs
 # to the end of the text when its closing delimiter never comes, so an abstract with
@@ -63,7 +63,7 @@ def math_spans(text: str):  # noqa: ANN201 - yields re.Match
         pos = found.end()
 
 
-from generator.abstract_links import URL, trim_url
+from generator.ingest.abstract_links import URL, trim_url
 
 
 _SIZES = re.compile(r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)\b\s*")

@@ -18,10 +18,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from generator.config import VenueSettings
-from generator.decisions import read_decision
-from generator.record import PaperRecord
-from generator.site.html import clip
-from generator.site.urls import is_web_url
+from generator.pages.decisions import read_decision
+from generator.pages.record import PaperRecord
+from generator.site.render.html import clip
+from generator.site.layout import is_web_url
 
 UNKNOWN_TITLE_NOTE = "Title unknown: no source gives it"
 

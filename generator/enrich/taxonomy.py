@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator.inputs import InputError, load_yaml
 
-from generator.record import Topic
+from generator.pages.record import Topic
 
 LABEL_SEPARATOR = " · "
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from generator.inputs import MAX_LISTING_BYTES, InputError, gunzip_capped, load_json
-from generator.record import LocatedError
+from generator.pages.record import LocatedError
 
 FORMAT_ABSTRACTS = "abstracts"
 FORMAT_NUMBERED = "numbered"

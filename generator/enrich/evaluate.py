@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from generator.config import ProjectConfig
-from generator.keywords import extract_keywords
-from generator.record import RecordError, read_page
-from generator.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
-from generator.topics import infer_topics, load_topic_model
+from generator.enrich.keywords import extract_keywords
+from generator.pages.record import RecordError, read_page
+from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
+from generator.enrich.topics import infer_topics, load_topic_model
 
 CONFIDENCE_BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0001))
 
@@ -52,7 +52,7 @@ def papers_from_pages(papers_dir: Path) -> list[tuple[str, str, list[str], Any]]
 
 def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], Any]]:
     """Papers straight from the listings, for a site that has not imported yet."""
-    from generator.listing import ListingError, read_listing
+    from generator.ingest.listing import ListingError, read_listing
 
     found, seen = [], set()
     for path in sorted(corpus_dir.iterdir()) if corpus_dir.is_dir() else []:
@@ -67,7 +67,7 @@ def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], An
             seen.add(identity)
             topic = None
             if entry.topic:
-                from generator.record import Topic
+                from generator.pages.record import Topic
 
                 topic = Topic(area=entry.topic[0], subarea=entry.topic[1], source="listing")
             found.append((entry.title or "", entry.abstract or "", [], topic))

@@ -20,10 +20,10 @@ from typing import Iterable
 
 from slugify import slugify
 
-from generator.abstract_links import code_url
-from generator.merge import MergedPaper, normalize_text, title_key
-from generator.record import PaperRecord, Topic
-from generator.site.urls import unreserved
+from generator.ingest.abstract_links import code_url
+from generator.ingest.merge import MergedPaper, normalize_text, title_key
+from generator.pages.record import PaperRecord, Topic
+from generator.site.layout import unreserved
 
 MAX_TITLE_CHARS = 100
 SLUG_MAX_LENGTH = 80

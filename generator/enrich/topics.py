@@ -38,9 +38,9 @@ from typing import Sequence
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from generator.keywords import STOPWORDS, segments
-from generator.record import Topic
-from generator.taxonomy import LABEL_SEPARATOR, Taxonomy
+from generator.enrich.keywords import STOPWORDS, segments
+from generator.pages.record import Topic
+from generator.enrich.taxonomy import LABEL_SEPARATOR, Taxonomy
 
 TITLE_WEIGHT = 2  # a title word says more about the subject than an abstract word
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")

@@ -35,11 +35,11 @@ from urllib.parse import unquote, urlsplit
 import yaml
 
 from generator.config import ProjectConfig
-from generator.site.urls import PAPERS_SECTION
+from generator.site.layout import PAPERS_SECTION
 from generator.inputs import InputError, check_anchor_free, compose_yaml, load_yaml
-from generator.markup import THEME_FIELDS, scan_body, theme_field_problem
-from generator.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES, PaperRecord, RecordError
-from generator.site.urls import RESERVED_SLUGS
+from generator.pages.markup import THEME_FIELDS, scan_body, theme_field_problem
+from generator.pages.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES, PaperRecord, RecordError
+from generator.site.layout import RESERVED_SLUGS
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -149,8 +149,8 @@ def _read_page(path: Path, label: str, text: str | None = None) -> _Page | Probl
 
 def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
     """Area -> sub-areas, read by the one taxonomy reader the import uses; a problem if it refuses the file."""
-    from generator.taxonomy import TaxonomyError
-    from generator.taxonomy import load_taxonomy as read_taxonomy
+    from generator.enrich.taxonomy import TaxonomyError
+    from generator.enrich.taxonomy import load_taxonomy as read_taxonomy
 
     try:
         taxonomy = read_taxonomy(path)

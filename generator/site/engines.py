@@ -216,7 +216,7 @@ def zensical_config(
         theme["custom_dir"] = custom_dir
 
     header = (
-        f"# Derived by papersite (generator/engines.py) from the project's MkDocs config\n"
+        f"# Derived by papersite (generator/site/engines.py) from the project's MkDocs config\n"
         f"# for Zensical (tested with {ZENSICAL_TESTED_VERSION}); rewritten on every build.\n"
     )
     body = yaml.dump(config, Dumper=_ConfigDumper, sort_keys=False, allow_unicode=True, width=1000)
@@ -342,7 +342,7 @@ def _build_mkdocs(
         used.write_text(f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n", encoding="utf-8")
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(used), "-d", str(target)]
     if dirty:
-        command[1:3] = ["-m", "generator.engines"]  # MkDocs' CLI with the --dirty notice filtered
+        command[1:3] = ["-m", "generator.site.engines"]  # MkDocs' CLI with the --dirty notice filtered
         command.append("--dirty")
     if strict:
         command.append("--strict")
@@ -488,5 +488,5 @@ def _mkdocs_dirty_main(argv: list[str]) -> int:
     return cli.main(args=argv, prog_name="mkdocs", standalone_mode=True)
 
 
-if __name__ == "__main__":  # ``python -m generator.engines build ... --dirty``: see _build_mkdocs
+if __name__ == "__main__":  # ``python -m generator.site.engines build ... --dirty``: see _build_mkdocs
     sys.exit(_mkdocs_dirty_main(sys.argv[1:]))
