@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-from generator.config import ConfigError, load_config
+from generator.config import load_config
 from generator.corrections.form import TEMPLATE_PATH
+from generator.problems import PapersiteError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -94,8 +94,9 @@ def main(argv: list[str] | None = None) -> int:
             from generator.enrich.evaluate import run_eval
 
             return run_eval(args, config)
-    except ConfigError as error:
-        print(f"papersite: {error}", file=sys.stderr)
+    except PapersiteError as error:  # every user error: settings, listings, pages, taxonomy, disk
+        for line in error.lines():
+            print(f"papersite: {line}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # `papersite import | head`: the reader left; what was written stays written.

@@ -15,12 +15,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from generator.inputs import InputError, load_yaml_with_lines
+from generator.problems import PapersiteError
 
 CONFIG_FILE = "papersite.yml"
-
-
-class ConfigError(ValueError):
-    pass
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069
 
 def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Path) -> None:
     def fail(key: str, message: str) -> None:
-        raise ConfigError(f"{config_path}:{lines.get(key, 1)}: {key}: {message}")
+        raise PapersiteError.at(config_path, lines.get(key, 1), f"{key}: {message}")
 
     for key in _PATH_KEYS:
         value = values[key]
@@ -117,7 +114,7 @@ def _check_places(config: ProjectConfig, lines: dict[str, int], config_path: Pat
     """Folders the build empties never overlap what the project keeps."""
 
     def fail(key: str, message: str) -> None:
-        raise ConfigError(f"{config_path}:{lines.get(key, 1)}: {key}: {message}")
+        raise PapersiteError.at(config_path, lines.get(key, 1), f"{key}: {message}")
 
     kept = {
         "docs_dir": config.docs_dir,
@@ -172,15 +169,15 @@ def load_config(root: Path | str = ".") -> ProjectConfig:
         try:
             loaded, lines = load_yaml_with_lines(config_path.read_text(encoding="utf-8"))
         except InputError as error:
-            raise ConfigError(f"{config_path}:{error.line}: {error.about('papersite.yml')}") from None
+            raise PapersiteError.at(config_path, error.line, f"{error.about('papersite.yml')}") from None
         except (OSError, UnicodeDecodeError) as error:
-            raise ConfigError(f"{config_path}:1: cannot read the settings ({error})") from None
+            raise PapersiteError.at(config_path, 1, f"cannot read the settings ({error})") from None
         loaded = loaded or {}
         if not isinstance(loaded, dict):
-            raise ConfigError(f"{config_path}:1: expected a mapping of setting: value")
+            raise PapersiteError.at(config_path, 1, "expected a mapping of setting: value")
         unknown = sorted(set(loaded) - set(_DEFAULTS), key=str)
         if unknown:
-            raise ConfigError(
+            raise PapersiteError(
                 f"{config_path}:{lines.get(str(unknown[0]), 1)}: unknown setting(s) {', '.join(map(str, unknown))}; "
                 f"expected some of {', '.join(_DEFAULTS)}"
             )
@@ -216,14 +213,14 @@ def _references(value: Any, root: Path, config_path: Path, line: int) -> tuple[P
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
-        raise ConfigError(f"{config_path}:{line}: 'references' must be a list of file paths")
+        raise PapersiteError.at(config_path, line, "'references' must be a list of file paths")
     paths = [(root / item).resolve() for item in value]
     names = [p.name for p in paths]
     for item, path in zip(value, paths):
         if not path.is_file():
-            raise ConfigError(f"{config_path}:{line}: reference file {item} does not exist")
+            raise PapersiteError.at(config_path, line, f"reference file {item} does not exist")
         if names.count(path.name) > 1:
-            raise ConfigError(f"{config_path}:{line}: two references share the file name {path.name}; pages cite them by name")
+            raise PapersiteError.at(config_path, line, f"two references share the file name {path.name}; pages cite them by name")
     return tuple(paths)
 
 
@@ -231,11 +228,11 @@ def _venue(value: Any, config_path: Path, line: int) -> VenueSettings:
     if value in (None, {}):
         return VenueSettings()
     if not isinstance(value, dict) or set(map(str, value)) - set(VENUE_KEYS):
-        raise ConfigError(f"{config_path}:{line}: 'venue' must be a mapping with some of {', '.join(VENUE_KEYS)}")
+        raise PapersiteError.at(config_path, line, f"'venue' must be a mapping with some of {', '.join(VENUE_KEYS)}")
     fields: dict[str, str | None] = {}
     for key in VENUE_KEYS:
         item = value.get(key)
         if item is not None and (not isinstance(item, (str, int)) or isinstance(item, bool) or site_name_problem(str(item))):
-            raise ConfigError(f"{config_path}:{line}: venue {key} must be one line of plain text, got {item!r}")
+            raise PapersiteError.at(config_path, line, f"venue {key} must be one line of plain text, got {item!r}")
         fields[key] = " ".join(str(item).split()) or None if item is not None else None
     return VenueSettings(**fields)

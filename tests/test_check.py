@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.pages.check import Problem, Severity, check_pages
+from generator.pages.check import check_pages
+from generator.problems import Problem, Severity
 from generator.cli import main
 from generator.config import load_config
 from generator.pages.record import PaperRecord, SourceRef, Topic, render_page
@@ -122,7 +123,7 @@ def test_duplicate_ids_and_slugs_name_both_files(project: Path) -> None:
     assert f"site_src/papers/copy.md:{line_of(copy, 'id:')}: duplicate id 'id-original': also used by site_src/papers/original.md:2" in text
     assert f"site_src/papers/copy.md:{slug_line}: duplicate slug 'original': also used by site_src/papers/original.md:3" in text
     assert any(p.startswith(f"site_src/papers/copy.md:{slug_line}: slug 'original' differs from the file name") for p in text)
-    assert f"site_src/papers/original.md:2: duplicate id 'id-original': also used by site_src/papers/copy.md:2" in text
+    assert "site_src/papers/original.md:2: duplicate id 'id-original': also used by site_src/papers/copy.md:2" in text
 
 
 def test_topic_outside_taxonomy_is_an_error_unless_the_listing_said_so(project: Path) -> None:

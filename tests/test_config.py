@@ -8,7 +8,8 @@ import pytest
 
 from generator.cli import main
 from generator.site import engines
-from generator.config import ConfigError, load_config
+from generator.config import load_config
+from generator.problems import PapersiteError
 
 
 def settings(tmp_path: Path, text: str) -> Path:
@@ -17,7 +18,7 @@ def settings(tmp_path: Path, text: str) -> Path:
 
 
 def refused(tmp_path: Path, text: str) -> str:
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(PapersiteError) as caught:
         load_config(settings(tmp_path, text))
     return str(caught.value)
 

@@ -285,7 +285,8 @@ def test_report_file_and_summary(tmp_path, capsys):
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from generator.pages.check import check_pages, errors_only  # noqa: E402
+from generator.pages.check import check_pages  # noqa: E402
+from generator.problems import errors_only
 
 _HOSTILE_TEXT = st.sampled_from(
     ["Graph", "graph", " GRAPH ", "·", " · ", "", "  ", "<script>x</script>", "---", "&a", "*b", "key: value", "\x1b[2J",

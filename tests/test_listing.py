@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.ingest.listing import ListingError, is_placeholder_abstract, parse_listing, read_listing
+from generator.ingest.listing import is_placeholder_abstract, parse_listing, read_listing
+
+from generator.problems import PapersiteError
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 PROSE = "We study a problem of learning with many words so that this paragraph reads like an abstract of a paper."
@@ -71,7 +73,7 @@ def test_triples_with_area_alone_and_single_author():
 
 
 def test_triples_incomplete_entry_is_an_error_with_line():
-    with pytest.raises(ListingError, match=r"^t\.txt:3: incomplete entry"):
+    with pytest.raises(PapersiteError, match=r"^t\.txt:3: incomplete entry"):
         listing("论文检索\n\nTheory\n\nGrace Hopper\n", "t.txt")
 
 
@@ -101,7 +103,7 @@ def test_json_links_that_are_not_web_urls_are_dropped_with_a_warning():
 
 
 def test_json_bad_line_names_file_and_line():
-    with pytest.raises(ListingError, match=r"^x\.jsonl:2: not valid JSON"):
+    with pytest.raises(PapersiteError, match=r"^x\.jsonl:2: not valid JSON"):
         listing('{"title": "A", "abstract": "b"}\n{oops\n', "x.jsonl")
 
 
@@ -116,7 +118,7 @@ def test_json_bad_line_names_file_and_line():
     ],
 )
 def test_bad_files_are_errors_naming_the_file(data, message):
-    with pytest.raises(ListingError) as error:
+    with pytest.raises(PapersiteError) as error:
         listing(data, "bad.txt")
     assert str(error.value).startswith("bad.txt:")
     assert message in str(error.value)
@@ -152,7 +154,8 @@ def test_bundled_corpus_formats_and_traps():
 _LINEAR = """
 import sys
 from pathlib import Path
-from generator.ingest.listing import ListingError, parse_listing
+from generator.ingest.listing import parse_listing
+from generator.problems import PapersiteError
 from generator.site.render.mathml import render_abstract
 kind = sys.argv[1]
 n = 2_000_000
@@ -168,7 +171,7 @@ else:
     }[kind]
     try:
         parse_listing(data.encode(), Path("x.txt"))
-    except ListingError:
+    except PapersiteError:
         pass
 print("done")
 """
@@ -203,11 +206,11 @@ def test_a_gzip_bomb_and_an_oversized_file_are_refused_before_they_fill_memory(t
     bomb = tmp_path / "bomb.jsonl.gz"
     bomb.write_bytes(gzip.compress(b" " * (64 * 1024 * 1024)))  # 64 KB on disk, 64 MiB inflated
     assert bomb.stat().st_size < 128 * 1024
-    with pytest.raises(ListingError, match=r"bomb.jsonl.gz:1: gzip data inflates to more than 1 MiB"):
+    with pytest.raises(PapersiteError, match=r"bomb.jsonl.gz:1: gzip data inflates to more than 1 MiB"):
         read_listing(bomb)
     big = tmp_path / "big.txt"
     big.write_bytes(b"x" * (1024 * 1024 + 1))
-    with pytest.raises(ListingError, match=r"big.txt:1: file is larger than 1 MiB"):
+    with pytest.raises(PapersiteError, match=r"big.txt:1: file is larger than 1 MiB"):
         read_listing(big)
 
 
@@ -223,7 +226,7 @@ def test_a_gzip_bomb_and_an_oversized_file_are_refused_before_they_fill_memory(t
     ],
 )
 def test_json_records_that_would_crash_or_lose_data_are_errors_at_their_line(line, message):
-    with pytest.raises(ListingError) as caught:
+    with pytest.raises(PapersiteError) as caught:
         listing('{"title": "Fine", "abstract": "x"}\n' + line + "\n", "x.jsonl")
     assert str(caught.value).startswith("x.jsonl:2: ") and message in str(caught.value), str(caught.value)
 
@@ -239,7 +242,7 @@ def test_listing_values_are_normalised_to_what_check_accepts():
     assert entries[0].links == {"pdf": "https://example.org/a.pdf"}
     assert entries[1].topic is None
     assert entries[2].topic == ("Vision", None)
-    with pytest.raises(ListingError, match=r"listing.dat:3: expected a topic line"):
+    with pytest.raises(PapersiteError, match=r"listing.dat:3: expected a topic line"):
         listing("论文检索\n\n·\n\nAda Lovelace\n\n" + PROSE + "\n")
 
 
@@ -252,7 +255,7 @@ _PIECES = [b"{", b"}", b"[", b"]", b'"', b":", b",", b"\n", b"\n\n", b"1", b"\xc
 def test_random_bytes_are_a_listing_or_a_listing_error(data):
     try:
         listing(data)
-    except ListingError as error:
+    except PapersiteError as error:
         assert str(error).startswith("listing.dat:")
 
 
@@ -261,5 +264,5 @@ def test_random_bytes_are_a_listing_or_a_listing_error(data):
 def test_random_gzip_is_a_listing_or_a_listing_error(data):
     try:
         listing(gzip.compress(data))
-    except ListingError as error:
+    except PapersiteError as error:
         assert str(error).startswith("listing.dat:")

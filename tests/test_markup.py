@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.pages.markup import plain_meta_text, safe_body, scan_body, theme_field_problem, theme_meta
+from generator.pages.markup import plain_meta_text, scan_body, theme_field_problem, theme_meta
 
 # The Markdown the engines run on the body (mkdocs.yml: toc, attr_list).
 _MARKDOWN = markdown.Markdown(extensions=["toc", "attr_list"])

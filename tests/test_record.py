@@ -130,7 +130,8 @@ def test_hostile_text_is_kept_exactly_as_text():
 
 import pytest  # noqa: E402
 
-from generator.pages.record import RecordError, parse_page  # noqa: E402
+
+from generator.problems import PapersiteError  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -144,6 +145,6 @@ from generator.pages.record import RecordError, parse_page  # noqa: E402
     ],
 )
 def test_pages_that_would_crash_or_lose_data_are_record_errors(front, line, words):
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(PapersiteError) as caught:
         parse_page(f"---\n{front}---\n", "p.md")
-    assert caught.value.line == line and words in caught.value.message, str(caught.value)
+    assert caught.value.first.line == line and words in caught.value.first.message, str(caught.value)

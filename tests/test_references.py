@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.pages.check import check_pages, errors_only
-from generator.config import ConfigError, load_config
+from generator.pages.check import check_pages
+from generator.problems import errors_only
+from generator.config import load_config
+from generator.problems import PapersiteError
 from generator.ingest.importer import import_listings
 from generator.ingest.listing import parse_listing, read_listing
 from generator.ingest.merge import merge_duplicates
@@ -250,10 +252,10 @@ def test_a_reference_adds_no_page_and_is_never_read_as_a_listing(tmp_path):
 def test_bad_reference_settings_are_located_errors(tmp_path):
     root = project(tmp_path, jsonl({"title": "X", "abstract": ABSTRACT_B}), reference=None)
     (root / "papersite.yml").write_text("site_name: T\nreferences:\n- corpus/missing.jsonl\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"papersite.yml:2: reference file corpus/missing.jsonl does not exist"):
+    with pytest.raises(PapersiteError, match=r"papersite.yml:2: reference file corpus/missing.jsonl does not exist"):
         load_config(root)
     (root / "papersite.yml").write_text("site_name: T\nreferences: corpus\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"papersite.yml:2: 'references' must be a list"):
+    with pytest.raises(PapersiteError, match=r"papersite.yml:2: 'references' must be a list"):
         load_config(root)
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from generator.pages import store
-from generator.pages.check import check_pages, errors_only
+from generator.pages.check import check_pages
+from generator.problems import errors_only
 from generator.config import load_config
 from generator.ingest.importer import import_listings, run_import
 

@@ -2,7 +2,8 @@ import pytest
 
 from generator.config import bundled_taxonomy
 from generator.pages.record import Topic
-from generator.enrich.taxonomy import TaxonomyError, load_taxonomy, parse_taxonomy, parse_topic_label
+from generator.enrich.taxonomy import load_taxonomy, parse_taxonomy, parse_topic_label
+from generator.problems import PapersiteError
 
 
 def test_bundled_taxonomy_has_8_areas_and_76_subareas():
@@ -22,10 +23,10 @@ def test_topic_outside_the_scheme_is_reported_but_area_alone_is_valid():
 def test_invalid_taxonomy_names_file_and_line(tmp_path):
     path = tmp_path / "t.yaml"
     path.write_text('"A":\n  - "x"\n  - "x"\n', encoding="utf-8")
-    with pytest.raises(TaxonomyError, match=r"t.yaml:1: area 'A' lists sub-area 'x' twice"):
+    with pytest.raises(PapersiteError, match=r"t.yaml:1: area 'A' lists sub-area 'x' twice"):
         load_taxonomy(path)
     path.write_text("- just a list\n", encoding="utf-8")
-    with pytest.raises(TaxonomyError, match="t.yaml:1:"):
+    with pytest.raises(PapersiteError, match="t.yaml:1:"):
         load_taxonomy(path)
 
 
@@ -45,7 +46,7 @@ def test_labels_parse_in_both_spellings():
 def test_taxonomy_yaml_tricks_are_errors_in_import_and_check(tmp_path, text, message):
     from generator.pages.check import load_taxonomy as check_taxonomy
 
-    with pytest.raises(TaxonomyError, match=message):
+    with pytest.raises(PapersiteError, match=message):
         parse_taxonomy(text, "t.yaml")
     path = tmp_path / "t.yaml"
     path.write_text(text, encoding="utf-8")

@@ -34,8 +34,9 @@ from generator.pages.check import check_pages, display_path, paper_page_paths
 from generator.config import ProjectConfig
 from generator.corrections.form import CUT_MARK, FIELD_BY_ID, TEMPLATE_PATH, FormValue, parse_issue_body, render_issue_form
 from generator.ingest.importer import _write_atomic
-from generator.pages.record import FRONT_MATTER_FIELDS, LocatedError, PaperRecord, RecordError, Topic, parse_page, render_page
-from generator.enrich.taxonomy import Taxonomy, TaxonomyError, load_taxonomy, parse_topic_label
+from generator.problems import PapersiteError
+from generator.pages.record import FRONT_MATTER_FIELDS, PaperRecord, Topic, parse_page, render_page
+from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 
 MAX_BODY_CHARS = 65536  # GitHub refuses a longer issue body, so a longer file is not one
 PAPER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -47,14 +48,6 @@ FRONT_MATTER_LINE = re.compile(rf"^\s*(?:-\s+)?(?:{'|'.join(FRONT_MATTER_FIELDS)
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 NAME_PUNCTUATION = frozenset(".'’-‐‑ ,")
 LIMITS = {"paper_title": 500, "abstract": 20000, "author": 200, "authors": 300, "keyword": 100, "keywords": 50, "links": 20}
-
-
-class CorrectionFailed(Exception):
-    """Nothing was written; ``errors`` are ``path:line: message`` strings."""
-
-    def __init__(self, errors: list[str]) -> None:
-        self.errors = errors
-        super().__init__("\n".join(errors))
 
 
 @dataclass
@@ -99,20 +92,20 @@ def read_issue_body(path: Path) -> str:
     try:
         size = path.stat().st_size
     except OSError as error:
-        raise CorrectionFailed([f"{label}:1: cannot read the issue body ({error.strerror})"]) from None
+        raise PapersiteError.at(label, 1, f"cannot read the issue body ({error.strerror})") from None
     if size > MAX_BODY_CHARS * 4:  # no need to read a file that cannot be an issue body
-        raise CorrectionFailed([f"{label}:1: the issue body is {size:,} bytes; an issue holds at most {MAX_BODY_CHARS:,} characters"])
+        raise PapersiteError.at(label, 1, f"the issue body is {size:,} bytes; an issue holds at most {MAX_BODY_CHARS:,} characters")
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as error:
-        raise CorrectionFailed([f"{label}:1: the issue body is not UTF-8 text ({error.reason})"]) from None
+        raise PapersiteError.at(label, 1, f"the issue body is not UTF-8 text ({error.reason})") from None
     if len(text) > MAX_BODY_CHARS:
-        raise CorrectionFailed([f"{label}:1: the issue body is {len(text):,} characters; an issue holds at most {MAX_BODY_CHARS:,}"])
+        raise PapersiteError.at(label, 1, f"the issue body is {len(text):,} characters; an issue holds at most {MAX_BODY_CHARS:,}")
     return text.lstrip("\ufeff")
 
 
 def parse_correction(text: str, path: str, taxonomy: Taxonomy) -> Correction:
-    """Every field of the form, validated on its own; raises CorrectionFailed with all problems."""
+    """Every field of the form, validated on its own; raises PapersiteError with all problems."""
     values = parse_issue_body(text)
     errors: list[str] = []
 
@@ -203,7 +196,7 @@ def parse_correction(text: str, path: str, taxonomy: Taxonomy) -> Correction:
         correction.links = links
 
     if errors:
-        raise CorrectionFailed(errors)
+        raise PapersiteError(*errors)
     return correction
 
 
@@ -265,21 +258,21 @@ def _shown(text: str, limit: int = 60) -> str:
 
 
 def find_page(config: ProjectConfig, paper_id: str, body_label: str, line: int) -> tuple[Path, PaperRecord]:
-    """The page whose front matter has this id; CorrectionFailed if none has."""
+    """The page whose front matter has this id; PapersiteError if none has."""
     pattern = re.compile(rf"^id:\s*['\"]?{re.escape(paper_id)}['\"]?\s*$", re.MULTILINE)
     for path in paper_page_paths(config):
         text = path.read_text(encoding="utf-8", errors="replace")
         if pattern.search(text[: text.find("\n---", 3) + 1 or len(text)]):
             try:
                 record = parse_page(text, path)
-            except RecordError as error:
-                raise CorrectionFailed([f"{error} (fix the page before correcting it)"]) from None
+            except PapersiteError as error:
+                raise PapersiteError(f"{error} (fix the page before correcting it)") from None
             if record.id == paper_id:
                 return path, record
     hint = ""
     if (config.papers_dir / f"{paper_id}.md").is_file():
         hint = f"; that is the slug of {display_path(config.papers_dir / f'{paper_id}.md', config.root)}, not its id"
-    raise CorrectionFailed([f"{body_label}:{line}: no paper page has the id {paper_id!r}{hint}"])
+    raise PapersiteError.at(body_label, line, f"no paper page has the id {paper_id!r}{hint}")
 
 
 def _comparable(record: PaperRecord, key: str):
@@ -349,7 +342,7 @@ def apply_correction(
             f"that describes another paper, not paper {record.id!r}; check the paper id (or edit the page by hand)"
         )
     if errors:
-        raise CorrectionFailed(errors)
+        raise PapersiteError(*errors)
     changed = [key for key in changes if key != "title_derived"]
     return record.replace(**changes), changed
 
@@ -357,25 +350,19 @@ def apply_correction(
 def correct_page(
     config: ProjectConfig, body_path: Path, dry_run: bool = False, base_dir: Path | None = None
 ) -> CorrectionResult:
-    """Apply an issue body to its page (unless ``dry_run``); raises CorrectionFailed before writing.
+    """Apply an issue body to its page (unless ``dry_run``); raises PapersiteError before writing.
 
     ``base_dir`` holds the pages as they were when the forms were filled in (see ``apply_correction``).
     """
     body_label = str(body_path)
     text = read_issue_body(body_path)
-    try:
-        taxonomy = load_taxonomy(config.taxonomy_file)
-    except TaxonomyError as error:
-        raise CorrectionFailed([str(error)]) from None
+    taxonomy = load_taxonomy(config.taxonomy_file)
     correction = parse_correction(text, body_label, taxonomy)
     path, record = find_page(config, correction.paper_id, body_label, correction.lines.get("paper_id", 1))
     before = path.read_text(encoding="utf-8")
     base = None
     if base_dir is not None and (base_dir / path.name).is_file():
-        try:
-            base = parse_page((base_dir / path.name).read_text(encoding="utf-8"), base_dir / path.name)
-        except RecordError as error:
-            raise CorrectionFailed([str(error)]) from None
+        base = parse_page((base_dir / path.name).read_text(encoding="utf-8"), base_dir / path.name)
     corrected, changed = apply_correction(record, correction, body_label, base)
     after = render_page(corrected) if changed else before
     result = CorrectionResult(path, display_path(path, config.root), before, after, changed)
@@ -383,7 +370,7 @@ def correct_page(
         return result
     problems = [p for p in check_pages(config, texts={path: after}) if p.is_error and p.path == result.label]
     if problems:
-        raise CorrectionFailed([f"{p} (in the corrected page)" for p in problems])
+        raise PapersiteError(*(f"{p} (in the corrected page)" for p in problems))
     if not dry_run:
         _write_atomic(path, after)
     return result
@@ -425,10 +412,8 @@ def run_correct(args: argparse.Namespace, config: ProjectConfig) -> int:
     try:
         base = Path(args.base_pages) if getattr(args, "base_pages", None) else None
         result = correct_page(config, Path(args.issue_body), dry_run=dry_run, base_dir=base)
-    except CorrectionFailed as failure:
-        errors = failure.errors
-    except LocatedError as error:
-        errors = [str(error)]
+    except PapersiteError as failure:
+        errors = failure.lines()
     if args.comment:
         _write_atomic(Path(args.comment), comment_markdown(result, errors, dry_run))
     if errors:
@@ -450,7 +435,7 @@ def run_issue_form(args: argparse.Namespace, config: ProjectConfig) -> int:
     """``papersite issue-form``: write the form from the taxonomy, or with ``--check`` say if it is stale."""
     try:
         text = render_issue_form(load_taxonomy(config.taxonomy_file))
-    except TaxonomyError as error:
+    except PapersiteError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
     path = config.root / TEMPLATE_PATH

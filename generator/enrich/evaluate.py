@@ -22,9 +22,10 @@ from typing import Any
 
 from generator.config import ProjectConfig
 from generator.enrich.keywords import extract_keywords
-from generator.pages.record import RecordError, read_page
+from generator.pages.record import read_page
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 from generator.enrich.topics import infer_topics, load_topic_model
+from generator.problems import PapersiteError
 
 CONFIDENCE_BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0001))
 
@@ -43,7 +44,7 @@ def papers_from_pages(papers_dir: Path) -> list[tuple[str, str, list[str], Any]]
     for path in sorted(papers_dir.glob("*.md")) if papers_dir.is_dir() else []:
         try:
             record = read_page(path)
-        except RecordError as error:
+        except PapersiteError as error:
             print(f"papersite eval: skipping {error}", file=sys.stderr)
             continue
         found.append((record.title, record.abstract or "", list(record.keywords), record.topic))
@@ -52,13 +53,13 @@ def papers_from_pages(papers_dir: Path) -> list[tuple[str, str, list[str], Any]]
 
 def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], Any]]:
     """Papers straight from the listings, for a site that has not imported yet."""
-    from generator.ingest.listing import ListingError, read_listing
+    from generator.ingest.listing import read_listing
 
     found, seen = [], set()
     for path in sorted(corpus_dir.iterdir()) if corpus_dir.is_dir() else []:
         try:
             listing = read_listing(path)
-        except ListingError:
+        except PapersiteError:
             continue
         for entry in listing.entries:
             identity = ((entry.title or "").casefold(), (entry.abstract or "").casefold()[:200])
@@ -206,9 +207,9 @@ def format_report(report: dict[str, Any]) -> str:
     lines += [
         "",
         f"Keywords: {k['papers']} papers, {k['distinct_keywords']} distinct keywords",
-        f"  per paper: " + ", ".join(f"{n}: {c}" for n, c in k["keywords_per_paper"].items()),
+        "  per paper: " + ", ".join(f"{n}: {c}" for n, c in k["keywords_per_paper"].items()),
         f"  papers with fewer than 3: {k['papers_with_fewer_than_3']}",
-        f"  share of keywords used by >= 2 papers: " + (f"{k['share_used_by_2_or_more']:.1%}" if k["share_used_by_2_or_more"] is not None else "n/a"),
+        "  share of keywords used by >= 2 papers: " + (f"{k['share_used_by_2_or_more']:.1%}" if k["share_used_by_2_or_more"] is not None else "n/a"),
         "  top 30: " + ", ".join(f"{name} ({n})" for name, n in k["top_30"]),
     ]
     return "\n".join(lines)

@@ -18,12 +18,9 @@ from pathlib import Path
 from generator.inputs import InputError, load_yaml
 
 from generator.pages.record import Topic
+from generator.problems import PapersiteError
 
 LABEL_SEPARATOR = " · "
-
-
-class TaxonomyError(ValueError):
-    """A taxonomy file that cannot be used; ``str()`` gives ``path:line: message``."""
 
 
 @dataclass(frozen=True)
@@ -101,23 +98,23 @@ def parse_taxonomy(text: str, path: str | Path = "<taxonomy>") -> Taxonomy:
     try:
         data = load_yaml(text)  # no aliases or duplicate areas, as for pages
     except InputError as error:
-        raise TaxonomyError(f"{path}:{error.line}: {error.about('taxonomy')}") from None
+        raise PapersiteError.at(path, error.line, f"{error.about('taxonomy')}") from None
     if not isinstance(data, dict) or not data:
-        raise TaxonomyError(f"{path}:1: expected a mapping of area name to a list of sub-area names")
+        raise PapersiteError.at(path, 1, "expected a mapping of area name to a list of sub-area names")
     areas: list[tuple[str, tuple[str, ...]]] = []
     for area, subs in data.items():
         line = _line_of(text, str(area))
         if not isinstance(area, str) or not area.strip():
-            raise TaxonomyError(f"{path}:{line}: area names must be non-empty strings, got {area!r}")
+            raise PapersiteError.at(path, line, f"area names must be non-empty strings, got {area!r}")
         if subs is None:
             subs = []
         if not isinstance(subs, list) or not all(isinstance(s, str) and s.strip() for s in subs):
-            raise TaxonomyError(f"{path}:{line}: area '{area}' must list its sub-areas as non-empty strings")
+            raise PapersiteError.at(path, line, f"area '{area}' must list its sub-areas as non-empty strings")
         duplicates = sorted({s for s in subs if subs.count(s) > 1})
         if duplicates:
-            raise TaxonomyError(f"{path}:{line}: area '{area}' lists sub-area '{duplicates[0]}' twice")
+            raise PapersiteError.at(path, line, f"area '{area}' lists sub-area '{duplicates[0]}' twice")
         if "·" in area or any("·" in s for s in subs):
-            raise TaxonomyError(f"{path}:{line}: names may not contain '·', which separates area and sub-area")
+            raise PapersiteError.at(path, line, "names may not contain '·', which separates area and sub-area")
         areas.append((area.strip(), tuple(s.strip() for s in subs)))
     return Taxonomy(tuple(areas))
 
@@ -128,7 +125,7 @@ def _load_cached(path: str, mtime_ns: int) -> Taxonomy:
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as error:
-        raise TaxonomyError(f"{path}:1: cannot read taxonomy file ({error.strerror})") from None
+        raise PapersiteError.at(path, 1, f"cannot read taxonomy file ({error.strerror})") from None
     return parse_taxonomy(text, path)
 
 
@@ -137,5 +134,5 @@ def load_taxonomy(path: Path | str) -> Taxonomy:
     try:
         mtime = file.stat().st_mtime_ns
     except OSError:
-        raise TaxonomyError(f"{file}:1: taxonomy file does not exist") from None
+        raise PapersiteError.at(file, 1, "taxonomy file does not exist") from None
     return _load_cached(str(file), mtime)

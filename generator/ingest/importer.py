@@ -25,28 +25,21 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable
 
 from generator.config import ProjectConfig
-from generator.ingest.listing import Listing, ListingError, read_listing
+from generator.ingest.listing import Listing, read_listing
 from generator.ingest.merge import SimilarityIndex, merge_duplicates
-from generator.pages.record import PaperRecord, RecordError, parse_page, render_page
+from generator.pages.record import PaperRecord, parse_page, render_page
 from generator.inputs import InputError, load_json
 from generator.ingest.references import ReferenceReport, complete_papers, read_references
 from generator.ingest.titles import assign_identity, draft_record
-from generator.pages.store import StoreError, project_lock, recover, write_alone, write_together
+from generator.problems import PapersiteError
+from generator.pages.store import project_lock, recover, write_alone, write_together
 
 # Fields whose value always comes from the page: identity is fixed at first import.
 IDENTITY_FIELDS = ("id", "slug")
 LONG_IMPORT = 2000  # papers: show progress even when stderr is not a terminal
-
-
-class ImportFailed(Exception):
-    """The import wrote nothing; ``errors`` are ``path:line: message`` strings."""
-
-    def __init__(self, errors: Sequence[str]) -> None:
-        self.errors = list(errors)
-        super().__init__("\n".join(self.errors))
 
 
 @dataclass
@@ -134,13 +127,10 @@ def run_import(args: Any, config: ProjectConfig) -> int:
             if recovered and not quiet:
                 print(f"papersite: {recovered}", file=sys.stderr)
             report = import_listings(sources, config, progress=None if quiet else _progress_bar)
-    except ImportFailed as failure:
-        for error in failure.errors:
-            print(f"papersite: {error}", file=sys.stderr)
+    except PapersiteError as failure:
+        for line in failure.lines():
+            print(f"papersite: {line}", file=sys.stderr)
         print("papersite: import aborted; nothing was written", file=sys.stderr)
-        return 1
-    except StoreError as error:
-        print(f"papersite: {error}", file=sys.stderr)
         return 1
     except OSError as error:  # a full disk, a read-only folder, a directory named x.md: before the commit
         where = error.filename or config.papers_dir
@@ -162,7 +152,7 @@ def import_listings(
     config: ProjectConfig,
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportReport:
-    """Import listings into the project's pages; raises ImportFailed before writing anything."""
+    """Import listings into the project's pages; raises PapersiteError before writing anything."""
     started = time.perf_counter()
     report = ImportReport()
     clock = [started]
@@ -230,16 +220,16 @@ def _source_files(sources: Iterable[Path | str], config: ProjectConfig) -> list[
     if paths:
         named = [f"{p}:1: this file is a reference catalogue (papersite.yml 'references'), not a listing" for p in paths if p.resolve() in references]
         if named:
-            raise ImportFailed(named)
+            raise PapersiteError(*named)
         return paths
     if not config.corpus_dir.is_dir():
-        raise ImportFailed([f"{config.corpus_dir}:1: no listings given and the corpus directory does not exist"])
+        raise PapersiteError.at(config.corpus_dir, 1, "no listings given and the corpus directory does not exist")
     # A reference catalogue is never a listing, even when it sits among the listings.
     found = sorted(
         p for p in config.corpus_dir.iterdir() if p.is_file() and not p.name.startswith(".") and p.resolve() not in references
     )
     if not found:
-        raise ImportFailed([f"{config.corpus_dir}:1: corpus directory holds no listing files"])
+        raise PapersiteError.at(config.corpus_dir, 1, "corpus directory holds no listing files")
     # Relative to where the user stands, so messages and the report name files as the user does.
     return [Path(os.path.relpath(p)) for p in found]
 
@@ -249,12 +239,12 @@ def _read_listings(paths: list[Path]) -> list[Listing]:
     for path in paths:
         try:
             listings.append(read_listing(path))
-        except ListingError as error:
-            errors.append(str(error))
+        except PapersiteError as error:
+            errors.extend(error.problems)
     names = [listing.name for listing in listings]
     errors += [f"{name}:1: two listings share this file name; sources cite files by name" for name in sorted(set(names)) if names.count(name) > 1]
     if errors:
-        raise ImportFailed(errors)
+        raise PapersiteError(*errors)
     return listings
 
 
@@ -263,8 +253,8 @@ def _complete_from_references(papers: list, config: ProjectConfig) -> tuple[list
         return papers, ReferenceReport()
     try:
         references = read_references(config.references)
-    except ListingError as error:
-        raise ImportFailed([f"{error} (a reference catalogue named in papersite.yml)"]) from None
+    except PapersiteError as error:
+        raise PapersiteError(f"{error} (a reference catalogue named in papersite.yml)") from None
     return complete_papers(papers, references)
 
 
@@ -306,8 +296,8 @@ def _load_known(config: ProjectConfig) -> dict[str, _KnownPaper]:
         for path in sorted(config.papers_dir.glob("*.md")):
             try:
                 page = parse_page(path.read_text(encoding="utf-8"), path)
-            except RecordError as error:
-                errors.append(str(error))
+            except PapersiteError as error:
+                errors.extend(error.problems)
                 continue
             except UnicodeDecodeError:
                 errors.append(f"{path}:1: not UTF-8 text")
@@ -320,7 +310,7 @@ def _load_known(config: ProjectConfig) -> dict[str, _KnownPaper]:
             else:
                 entry.page, entry.path = page, path
     if errors:
-        raise ImportFailed(errors)
+        raise PapersiteError(*errors)
     return known
 
 
@@ -380,14 +370,10 @@ def _match_known(drafts: list[PaperRecord], known: dict[str, _KnownPaper], repor
 
 def _enrich(records: list[PaperRecord], config: ProjectConfig) -> list[PaperRecord]:
     from generator.enrich.stage import enrich_records
-    from generator.enrich.taxonomy import TaxonomyError
 
-    try:
-        enriched = enrich_records(records, config.taxonomy_file)
-    except TaxonomyError as error:
-        raise ImportFailed([str(error)]) from None
+    enriched = enrich_records(records, config.taxonomy_file)  # a bad taxonomy: PapersiteError
     if len(enriched) != len(records) or [r.id for r in enriched] != [r.id for r in records]:
-        raise ImportFailed([f"{config.taxonomy_file}:1: enrichment must return one record per paper, in order"])
+        raise PapersiteError.at(config.taxonomy_file, 1, "enrichment must return one record per paper, in order")
     return list(enriched)
 
 
@@ -490,10 +476,7 @@ def _plan(
         if merged == current:
             report.unchanged.append(paper.slug)
             continue
-        try:
-            updated = PaperRecord.from_front_matter(merged, body=paper.page.body, path=paper.path or "<page>")
-        except RecordError as error:
-            raise ImportFailed([str(error)]) from None
+        updated = PaperRecord.from_front_matter(merged, body=paper.page.body, path=paper.path or "<page>")
         assert paper.path is not None
         writes.append((paper.path, render_page(updated)))
         to_verify.append(len(writes) - 1)
@@ -525,10 +508,10 @@ def _check_plan(writes: list[tuple[Path, str]], to_verify: list[int]) -> None:
         path, text = writes[position]
         try:
             parse_page(text, path)
-        except RecordError as error:
+        except PapersiteError as error:
             errors.append(f"{error} (in the page this import would write)")
     if errors:
-        raise ImportFailed(errors)
+        raise PapersiteError(*errors)
 
 
 # --------------------------------------------------------------------------- writing

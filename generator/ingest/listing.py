@@ -8,7 +8,7 @@ Out: a ``Listing`` holding the detected format, the announced paper count if
 The format is detected from the content, never from the file name, because
 users save exports under whatever name their browser picks. Every problem is
 reported as ``path:line: what is wrong``; a file that cannot be read raises
-``ListingError`` so the importer can refuse to write anything.
+``PapersiteError`` so the importer can refuse to write anything.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from generator.inputs import MAX_LISTING_BYTES, InputError, gunzip_capped, load_json
-from generator.pages.record import LocatedError
+from generator.problems import PapersiteError
 
 FORMAT_ABSTRACTS = "abstracts"
 FORMAT_NUMBERED = "numbered"
@@ -32,10 +32,6 @@ TOPIC_SEPARATOR = re.compile(r"\s*·\s*")
 # An abstract paragraph shorter than this (in words) is not prose; a file whose
 # paragraphs are mostly that short is not an abstract list.
 MIN_ABSTRACT_WORDS = 12
-
-
-class ListingError(LocatedError):
-    """A listing that cannot be read."""
 
 
 @dataclass
@@ -101,16 +97,16 @@ def clean_abstract(text: str | None) -> str | None:
 
 
 def read_listing(path: Path | str) -> Listing:
-    """Read and parse one listing file; raises ListingError if it is not a listing."""
+    """Read and parse one listing file; raises PapersiteError if it is not a listing."""
     path = Path(path)
     try:
         with path.open("rb") as handle:
             # read one byte past the limit: a bigger file is refused before it fills memory
             data = handle.read(MAX_LISTING_BYTES + 1)
     except OSError as error:
-        raise ListingError(path, 1, f"cannot read file ({error.strerror})") from None
+        raise PapersiteError.at(path, 1, f"cannot read file ({error.strerror})") from None
     if len(data) > MAX_LISTING_BYTES:
-        raise ListingError(path, 1, f"file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB (the listing size limit)")
+        raise PapersiteError.at(path, 1, f"file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB (the listing size limit)")
     return parse_listing(data, path)
 
 
@@ -120,15 +116,15 @@ def parse_listing(data: bytes, path: Path | str) -> Listing:
         try:
             data = gunzip_capped(data)
         except InputError as error:
-            raise ListingError(path, 1, error.message) from None
+            raise PapersiteError.at(path, 1, error.message) from None
     text = _decode(data, path)
     if not text.strip():
-        raise ListingError(path, 1, "empty listing: expected paper entries")
+        raise PapersiteError.at(path, 1, "empty listing: expected paper entries")
     lines = [line.rstrip() for line in text.split("\n")]
     fmt = detect_format(lines)
     if fmt is None:
         first = next(i for i, line in enumerate(lines) if line.strip()) + 1
-        raise ListingError(
+        raise PapersiteError.at(
             path,
             first,
             "unrecognised listing: expected an abstract list, a numbered list ('1Title¶'), "
@@ -142,18 +138,18 @@ def parse_listing(data: bytes, path: Path | str) -> Listing:
     }[fmt]
     listing = reader(lines, path)
     if not listing.entries:
-        raise ListingError(path, 1, f"no paper entries found in this {fmt} listing")
+        raise PapersiteError.at(path, 1, f"no paper entries found in this {fmt} listing")
     return listing
 
 
 def _decode(data: bytes, path: Path) -> str:
     if b"\x00" in data:
-        raise ListingError(path, 1, "binary file (contains NUL bytes): expected a UTF-8 text listing")
+        raise PapersiteError.at(path, 1, "binary file (contains NUL bytes): expected a UTF-8 text listing")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise ListingError(path, line, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raise PapersiteError.at(path, line, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     text = text.lstrip("\ufeff")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
@@ -355,17 +351,17 @@ def _read_triples(lines: list[str], path: Path) -> Listing:
     listing = Listing(path, FORMAT_TRIPLES, [])
     if len(paragraphs) % 3:
         line = paragraphs[len(paragraphs) - len(paragraphs) % 3][0]
-        raise ListingError(
+        raise PapersiteError.at(
             path, line, "incomplete entry: expected topic line, authors line and abstract per paper"
         )
     for number, index in enumerate(range(0, len(paragraphs), 3), 1):
         (topic_line, topic), (_, authors), (_, abstract) = paragraphs[index : index + 3]
         topic = _join(topic)
         if len(topic.split()) > 12 or topic.endswith("."):
-            raise ListingError(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
+            raise PapersiteError.at(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
         parsed = parse_topic(topic)
         if parsed is None:
-            raise ListingError(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
+            raise PapersiteError.at(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
         names = [name.strip() for name in _join(authors).split(",") if name.strip()]
         listing.entries.append(
             ListingEntry(
@@ -388,9 +384,9 @@ def _read_json(lines: list[str], path: Path) -> Listing:
         try:
             data = load_json(text)
         except InputError as error:
-            raise ListingError(path, error.line, error.message) from None
+            raise PapersiteError.at(path, error.line, error.message) from None
         if not isinstance(data, list):
-            raise ListingError(path, 1, "expected a JSON array of paper records")
+            raise PapersiteError.at(path, 1, "expected a JSON array of paper records")
         records = [(1, item) for item in data]
     else:
         for number, line in enumerate(lines, 1):
@@ -399,7 +395,7 @@ def _read_json(lines: list[str], path: Path) -> Listing:
             try:
                 records.append((number, load_json(line, number)))
             except InputError as error:
-                raise ListingError(path, number, error.message.replace("not valid JSON:", "not valid JSON Lines:")) from None
+                raise PapersiteError.at(path, number, error.message.replace("not valid JSON:", "not valid JSON Lines:")) from None
     listing = Listing(path, FORMAT_JSON, [])
     for number, (line, item) in enumerate(records, 1):
         listing.entries.append(_json_entry(item, path, number, line, listing.warnings))
@@ -411,7 +407,7 @@ def _text_field(item: dict, key: str, path: Path, line: int) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ListingError(path, line, f"field '{key}' must be a string, got {type(value).__name__}")
+        raise PapersiteError.at(path, line, f"field '{key}' must be a string, got {type(value).__name__}")
     return value.strip() or None
 
 
@@ -422,7 +418,7 @@ def _string_list(item: dict, key: str, path: Path, line: int) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ListingError(path, line, f"field '{key}' must be a list of strings")
+        raise PapersiteError.at(path, line, f"field '{key}' must be a list of strings")
     return [v.strip() for v in value if v.strip()]
 
 
@@ -453,27 +449,27 @@ def _web_links(raw: dict[str, str], path: Path, line: int, warnings: list[str]) 
 
 def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[str]) -> ListingEntry:
     if not isinstance(item, dict):
-        raise ListingError(path, line, f"record {number} must be a JSON object, got {type(item).__name__}")
+        raise PapersiteError.at(path, line, f"record {number} must be a JSON object, got {type(item).__name__}")
     title = _text_field(item, "title", path, line)
     abstract = clean_abstract(_text_field(item, "abstract", path, line))
     if title is None and abstract is None:
-        raise ListingError(path, line, f"record {number} has neither 'title' nor 'abstract'")
+        raise PapersiteError.at(path, line, f"record {number} has neither 'title' nor 'abstract'")
     topic = None
     raw_topic = item.get("topic", item.get("primary_area"))
     if isinstance(raw_topic, dict) and isinstance(raw_topic.get("area"), str):
         subarea = raw_topic.get("subarea")
         if subarea is not None and not isinstance(subarea, str):
-            raise ListingError(path, line, f"field 'topic' sub-area must be text, got {type(subarea).__name__}")
+            raise PapersiteError.at(path, line, f"field 'topic' sub-area must be text, got {type(subarea).__name__}")
         area = " ".join(raw_topic["area"].split())
         topic = (area, " ".join((subarea or "").split()) or None) if area.strip(" ·") else None
     elif isinstance(raw_topic, str):
         topic = parse_topic(raw_topic)  # "" or a lone "·": no topic
     elif raw_topic is not None:
-        raise ListingError(path, line, "field 'topic' must be 'Area · Sub-area' or {area, subarea}")
+        raise PapersiteError.at(path, line, "field 'topic' must be 'Area · Sub-area' or {area, subarea}")
     links: dict[str, str] = {}
     raw_links = item.get("links") or {}
     if not isinstance(raw_links, dict):
-        raise ListingError(path, line, "field 'links' must map names to URLs")
+        raise PapersiteError.at(path, line, "field 'links' must map names to URLs")
     links.update({str(k): str(v) for k, v in raw_links.items() if v})
     for key in ("openreview_url", "pdf_url", "code_url", "url"):
         value = _text_field(item, key, path, line)

@@ -123,7 +123,7 @@ class ReferenceReport:
 
 
 def read_references(paths: Iterable[Path]) -> list[Listing]:
-    """Read every reference file; raises ListingError (``path:line: message``) on a bad one."""
+    """Read every reference file; raises PapersiteError (``path:line: message``) on a bad one."""
     return [read_listing(path) for path in paths]
 
 

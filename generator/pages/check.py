@@ -27,7 +27,6 @@ import sys
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -36,10 +35,11 @@ import yaml
 
 from generator.config import ProjectConfig
 from generator.site.layout import PAPERS_SECTION
-from generator.inputs import InputError, check_anchor_free, compose_yaml, load_yaml
+from generator.inputs import InputError, check_anchor_free, compose_yaml
 from generator.pages.markup import THEME_FIELDS, scan_body, theme_field_problem
-from generator.pages.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES, PaperRecord, RecordError
+from generator.pages.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES, PaperRecord
 from generator.site.layout import RESERVED_SLUGS
+from generator.problems import PapersiteError, Problem, Severity, errors_only
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -48,31 +48,6 @@ SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # Site sections that exist without a source file in docs_dir (generated at build time).
 GENERATED_SECTIONS = frozenset({"", "papers", "topics", "keywords", "authors", "explore", "stats", "about", "search"})
-
-
-class Severity(str, Enum):
-    """How a problem affects the build."""
-
-    ERROR = "error"  # the check fails (exit 1) and the build refuses to run
-    WARNING = "warning"  # reported, but the page is usable as it is
-
-
-@dataclass(frozen=True, order=True)
-class Problem:
-    """One thing wrong in one file, at one line."""
-
-    path: str
-    line: int
-    message: str
-    severity: Severity = Severity.ERROR
-
-    @property
-    def is_error(self) -> bool:
-        return self.severity is Severity.ERROR
-
-    def __str__(self) -> str:
-        prefix = "warning: " if self.severity is Severity.WARNING else ""
-        return f"{self.path}:{self.line}: {prefix}{self.message}"
 
 
 @dataclass
@@ -149,15 +124,12 @@ def _read_page(path: Path, label: str, text: str | None = None) -> _Page | Probl
 
 def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
     """Area -> sub-areas, read by the one taxonomy reader the import uses; a problem if it refuses the file."""
-    from generator.enrich.taxonomy import TaxonomyError
     from generator.enrich.taxonomy import load_taxonomy as read_taxonomy
 
     try:
         taxonomy = read_taxonomy(path)
-    except TaxonomyError as error:
-        where, _, message = str(error).partition(": ")
-        file, _, line = where.rpartition(":")
-        return {}, [Problem(file or str(path), int(line) if line.isdigit() else 1, message)]
+    except PapersiteError as error:
+        return {}, error.problems
     return {area: set(subs) for area, subs in taxonomy.areas}, []
 
 
@@ -446,7 +418,7 @@ def _site_index(config: ProjectConfig, pages: list[_Page]) -> _SiteIndex:
     for page in pages:
         try:
             records.append(PaperRecord.from_front_matter(page.data, path=page.label))
-        except RecordError:
+        except PapersiteError:
             continue  # reported as a problem of its own page
     catalog = build_catalog(records)
     topic_paths = {area.slug for area in catalog.areas}
@@ -589,10 +561,6 @@ def github_annotation(problem: Problem) -> str:
 
     command = "error" if problem.is_error else "warning"
     return f"::{command} file={escape(problem.path, True)},line={problem.line}::{escape(problem.message)}"
-
-
-def errors_only(problems: Iterable[Problem]) -> list[Problem]:
-    return [p for p in problems if p.is_error]
 
 
 def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 import yaml
 
 from generator.inputs import InputError, load_yaml
+from generator.problems import PapersiteError
 
 FRONT_MATTER_FENCE = "---"
 
@@ -44,20 +45,6 @@ FRONT_MATTER_FIELDS = (
     "sources",
     "filled_from",
 )
-
-
-class LocatedError(ValueError):
-    """A problem at a place in a file; ``str()`` gives ``path:line: message``."""
-
-    def __init__(self, path: str | Path, line: int, message: str) -> None:
-        self.path = str(path)
-        self.line = line
-        self.message = message
-        super().__init__(f"{self.path}:{line}: {message}")
-
-
-class RecordError(LocatedError):
-    """A paper page that cannot be read."""
 
 
 @dataclass(frozen=True, order=True)
@@ -185,36 +172,36 @@ class PaperRecord:
 
     @classmethod
     def from_front_matter(cls, data: Mapping[str, Any], body: str = "", path: str | Path = "<page>") -> "PaperRecord":
-        """Build a record from parsed front matter; raises RecordError on a wrong type."""
+        """Build a record from parsed front matter; raises PapersiteError on a wrong type."""
 
         def text(key: str, required: bool = True) -> str | None:
             value = data.get(key)
             if value is None:
                 if required:
-                    raise RecordError(path, 1, f"missing required field '{key}'")
+                    raise PapersiteError.at(path, 1, f"missing required field '{key}'")
                 return None
             if not isinstance(value, str):
-                raise RecordError(path, 1, f"field '{key}' must be a string, got {type(value).__name__}")
+                raise PapersiteError.at(path, 1, f"field '{key}' must be a string, got {type(value).__name__}")
             return value
 
         def string_list(key: str) -> list[str]:
             value = data.get(key) or []
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise RecordError(path, 1, f"field '{key}' must be a list of strings")
+                raise PapersiteError.at(path, 1, f"field '{key}' must be a list of strings")
             return list(value)
 
         topic = None
         raw_topic = data.get("topic")
         if raw_topic is not None:
             if not isinstance(raw_topic, Mapping) or not isinstance(raw_topic.get("area"), str):
-                raise RecordError(path, 1, "field 'topic' must be a mapping with a string 'area'")
+                raise PapersiteError.at(path, 1, "field 'topic' must be a mapping with a string 'area'")
             source = raw_topic.get("source", "maintainer")
             if source not in TOPIC_SOURCES:
-                raise RecordError(path, 1, f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
+                raise PapersiteError.at(path, 1, f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
             confidence, area_confidence = raw_topic.get("confidence"), raw_topic.get("area_confidence")
             for value in (confidence, area_confidence):
                 if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1):
-                    raise RecordError(path, 1, f"topic confidence must be a number from 0 to 1, got {value!r}")
+                    raise PapersiteError.at(path, 1, f"topic confidence must be a number from 0 to 1, got {value!r}")
             topic = Topic(
                 area=raw_topic["area"],
                 subarea=raw_topic.get("subarea") or None,
@@ -225,7 +212,7 @@ class PaperRecord:
 
         links = data.get("links") or {}
         if not isinstance(links, Mapping) or not all(isinstance(v, str) for v in links.values()):
-            raise RecordError(path, 1, "field 'links' must map names to URL strings")
+            raise PapersiteError.at(path, 1, "field 'links' must map names to URL strings")
 
         sources = []
         for raw in data.get("sources") or []:
@@ -235,12 +222,12 @@ class PaperRecord:
                     raise TypeError(entry)  # not 2.5, .inf or "3"
                 sources.append(SourceRef(str(raw["file"]), entry, str(raw.get("format", ""))))
             except (KeyError, TypeError, ValueError):
-                raise RecordError(path, 1, "each entry of 'sources' needs 'file' and an integer 'entry'") from None
+                raise PapersiteError.at(path, 1, "each entry of 'sources' needs 'file' and an integer 'entry'") from None
 
         filled_from = []
         raw_fills = data.get("filled_from") or []
         if not isinstance(raw_fills, list):
-            raise RecordError(path, 1, "field 'filled_from' must be a list of {reference, record, match, score, fields}")
+            raise PapersiteError.at(path, 1, "field 'filled_from' must be a list of {reference, record, match, score, fields}")
         for raw in raw_fills:
             try:
                 fields = raw.get("fields") or []
@@ -250,7 +237,7 @@ class PaperRecord:
                     Fill(str(raw["reference"]), int(raw["record"]), str(raw.get("match", "")), float(raw.get("score", 0.0)), tuple(fields))
                 )
             except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
-                raise RecordError(
+                raise PapersiteError.at(
                     path, 1, "each entry of 'filled_from' needs 'reference', an integer 'record', a number 'score' and a list of 'fields'"
                 ) from None
 
@@ -323,10 +310,10 @@ def split_front_matter(text: str, path: str | Path = "<page>") -> tuple[str, str
     """Split page text into (yaml_text, body, line number where the YAML starts)."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     if not text.startswith("---\n") and text.strip() != "---":
-        raise RecordError(path, 1, "page must start with a '---' front matter line")
+        raise PapersiteError.at(path, 1, "page must start with a '---' front matter line")
     closing = _FENCE_LINE.search(text, 4)
     if closing is None:
-        raise RecordError(path, 1, "front matter is not closed by a '---' line")
+        raise PapersiteError.at(path, 1, "front matter is not closed by a '---' line")
     yaml_text = text[4 : closing.start()]
     body = text[closing.end() :].lstrip("\n")
     return yaml_text, body, 2
@@ -338,9 +325,9 @@ def load_front_matter(text: str, path: str | Path = "<page>") -> tuple[dict[str,
     try:
         data = load_yaml(yaml_text, first_line)  # no aliases, no duplicate keys
     except InputError as error:
-        raise RecordError(path, error.line, error.about("front matter")) from None
+        raise PapersiteError.at(path, error.line, error.about("front matter")) from None
     if not isinstance(data, dict):
-        raise RecordError(path, first_line, "front matter must be a YAML mapping of field: value")
+        raise PapersiteError.at(path, first_line, "front matter must be a YAML mapping of field: value")
     return data, body
 
 
@@ -353,9 +340,9 @@ def read_page(path: Path) -> PaperRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise RecordError(path, 1, f"not UTF-8 text ({error.reason})") from None
+        raise PapersiteError.at(path, 1, f"not UTF-8 text ({error.reason})") from None
     except OSError as error:  # a directory or a dangling symlink named *.md
-        raise RecordError(path, 1, f"cannot read the page ({error.strerror})") from None
+        raise PapersiteError.at(path, 1, f"cannot read the page ({error.strerror})") from None
     return parse_page(text, path)
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from generator.config import ProjectConfig
+from generator.problems import PapersiteError
 
 try:
     import fcntl
@@ -44,10 +45,6 @@ JOURNAL_NAME = "import-journal.json"
 TEMP_SUFFIX = ".papersite-tmp"
 LOCK_WAIT_SECONDS = 60.0
 _POLL_SECONDS = 0.1
-
-
-class StoreError(Exception):
-    """A ``path:line: message`` the command prints before exiting non-zero."""
 
 
 def state_folder(config: ProjectConfig) -> Path:
@@ -96,7 +93,7 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+", encoding="utf-8")
     except OSError as error:
-        raise StoreError(f"{path}:1: cannot create the project lock ({error.strerror})") from None
+        raise PapersiteError.at(path, 1, f"cannot create the project lock ({error.strerror})") from None
     try:
         deadline = time.monotonic() + _wait_seconds()
         while True:
@@ -107,7 +104,7 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
                 if time.monotonic() >= deadline:
                     handle.seek(0)
                     holder = handle.read().strip() or "another process"
-                    raise StoreError(
+                    raise PapersiteError(
                         f"{path}:1: the project is locked by {holder}; wait for it to finish, "
                         "or delete this file if no papersite is running"
                     ) from None
@@ -172,7 +169,7 @@ def write_together(writes: Sequence[tuple[Path, str]], config: ProjectConfig) ->
         _roll_forward(pairs)
         os.unlink(journal)
     except OSError as error:
-        raise StoreError(
+        raise PapersiteError(
             f"{error.filename or journal}:1: cannot write ({error.strerror}); the import is half applied: "
             "fix this and run it again, which finishes it first"
         ) from None
@@ -205,17 +202,17 @@ def recover(config: ProjectConfig) -> str | None:
     except FileNotFoundError:
         text = None
     except OSError as error:
-        raise StoreError(f"{journal}:1: cannot read the import journal ({error.strerror})") from None
+        raise PapersiteError.at(journal, 1, f"cannot read the import journal ({error.strerror})") from None
     if text is not None:
         try:
             pairs = [(config.root / t, config.root / p) for t, p in json.loads(text)]
         except (ValueError, TypeError):
-            raise StoreError(f"{journal}:1: the import journal is damaged; delete it and run the import again") from None
+            raise PapersiteError.at(journal, 1, "the import journal is damaged; delete it and run the import again") from None
         try:
             _roll_forward(pairs)
             os.unlink(journal)
         except OSError as error:
-            raise StoreError(f"{error.filename or journal}:1: cannot finish the interrupted import ({error.strerror})") from None
+            raise PapersiteError.at(error.filename or journal, 1, f"cannot finish the interrupted import ({error.strerror})") from None
         done = f"finished an interrupted import ({len(pairs)} file(s))"
     removed = 0
     for folder in {config.papers_dir, state_folder(config)}:

@@ -28,13 +28,14 @@ from pathlib import Path
 
 from generator.pages.check import check_pages, errors_only
 from generator.config import ProjectConfig
-from generator.pages.store import StoreError, project_lock, recover
+from generator.pages.store import project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
 from generator.site.engines import read_config
 from generator.site import incremental
 from generator.site import layout
 from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
+from generator.problems import PapersiteError
 
 MKDOCS_FILE = "mkdocs.yml"
 # 1980-01-01: the earliest date zip and friends accept; used when git has no answer.
@@ -104,7 +105,7 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
             if recovered:
                 _say(bool(getattr(args, "quiet", False)), f"papersite: {recovered}")
             return _locked_build(args, config)
-    except StoreError as error:
+    except PapersiteError as error:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
     except OSError as error:  # a full disk or a read-only build/site folder

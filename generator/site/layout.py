@@ -8,7 +8,6 @@ engine.
 
 from __future__ import annotations
 
-import posixpath
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import ProjectConfig
-from generator.pages.record import PaperRecord, RecordError, read_page
+from generator.pages.record import PaperRecord, read_page
 from generator.site.catalog import Catalog, build_catalog
 from generator.site import layout
 from generator.site.render.cite import Venue
@@ -38,6 +38,7 @@ from generator.site.render.paper_pages import SiteContext, render_paper_page
 from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
+from generator.problems import PapersiteError
 
 ASSETS_DIR = Path(__file__).parent / "assets"
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -83,8 +84,8 @@ def read_records(config: ProjectConfig) -> tuple[list[PaperRecord], dict[str, st
     for path in paths:
         try:
             record = read_page(path)
-        except RecordError as error:
-            errors.append(str(error))
+        except PapersiteError as error:
+            errors.extend(error.problems)
             continue
         try:
             rel = path.relative_to(config.root).as_posix()

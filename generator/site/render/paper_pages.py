@@ -23,6 +23,7 @@ from generator.site.render.html import block, clip, esc, link, meta_text, out_li
 from generator.site.render.mathml import render_abstract, render_text
 from generator.pages.markup import safe_body, theme_meta
 from generator.ingest.titles import plain_text, split_sentences
+from generator.problems import PapersiteError
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
@@ -47,11 +48,11 @@ class SiteContext:
         if not self.config.repo_url:
             return None
         from generator.corrections.form import prefill_url
-        from generator.enrich.taxonomy import TaxonomyError, load_taxonomy
+        from generator.enrich.taxonomy import load_taxonomy
 
         try:
             taxonomy = load_taxonomy(self.config.taxonomy_file)
-        except TaxonomyError:
+        except PapersiteError:
             taxonomy = None  # the build reports it; the link just leaves the topic empty
         return prefill_url(self.config.repo_url, paper, taxonomy)
 
@@ -141,7 +142,7 @@ def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: d
         return open_in
     areas = sorted({p.topic.area if p.topic else NO_TOPIC for p in papers})
     area = (
-        f'<label>Area <select data-ps-area><option value="">All areas</option>'
+        '<label>Area <select data-ps-area><option value="">All areas</option>'
         + "".join(f'<option value="{esc(a)}">{esc(a)}</option>' for a in areas)
         + "</select></label>"
         if len(areas) > 1
