@@ -44,7 +44,7 @@ BAD_EDITS = [
     pytest.param("title: One Step Diffusion via Shortcut Models", "title: ''", "title: ''",
                  "field 'title' is empty", id="empty-title"),
     pytest.param("openreview: https://openreview.net/forum?id=OlzB6LnXcS", "openreview: javascript:alert(1)",
-                 "links:", "link 'openreview' must be an http(s) URL", id="javascript-link"),
+                 "openreview: javascript:alert(1)", "link 'openreview' must be an http(s) URL", id="javascript-link"),
 ]
 
 
@@ -89,7 +89,7 @@ def one_page(tmp_path: Path) -> Path:
 def test_check_itself_rejects_a_hand_written_link_that_is_not_http(one_page: Path, url: str) -> None:
     _edit(one_page, "openreview: https://openreview.net/forum?id=OlzB6LnXcS", f"openreview: '{url}'")
     assert _errors(one_page.parents[2]) == {
-        (_line_of(one_page, "links:"), f"link 'openreview' must be an http(s) URL, got {url!r}")
+        (_line_of(one_page, "openreview: "), f"link 'openreview' must be an http(s) URL, got {url!r}")
     }
 
 

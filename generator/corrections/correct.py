@@ -30,12 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from generator.pages.check import check_pages, display_path, paper_page_paths
+from generator.pages.check import check_pages
+from generator.pages.folder import display_path, page_paths
 from generator.config import ProjectConfig
 from generator.corrections.form import CUT_MARK, FIELD_BY_ID, TEMPLATE_PATH, FormValue, parse_issue_body, render_issue_form
 from generator.ingest.importer import _write_atomic
 from generator.problems import PapersiteError
-from generator.pages.record import FRONT_MATTER_FIELDS, PaperRecord, Topic, parse_page, render_page
+from generator.pages.record import PaperRecord, Topic, parse_page, render_page
+from generator.pages.schema import FRONT_MATTER_FIELDS
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 
 MAX_BODY_CHARS = 65536  # GitHub refuses a longer issue body, so a longer file is not one
@@ -260,7 +262,7 @@ def _shown(text: str, limit: int = 60) -> str:
 def find_page(config: ProjectConfig, paper_id: str, body_label: str, line: int) -> tuple[Path, PaperRecord]:
     """The page whose front matter has this id; PapersiteError if none has."""
     pattern = re.compile(rf"^id:\s*['\"]?{re.escape(paper_id)}['\"]?\s*$", re.MULTILINE)
-    for path in paper_page_paths(config):
+    for path in page_paths(config):
         text = path.read_text(encoding="utf-8", errors="replace")
         if pattern.search(text[: text.find("\n---", 3) + 1 or len(text)]):
             try:

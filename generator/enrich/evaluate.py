@@ -22,7 +22,7 @@ from typing import Any
 
 from generator.config import ProjectConfig
 from generator.enrich.keywords import extract_keywords
-from generator.pages.record import read_page
+from generator.pages.folder import read_pages
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 from generator.enrich.topics import infer_topics, load_topic_model
 from generator.problems import PapersiteError
@@ -38,17 +38,12 @@ class LabelledPaper:
     subarea: str | None
 
 
-def papers_from_pages(papers_dir: Path) -> list[tuple[str, str, list[str], Any]]:
-    """(title, abstract, keywords, topic) of every readable page."""
-    found = []
-    for path in sorted(papers_dir.glob("*.md")) if papers_dir.is_dir() else []:
-        try:
-            record = read_page(path)
-        except PapersiteError as error:
-            print(f"papersite eval: skipping {error}", file=sys.stderr)
-            continue
-        found.append((record.title, record.abstract or "", list(record.keywords), record.topic))
-    return found
+def papers_from_pages(config: ProjectConfig) -> list[tuple[str, str, list[str], Any]]:
+    """(title, abstract, keywords, topic) of every page whose fields are valid; the problems of the others are printed."""
+    pages = read_pages(config)
+    for problem in pages.errors():
+        print(f"papersite eval: {problem}", file=sys.stderr)
+    return [(r.title, r.abstract or "", list(r.keywords), r.topic) for r in pages.records]
 
 
 def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], Any]]:
@@ -157,7 +152,7 @@ def keyword_statistics(keyword_lists: list[list[str]]) -> dict[str, Any]:
 
 def build_report(config: ProjectConfig, label_files: list[Path]) -> dict[str, Any]:
     taxonomy = load_taxonomy(config.taxonomy_file)
-    papers = papers_from_pages(config.papers_dir)
+    papers = papers_from_pages(config)
     source = "pages"
     if not papers:
         papers = papers_from_listings(config.corpus_dir)

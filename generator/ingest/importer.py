@@ -30,11 +30,12 @@ from typing import Any, Callable, Iterable
 from generator.config import ProjectConfig
 from generator.ingest.listing import Listing, read_listing
 from generator.ingest.merge import SimilarityIndex, merge_duplicates
+from generator.pages.folder import read_pages
 from generator.pages.record import PaperRecord, parse_page, render_page
 from generator.inputs import InputError, load_json
 from generator.ingest.references import ReferenceReport, complete_papers, read_references
 from generator.ingest.titles import assign_identity, draft_record
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, Problem
 from generator.pages.store import project_lock, recover, write_alone, write_together
 
 # Fields whose value always comes from the page: identity is fixed at first import.
@@ -279,7 +280,7 @@ def _read_text(path: Path) -> str | None:
 
 def _load_known(config: ProjectConfig) -> dict[str, _KnownPaper]:
     """Papers known from the state file and from the pages on disk, by id."""
-    errors: list[str] = []
+    errors: list[Problem | str] = []
     known: dict[str, _KnownPaper] = {}
     state_text = _read_text(config.state_file) or ""
     for number, line in enumerate(state_text.splitlines(), 1):
@@ -292,23 +293,16 @@ def _load_known(config: ProjectConfig) -> dict[str, _KnownPaper]:
             errors.append(f"{config.state_file}:{error.line}: not a state record ({error.message})")
         except (ValueError, KeyError, TypeError):
             errors.append(f"{config.state_file}:{number}: not a state record (expected JSON with id, slug, fields)")
-    if config.papers_dir.is_dir():
-        for path in sorted(config.papers_dir.glob("*.md")):
-            try:
-                page = parse_page(path.read_text(encoding="utf-8"), path)
-            except PapersiteError as error:
-                errors.extend(error.problems)
-                continue
-            except UnicodeDecodeError:
-                errors.append(f"{path}:1: not UTF-8 text")
-                continue
-            entry = known.get(page.id)
-            if entry is None:
-                known[page.id] = _KnownPaper(page.id, page.slug, None, page, path)
-            elif entry.page is not None:
-                errors.append(f"{path}:2: id {page.id} is also used by {entry.path}")
-            else:
-                entry.page, entry.path = page, path
+    pages = read_pages(config)
+    errors += pages.errors()
+    for page in pages.pages if not errors else []:
+        record, path = page.record, page.path
+        assert record is not None  # a page with field errors is an error above
+        entry = known.get(record.id)
+        if entry is None:
+            known[record.id] = _KnownPaper(record.id, record.slug, None, record, path)
+        else:
+            entry.page, entry.path = record, path
     if errors:
         raise PapersiteError(*errors)
     return known

@@ -28,22 +28,15 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
-import yaml
-
 from generator.config import ProjectConfig
-from generator.site.layout import PAPERS_SECTION
-from generator.inputs import InputError, check_anchor_free, compose_yaml
-from generator.pages.markup import THEME_FIELDS, scan_body, theme_field_problem
-from generator.pages.record import FRONT_MATTER_FIELDS, TOPIC_SOURCES, PaperRecord
-from generator.site.layout import RESERVED_SLUGS
+from generator.pages.folder import Page, display_path, page_paths, read_pages
+from generator.pages.markup import scan_body
+from generator.pages.schema import TOPIC_SOURCES
 from generator.problems import PapersiteError, Problem, Severity, errors_only
+from generator.site.layout import PAPERS_SECTION, RESERVED_SLUGS
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-TOPIC_FIELDS = ("area", "subarea", "source", "confidence", "area_confidence")
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # Site sections that exist without a source file in docs_dir (generated at build time).
@@ -52,74 +45,27 @@ GENERATED_SECTIONS = frozenset({"", "papers", "topics", "keywords", "authors", "
 
 @dataclass
 class _Page:
-    """A page whose front matter parsed: its data plus the line of every value."""
+    """A page that parsed, and what the checks beyond its own fields find in it."""
 
-    path: Path
-    label: str  # path as printed in messages
-    data: dict[str, Any]
-    lines: dict[str, int]  # top-level key -> line of the key
-    item_lines: dict[str, list[int]]  # top-level key -> line of each list item
-    topic_lines: dict[str, int]  # topic sub-key -> line
-    body: str
-    body_line: int  # file line of the first body line
+    page: Page
     problems: list[Problem] = field(default_factory=list)
 
-    def line(self, key: str) -> int:
-        return self.lines.get(key, 1)
+    @property
+    def path(self) -> Path:
+        return self.page.path
+
+    @property
+    def data(self) -> dict:
+        return self.page.front.data
+
+    def line(self, key: str, sub: str | None = None) -> int:
+        return self.page.front.line(key, sub)
 
     def error(self, line: int, message: str) -> None:
-        self.problems.append(Problem(self.label, line, message))
+        self.problems.append(Problem(self.page.front.label, line, message))
 
     def warn(self, line: int, message: str) -> None:
-        self.problems.append(Problem(self.label, line, message, Severity.WARNING))
-
-
-# --- reading -------------------------------------------------------------------
-
-_CLOSING_FENCE = re.compile(r"^---[ \t]*$", re.MULTILINE)
-
-
-def _read_page(path: Path, label: str, text: str | None = None) -> _Page | Problem:
-    """Parse one page (from ``text`` if given), keeping line numbers; a Problem if it cannot be read at all."""
-    if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as error:
-            return Problem(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8")
-        except OSError as error:  # a directory or a dangling symlink named *.md
-            return Problem(label, 1, f"cannot read the page ({error.strerror}); a paper page must be a file")
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
-    if not text.startswith("---\n"):
-        return Problem(label, 1, "page must start with a '---' line opening the YAML front matter")
-    closing = _CLOSING_FENCE.search(text, 4)
-    if closing is None:
-        return Problem(label, 1, "front matter is never closed: add a '---' line after the last field")
-    yaml_text = text[4 : closing.start()]
-    first_line = 2  # the YAML starts on the line after the opening fence
-
-    try:
-        # the importer's reader refuses the same: aliases, anchors, duplicate keys, deep nesting
-        check_anchor_free(yaml_text, first_line)
-        data, node = compose_yaml(yaml_text, first_line)
-    except InputError as error:
-        return Problem(label, error.line, error.about("front matter"))
-    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
-        return Problem(label, first_line, "front matter must be a YAML mapping of 'field: value' lines")
-
-    lines: dict[str, int] = {}
-    item_lines: dict[str, list[int]] = {}
-    topic_lines: dict[str, int] = {}
-    for key_node, value_node in node.value:
-        key = str(key_node.value)
-        lines.setdefault(key, first_line + key_node.start_mark.line)
-        if isinstance(value_node, yaml.SequenceNode):
-            item_lines[key] = [first_line + item.start_mark.line for item in value_node.value]
-        if key == "topic" and isinstance(value_node, yaml.MappingNode):
-            for sub_key, _ in value_node.value:
-                topic_lines[str(sub_key.value)] = first_line + sub_key.start_mark.line
-
-    body_line = text.count("\n", 0, closing.end()) + 2
-    return _Page(path, label, data, lines, item_lines, topic_lines, text[closing.end() + 1 :], body_line)
+        self.problems.append(Problem(self.page.front.label, line, message, Severity.WARNING))
 
 
 def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
@@ -133,213 +79,28 @@ def load_taxonomy(path: Path) -> tuple[dict[str, set[str]], list[Problem]]:
     return {area: set(subs) for area, subs in taxonomy.areas}, []
 
 
-# --- one page -----------------------------------------------------------------
-
-
-def _type_name(value: Any) -> str:
-    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", type(None): "empty"}.get(
-        type(value), type(value).__name__
-    )
-
-
-def _check_text(page: _Page, key: str, required: bool) -> None:
-    if key not in page.data:
-        if required:
-            page.error(1, f"missing required field '{key}'")
-        return
-    value = page.data[key]
-    if not isinstance(value, str):
-        page.error(page.line(key), f"field '{key}' must be text, got {_type_name(value)}")
-    elif not value.strip():
-        page.error(page.line(key), f"field '{key}' is empty")
-
-
-def _check_flag(page: _Page, key: str) -> None:
-    if key in page.data and not isinstance(page.data[key], bool):
-        page.error(page.line(key), f"field '{key}' must be true or false, got {page.data[key]!r}")
-
-
-def _check_fields(page: _Page) -> None:
-    data = page.data
-    for key in data:
-        if str(key) in THEME_FIELDS:
-            problem = theme_field_problem(str(key), data[key])
-            if problem:
-                page.error(page.line(str(key)), problem)
-        elif str(key) not in FRONT_MATTER_FIELDS:
-            page.warn(page.line(str(key)), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
-    for key in ("id", "slug", "title"):
-        _check_text(page, key, required=True)
-    _check_text(page, "decision", required=False)
-    _check_flag(page, "title_derived")
-    _check_flag(page, "abstract_missing")
-
-    if "authors" not in data:
-        page.error(1, "missing required field 'authors' (a list of names; [] if unknown)")
-    elif not isinstance(data["authors"], list):
-        page.error(page.line("authors"), f"field 'authors' must be a list of names, got {_type_name(data['authors'])}")
-    else:
-        for index, author in enumerate(data["authors"]):
-            if not isinstance(author, str) or not author.strip():
-                page.error(_item_line(page, "authors", index), f"author #{index + 1} must be a non-empty name, got {author!r}")
-
-    _check_abstract(page)
-    _check_links(page)
-    _check_sources(page)
-    _check_filled_from(page)
-
-
-def _item_line(page: _Page, key: str, index: int) -> int:
-    items = page.item_lines.get(key, [])
-    return items[index] if index < len(items) else page.line(key)
-
-
-def _check_abstract(page: _Page) -> None:
-    data = page.data
-    missing_flag = data.get("abstract_missing") is True
-    if "abstract" in data:
-        _check_text(page, "abstract", required=True)
-        if missing_flag:
-            page.error(page.line("abstract_missing"), "page has an abstract and 'abstract_missing: true'; remove one of them")
-    elif not missing_flag:
-        page.error(1, "missing field 'abstract' (write 'abstract_missing: true' if no abstract is known)")
-
-
-def _check_links(page: _Page) -> None:
-    links = page.data.get("links")
-    if links is None:
-        return
-    if not isinstance(links, dict):
-        page.error(page.line("links"), f"field 'links' must map names to URLs, got {_type_name(links)}")
-        return
-    for name, url in links.items():
-        if not isinstance(url, str) or not re.match(r"^https?://\S+$", url):
-            page.error(page.line("links"), f"link '{name}' must be an http(s) URL, got {url!r}")
-
-
-def _check_sources(page: _Page) -> None:
-    sources = page.data.get("sources")
-    if "sources" not in page.data:
-        page.error(1, "missing required field 'sources' (the listing entries this paper was read from)")
-        return
-    if not isinstance(sources, list):
-        page.error(page.line("sources"), f"field 'sources' must be a list, got {_type_name(sources)}")
-        return
-    for index, source in enumerate(sources):
-        line = _item_line(page, "sources", index)
-        if not isinstance(source, dict):
-            page.error(line, f"source #{index + 1} must be a mapping with 'file', 'entry' and 'format'")
-            continue
-        if not isinstance(source.get("file"), str) or not source["file"].strip():
-            page.error(line, f"source #{index + 1} needs a 'file' name")
-        entry = source.get("entry")
-        if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
-            page.error(line, f"source #{index + 1} needs a whole-number 'entry', got {entry!r}")
-        if "format" in source and not isinstance(source["format"], str):
-            page.error(line, f"source #{index + 1} 'format' must be text, got {source['format']!r}")
-
-
-FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
-
-
-def _check_filled_from(page: _Page) -> None:
-    """Provenance of reference fills: written by the importer, but a page can be edited by hand."""
-    if "filled_from" not in page.data:
-        return
-    fills = page.data["filled_from"]
-    if not isinstance(fills, list):
-        page.error(page.line("filled_from"), f"field 'filled_from' must be a list, got {_type_name(fills)}")
-        return
-    for index, fill in enumerate(fills):
-        line = _item_line(page, "filled_from", index)
-        where = f"filled_from #{index + 1}"
-        if not isinstance(fill, dict):
-            page.error(line, f"{where} must be a mapping with 'reference', 'record', 'match', 'score' and 'fields'")
-            continue
-        if not isinstance(fill.get("reference"), str) or not fill["reference"].strip():
-            page.error(line, f"{where} needs a 'reference' file name")
-        record = fill.get("record")
-        if isinstance(record, bool) or not isinstance(record, int) or record < 1:
-            page.error(line, f"{where} needs a whole-number 'record' (1 or more), got {record!r}")
-        score = fill.get("score")
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 1:
-            page.error(line, f"{where} 'score' must be a number from 0 to 1, got {score!r}")
-        if "match" in fill and not isinstance(fill["match"], str):
-            page.error(line, f"{where} 'match' must be text, got {fill['match']!r}")
-        fields = fill.get("fields")
-        if not isinstance(fields, list) or not all(
-            isinstance(name, str) and (name in FILL_FIELDS or name.startswith("links.")) for name in fields
-        ):
-            page.error(line, f"{where} 'fields' must list field names ({', '.join(FILL_FIELDS)}, links.<name>), got {fields!r}")
+# --- one page, beyond its own fields (schema.py) ----------------------------------
 
 
 def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
-    if "topic" not in page.data or page.data["topic"] is None:
+    """Whether a well-formed topic is in the taxonomy (its shape is the schema's to check)."""
+    topic = page.data.get("topic")
+    if not isinstance(topic, dict) or not taxonomy:
         return
-    topic = page.data["topic"]
-    line = page.line("topic")
-    if not isinstance(topic, dict):
-        page.error(line, f"field 'topic' must be a mapping with 'area' (and 'subarea', 'source'), got {_type_name(topic)}")
-        return
-
-    def sub_line(key: str) -> int:
-        return page.topic_lines.get(key, line)
-
-    for key in topic:
-        if key not in TOPIC_FIELDS:
-            page.error(sub_line(str(key)), f"unknown topic field '{key}'; expected some of {', '.join(TOPIC_FIELDS)}")
     source = topic.get("source", "maintainer")
-    if source not in TOPIC_SOURCES:
-        page.error(sub_line("source"), f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
-    for key in ("confidence", "area_confidence"):
-        confidence = topic.get(key)
-        if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1):
-            page.error(sub_line(key), f"topic {key.replace('_', ' ')} must be a number from 0 to 1, got {confidence!r}")
-
     area, subarea = topic.get("area"), topic.get("subarea")
-    if not isinstance(area, str) or not area.strip():
-        page.error(sub_line("area"), f"topic needs a non-empty 'area', got {area!r}")
+    if source not in TOPIC_SOURCES or not isinstance(area, str) or not area.strip():
         return
     if subarea is not None and not isinstance(subarea, str):
-        page.error(sub_line("subarea"), f"topic subarea must be text, got {subarea!r}")
-        return
-    if not taxonomy:
         return
     # The conference's own words (a listing's topic line, a reference's label) are kept with a
     # warning; only topics a person or the model chose must be in the taxonomy.
     report = page.warn if source in ("listing", "conference") else page.error
     if area not in taxonomy:
-        report(sub_line("area"), f"topic area {area!r} is not in the taxonomy; expected one of {', '.join(sorted(taxonomy))}")
+        report(page.line("topic", "area"), f"topic area {area!r} is not in the taxonomy; expected one of {', '.join(sorted(taxonomy))}")
     elif subarea and subarea not in taxonomy[area]:
         choices = ", ".join(sorted(taxonomy[area])) or "none (use the area alone)"
-        report(sub_line("subarea"), f"topic subarea {subarea!r} is not in area {area!r} of the taxonomy; expected one of {choices}")
-
-
-def _check_keywords(page: _Page) -> None:
-    if "keywords" not in page.data:
-        return
-    keywords = page.data["keywords"]
-    if keywords is None:
-        return
-    if not isinstance(keywords, list):
-        page.error(page.line("keywords"), f"field 'keywords' must be a list, got {_type_name(keywords)}")
-        return
-    seen: dict[str, int] = {}
-    for index, keyword in enumerate(keywords):
-        line = _item_line(page, "keywords", index)
-        if not isinstance(keyword, str):
-            page.error(line, f"keyword {keyword!r} must be text (quote it)")
-            continue
-        if not keyword.strip():
-            page.error(line, "keyword is empty")
-            continue
-        if keyword != keyword.strip():
-            page.error(line, f"keyword {keyword!r} has leading or trailing spaces")
-        folded = keyword.strip().casefold()
-        if folded in seen:
-            page.error(line, f"keyword {keyword!r} repeats keyword #{seen[folded] + 1} (keywords are compared ignoring case)")
-        else:
-            seen[folded] = index
+        report(page.line("topic", "subarea"), f"topic subarea {subarea!r} is not in area {area!r} of the taxonomy; expected one of {choices}")
 
 
 def _check_slug_matches_file(page: _Page) -> None:
@@ -355,21 +116,6 @@ def _check_slug_matches_file(page: _Page) -> None:
 
 
 # --- across pages -------------------------------------------------------------
-
-
-def _check_duplicates(pages: list[_Page], key: str) -> None:
-    """Every page sharing a value hears about the others: either one may be the one to fix."""
-    groups: dict[str, list[_Page]] = {}
-    for page in pages:
-        value = page.data.get(key)
-        if isinstance(value, str) and value:
-            groups.setdefault(value, []).append(page)
-    for value, group in groups.items():
-        if len(group) < 2:
-            continue
-        for page in group:
-            others = ", ".join(f"{o.label}:{o.line(key)}" for o in group if o is not page)
-            page.error(page.line(key), f"duplicate {key} {value!r}: also used by {others}")
 
 
 @dataclass(frozen=True)
@@ -406,7 +152,7 @@ class _SiteIndex:
         return any((self.docs_dir / c).is_file() for c in candidates if c)
 
 
-def _site_index(config: ProjectConfig, pages: list[_Page]) -> _SiteIndex:
+def _site_index(config: ProjectConfig, pages: list[_Page], records: list) -> _SiteIndex:
     """The URLs the build will make, from the same catalogue the build makes of the pages that parse.
 
     Slugs are handed out by the catalogue ("C++" and "C#" are keywords/c/ and keywords/c-2/), so
@@ -414,12 +160,6 @@ def _site_index(config: ProjectConfig, pages: list[_Page]) -> _SiteIndex:
     """
     from generator.site.catalog import build_catalog
 
-    records = []
-    for page in pages:
-        try:
-            records.append(PaperRecord.from_front_matter(page.data, path=page.label))
-        except PapersiteError:
-            continue  # reported as a problem of its own page
     catalog = build_catalog(records)
     topic_paths = {area.slug for area in catalog.areas}
     topic_paths.update(f"{area.slug}/{sub.slug}" for area in catalog.areas for sub in area.subareas)
@@ -451,15 +191,15 @@ def _blank_code(body: str) -> str:
 
 
 def _check_body_links(page: _Page, site: _SiteIndex) -> None:
-    if not page.body.strip():
+    if not page.page.front.body.strip():
         return
-    body = _blank_code(page.body)
+    body = _blank_code(page.page.front.body)
     slug = page.data.get("slug") if isinstance(page.data.get("slug"), str) else page.path.stem
     page_url = f"/{site.papers_rel}/{slug}/"
     for pattern in (_INLINE_LINK, _REFERENCE_DEF, _HTML_LINK):
         for match in pattern.finditer(body):
             target = match.group(1)
-            line = page.body_line + body.count("\n", 0, match.start(1))
+            line = page.page.front.body_line + body.count("\n", 0, match.start(1))
             if not _link_resolves(target, page, site, page_url):
                 page.error(line, f"link {target!r} points to a page that does not exist")
 
@@ -499,25 +239,11 @@ def _file_link_resolves(path: str, page: _Page, site: _SiteIndex) -> bool:
 
 def _check_body_markup(page: _Page) -> None:
     """Raw HTML, attribute lists, script URLs and control characters: the build would neutralise them."""
-    for offset, message in scan_body(page.body)[1]:
-        page.error(page.body_line + offset, message)
+    for offset, message in scan_body(page.page.front.body)[1]:
+        page.error(page.page.front.body_line + offset, message)
 
 
 # --- entry points -------------------------------------------------------------
-
-
-def display_path(path: Path, root: Path) -> str:
-    """A path as messages print it: relative to the project root when inside it."""
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def paper_page_paths(config: ProjectConfig) -> list[Path]:
-    if not config.papers_dir.is_dir():
-        return []
-    return sorted(config.papers_dir.glob("*.md"))
 
 
 def check_pages(
@@ -529,22 +255,13 @@ def check_pages(
     page as it would be written, among all the others, before writing it.
     """
     taxonomy, problems = load_taxonomy(config.taxonomy_file)
-    pages: list[_Page] = []
-    texts = texts or {}
-    for path in paper_page_paths(config) if paths is None else paths:
-        read = _read_page(path, display_path(path, config.root), texts.get(path))
-        if isinstance(read, Problem):
-            problems.append(read)
-        else:
-            pages.append(read)
+    found = read_pages(config, paths, texts)
+    problems += found.problems
+    pages = [_Page(page) for page in found.pages]
     for page in pages:
-        _check_fields(page)
         _check_topic(page, taxonomy)
-        _check_keywords(page)
         _check_slug_matches_file(page)
-    _check_duplicates(pages, "id")
-    _check_duplicates(pages, "slug")
-    site = _site_index(config, pages)
+    site = _site_index(config, pages, found.records)
     for page in pages:
         _check_body_links(page, site)
         _check_body_markup(page)
@@ -565,7 +282,7 @@ def github_annotation(problem: Problem) -> str:
 
 def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
     started = time.perf_counter()
-    count = len(paper_page_paths(config))
+    count = len(page_paths(config))
     problems = check_pages(config)
     github = getattr(args, "format", "text") == "github"
     for problem in problems:

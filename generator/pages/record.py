@@ -13,39 +13,15 @@ Out: page text (``render_page``), byte-identical for identical records.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 import yaml
 
-from generator.inputs import InputError, load_yaml
-from generator.problems import PapersiteError
-
-FRONT_MATTER_FENCE = "---"
-
-# listing: a topic line of a listing; conference: the conference's own label, from a
-# reference catalogue; inferred: guessed by the enrichment stage; maintainer: set by hand.
-TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
-# Front-matter keys the record reads; any other key a maintainer adds is carried in
-# ``PaperRecord.extra`` and written back unchanged, so a rewrite never loses it.
-FRONT_MATTER_FIELDS = (
-    "id",
-    "slug",
-    "title",
-    "title_derived",
-    "authors",
-    "topic",
-    "keywords",
-    "decision",
-    "links",
-    "abstract",
-    "abstract_missing",
-    "sources",
-    "filled_from",
-)
-
+from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text, render_front_matter
+from generator.pages.schema import FRONT_MATTER_FIELDS, field_problems
+from generator.problems import PapersiteError, errors_only
 
 @dataclass(frozen=True, order=True)
 class SourceRef:
@@ -172,91 +148,8 @@ class PaperRecord:
 
     @classmethod
     def from_front_matter(cls, data: Mapping[str, Any], body: str = "", path: str | Path = "<page>") -> "PaperRecord":
-        """Build a record from parsed front matter; raises PapersiteError on a wrong type."""
-
-        def text(key: str, required: bool = True) -> str | None:
-            value = data.get(key)
-            if value is None:
-                if required:
-                    raise PapersiteError.at(path, 1, f"missing required field '{key}'")
-                return None
-            if not isinstance(value, str):
-                raise PapersiteError.at(path, 1, f"field '{key}' must be a string, got {type(value).__name__}")
-            return value
-
-        def string_list(key: str) -> list[str]:
-            value = data.get(key) or []
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise PapersiteError.at(path, 1, f"field '{key}' must be a list of strings")
-            return list(value)
-
-        topic = None
-        raw_topic = data.get("topic")
-        if raw_topic is not None:
-            if not isinstance(raw_topic, Mapping) or not isinstance(raw_topic.get("area"), str):
-                raise PapersiteError.at(path, 1, "field 'topic' must be a mapping with a string 'area'")
-            source = raw_topic.get("source", "maintainer")
-            if source not in TOPIC_SOURCES:
-                raise PapersiteError.at(path, 1, f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
-            confidence, area_confidence = raw_topic.get("confidence"), raw_topic.get("area_confidence")
-            for value in (confidence, area_confidence):
-                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1):
-                    raise PapersiteError.at(path, 1, f"topic confidence must be a number from 0 to 1, got {value!r}")
-            topic = Topic(
-                area=raw_topic["area"],
-                subarea=raw_topic.get("subarea") or None,
-                source=source,
-                confidence=float(confidence) if confidence is not None else None,
-                area_confidence=float(area_confidence) if area_confidence is not None else None,
-            )
-
-        links = data.get("links") or {}
-        if not isinstance(links, Mapping) or not all(isinstance(v, str) for v in links.values()):
-            raise PapersiteError.at(path, 1, "field 'links' must map names to URL strings")
-
-        sources = []
-        for raw in data.get("sources") or []:
-            try:
-                entry = raw["entry"]
-                if isinstance(entry, bool) or not isinstance(entry, int):
-                    raise TypeError(entry)  # not 2.5, .inf or "3"
-                sources.append(SourceRef(str(raw["file"]), entry, str(raw.get("format", ""))))
-            except (KeyError, TypeError, ValueError):
-                raise PapersiteError.at(path, 1, "each entry of 'sources' needs 'file' and an integer 'entry'") from None
-
-        filled_from = []
-        raw_fills = data.get("filled_from") or []
-        if not isinstance(raw_fills, list):
-            raise PapersiteError.at(path, 1, "field 'filled_from' must be a list of {reference, record, match, score, fields}")
-        for raw in raw_fills:
-            try:
-                fields = raw.get("fields") or []
-                if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-                    raise TypeError
-                filled_from.append(
-                    Fill(str(raw["reference"]), int(raw["record"]), str(raw.get("match", "")), float(raw.get("score", 0.0)), tuple(fields))
-                )
-            except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
-                raise PapersiteError.at(
-                    path, 1, "each entry of 'filled_from' needs 'reference', an integer 'record', a number 'score' and a list of 'fields'"
-                ) from None
-
-        return cls(
-            id=str(text("id")),
-            slug=str(text("slug")),
-            title=str(text("title")),
-            title_derived=bool(data.get("title_derived", False)),
-            authors=string_list("authors"),
-            topic=topic,
-            keywords=string_list("keywords"),
-            decision=text("decision", required=False),
-            links={str(k): v for k, v in links.items()},
-            abstract=text("abstract", required=False) or None,
-            sources=sources,
-            filled_from=filled_from,
-            body=body,
-            extra={str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS},
-        )
+        """A record from front-matter fields that were never a file (a merge's result, a correction)."""
+        return record_from(FrontMatter.of(dict(data), body, path))
 
     def replace(self, **changes: Any) -> "PaperRecord":
         return dataclasses.replace(self, **changes)
@@ -296,59 +189,56 @@ def dump_yaml(data: Any, dumper: type | None = None) -> str:
 
 def render_page(record: PaperRecord) -> str:
     """The full page text: front matter, then the maintainers' body if any."""
-    text = f"{FRONT_MATTER_FENCE}\n{dump_yaml(record.to_front_matter())}{FRONT_MATTER_FENCE}\n"
-    body = record.body.strip("\n")
-    if body:
-        text += f"\n{body}\n"
-    return text
+    return render_front_matter(dump_yaml(record.to_front_matter()), record.body)
 
 
-_FENCE_LINE = re.compile(r"^---[ \t]*$", re.MULTILINE)
+def record_from(front: FrontMatter) -> PaperRecord:
+    """The record of a page; ``PapersiteError`` with every error the page model finds in its fields."""
+    errors = errors_only(field_problems(front))
+    if errors:
+        raise PapersiteError(*errors)
+    return valid_record(front)
 
 
-def split_front_matter(text: str, path: str | Path = "<page>") -> tuple[str, str, int]:
-    """Split page text into (yaml_text, body, line number where the YAML starts)."""
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
-    if not text.startswith("---\n") and text.strip() != "---":
-        raise PapersiteError.at(path, 1, "page must start with a '---' front matter line")
-    closing = _FENCE_LINE.search(text, 4)
-    if closing is None:
-        raise PapersiteError.at(path, 1, "front matter is not closed by a '---' line")
-    yaml_text = text[4 : closing.start()]
-    body = text[closing.end() :].lstrip("\n")
-    return yaml_text, body, 2
-
-
-def load_front_matter(text: str, path: str | Path = "<page>") -> tuple[dict[str, Any], str]:
-    """Parse the front matter mapping and body; YAML errors carry the file line."""
-    yaml_text, body, first_line = split_front_matter(text, path)
-    try:
-        data = load_yaml(yaml_text, first_line)  # no aliases, no duplicate keys
-    except InputError as error:
-        raise PapersiteError.at(path, error.line, error.about("front matter")) from None
-    if not isinstance(data, dict):
-        raise PapersiteError.at(path, first_line, "front matter must be a YAML mapping of field: value")
-    return data, body
+def valid_record(front: FrontMatter) -> PaperRecord:
+    """The record of front matter in which ``field_problems`` found no error."""
+    data = front.data
+    topic = None
+    if data.get("topic") is not None:
+        raw = data["topic"]
+        confidence, area_confidence = raw.get("confidence"), raw.get("area_confidence")
+        topic = Topic(
+            area=raw["area"],
+            subarea=raw.get("subarea") or None,
+            source=raw.get("source", "maintainer"),
+            confidence=float(confidence) if confidence is not None else None,
+            area_confidence=float(area_confidence) if area_confidence is not None else None,
+        )
+    return PaperRecord(
+        id=data["id"],
+        slug=data["slug"],
+        title=data["title"],
+        title_derived=bool(data.get("title_derived", False)),
+        authors=list(data["authors"]),
+        topic=topic,
+        keywords=list(data.get("keywords") or []),
+        decision=data.get("decision"),
+        links={str(k): v for k, v in (data.get("links") or {}).items()},
+        abstract=data.get("abstract") or None,
+        sources=[SourceRef(s["file"], s["entry"], s.get("format", "")) for s in data["sources"]],
+        filled_from=[
+            Fill(f["reference"], f["record"], f.get("match", ""), float(f["score"]), tuple(f["fields"]))
+            for f in data.get("filled_from") or []
+        ],
+        body=front.body,
+        extra={str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS},
+    )
 
 
 def parse_page(text: str, path: str | Path = "<page>") -> PaperRecord:
-    data, body = load_front_matter(text, path)
-    return PaperRecord.from_front_matter(data, body=body, path=path)
+    return record_from(parse_front_matter(text, path))
 
 
-def read_page(path: Path) -> PaperRecord:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise PapersiteError.at(path, 1, f"not UTF-8 text ({error.reason})") from None
-    except OSError as error:  # a directory or a dangling symlink named *.md
-        raise PapersiteError.at(path, 1, f"cannot read the page ({error.strerror})") from None
-    return parse_page(text, path)
-
-
-def field_line(yaml_text: str, key: str, first_line: int = 2) -> int:
-    """Line of a top-level key in the page (for error messages); the fence line if absent."""
-    match = re.search(rf"^{re.escape(key)}\s*:", yaml_text, re.MULTILINE)
-    if match is None:
-        return first_line - 1
-    return first_line + yaml_text.count("\n", 0, match.start())
+def read_page(path: Path, label: str | None = None) -> PaperRecord:
+    label = str(path) if label is None else label
+    return record_from(parse_front_matter(read_text(path, label), label))

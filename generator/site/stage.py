@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import ProjectConfig
-from generator.pages.record import PaperRecord, read_page
+from generator.pages.folder import read_pages
+from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog, build_catalog
 from generator.site import layout
 from generator.site.render.cite import Venue
@@ -38,7 +39,6 @@ from generator.site.render.paper_pages import SiteContext, render_paper_page
 from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
-from generator.problems import PapersiteError
 
 ASSETS_DIR = Path(__file__).parent / "assets"
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -77,28 +77,9 @@ def template_files() -> dict[str, bytes]:
 
 def read_records(config: ProjectConfig) -> tuple[list[PaperRecord], dict[str, str]]:
     """Every paper page, and where each slug's page lives (relative to the repo root)."""
-    records: list[PaperRecord] = []
-    source_of: dict[str, str] = {}
-    errors: list[str] = []
-    paths = sorted(config.papers_dir.glob("*.md")) if config.papers_dir.is_dir() else []
-    for path in paths:
-        try:
-            record = read_page(path)
-        except PapersiteError as error:
-            errors.extend(error.problems)
-            continue
-        try:
-            rel = path.relative_to(config.root).as_posix()
-        except ValueError:
-            rel = path.as_posix()
-        if record.slug in source_of:
-            errors.append(f"{rel}:1: slug '{record.slug}' is also used by {source_of[record.slug]}; slugs must be unique")
-            continue
-        records.append(record)
-        source_of[record.slug] = rel
-    if errors:
-        raise StageError("\n".join(errors))
-    return records, source_of
+    pages = read_pages(config)
+    pages.raise_errors()
+    return pages.records, {page.record.slug: page.front.label for page in pages.pages if page.record}
 
 
 def _site_src_files(config: ProjectConfig) -> dict[str, bytes]:

@@ -1,0 +1,110 @@
+"""The papers folder: every paper page read once, with every problem found on the way.
+
+In:  the project config (``papers_dir``), optionally texts that stand in for files.
+Out: ``Pages``: the page files whose front matter parsed (each with its record
+     when its fields are valid) and the problems, errors and warnings, sorted by
+     file and line: unreadable files, field problems (``schema.py``), an id or a
+     slug two pages share.
+
+Import, check, eval and build all read pages here, so each sees the same pages
+and the same problems; each decides what an error means for it (import and
+build refuse to go on, eval skips the page, check prints them all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.config import ProjectConfig
+from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text
+from generator.pages.record import PaperRecord, valid_record
+from generator.pages.schema import field_problems
+from generator.problems import PapersiteError, Problem, errors_only
+
+IDENTITY_KEYS = ("id", "slug")  # no two pages may share one
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page file whose front matter parsed."""
+
+    path: Path
+    front: FrontMatter
+    record: PaperRecord | None  # None while its fields have errors
+
+
+@dataclass
+class Pages:
+    pages: list[Page] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def records(self) -> list[PaperRecord]:
+        """The records of the pages whose fields are valid, in file order."""
+        return [page.record for page in self.pages if page.record is not None]
+
+    def errors(self) -> list[Problem]:
+        return errors_only(self.problems)
+
+    def raise_errors(self) -> None:
+        """For stages that cannot go on from a page they cannot trust."""
+        errors = self.errors()
+        if errors:
+            raise PapersiteError(*errors)
+
+
+def display_path(path: Path, root: Path) -> str:
+    """A path as messages print it: relative to the project root when inside it."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def page_paths(config: ProjectConfig) -> list[Path]:
+    if not config.papers_dir.is_dir():
+        return []
+    return sorted(config.papers_dir.glob("*.md"))
+
+
+def read_pages(
+    config: ProjectConfig, paths: Iterable[Path] | None = None, texts: Mapping[Path, str] | None = None
+) -> Pages:
+    """Every page of ``papers_dir`` (or of ``paths``); ``texts`` stand in for the files they name."""
+    found = Pages()
+    texts = texts or {}
+    for path in page_paths(config) if paths is None else paths:
+        label = display_path(path, config.root)
+        try:
+            text = texts[path] if path in texts else read_text(path, label)
+            front = parse_front_matter(text, label)
+        except PapersiteError as error:
+            found.problems.extend(error.problems)
+            continue
+        problems = field_problems(front)
+        found.problems.extend(problems)
+        record = None if errors_only(problems) else valid_record(front)
+        found.pages.append(Page(path, front, record))
+    for key in IDENTITY_KEYS:
+        found.problems.extend(_shared(found.pages, key))
+    found.problems.sort()
+    return found
+
+
+def _shared(pages: list[Page], key: str) -> list[Problem]:
+    """Every page sharing a value hears about the others: either one may be the one to fix."""
+    groups: dict[str, list[Page]] = {}
+    for page in pages:
+        value = page.front.data.get(key)
+        if isinstance(value, str) and value:
+            groups.setdefault(value, []).append(page)
+    problems = []
+    for value, group in groups.items():
+        if len(group) < 2:
+            continue
+        for page in group:
+            others = ", ".join(f"{o.front.label}:{o.front.line(key)}" for o in group if o is not page)
+            problems.append(Problem(page.front.label, page.front.line(key), f"duplicate {key} {value!r}: also used by {others}"))
+    return problems

@@ -1,0 +1,254 @@
+"""The page model: every front-matter field of a paper page, and the rules each must meet.
+
+In:  a ``FrontMatter`` (parsed YAML with the line of every value).
+Out: the problems of its fields (``field_problems``), errors and warnings.
+
+``FIELDS`` is the one table of the fields a page holds, in the order pages are
+written: name, what kind of value, whether it is required, the keys a nested
+mapping or list item may have. The strict reader (``PaperRecord.from_front_matter``)
+refuses a page with any error found here, and ``papersite check`` reports them
+all, so the two can never disagree about what a valid page is. Rules that need
+more than one page (duplicate ids, links to other pages) or the taxonomy live in
+``check.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from generator.pages.frontmatter import FrontMatter
+from generator.pages.markup import THEME_FIELDS, theme_field_problem
+from generator.problems import Problem, Severity
+
+# listing: a topic line of a listing; conference: the conference's own label, from a
+# reference catalogue; inferred: guessed by the enrichment stage; maintainer: set by hand.
+TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
+# What a reference catalogue may fill (``filled_from[].fields``), besides ``links.<name>``.
+FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
+_WEB_URL = re.compile(r"^https?://\S+$")
+
+
+@dataclass
+class _Findings:
+    """The problems found in one page so far."""
+
+    front: FrontMatter
+    problems: list[Problem] = field(default_factory=list)
+
+    def error(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.front.label, line, message))
+
+    def warn(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.front.label, line, message, Severity.WARNING))
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", type(None): "empty"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _number_in_unit(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1
+
+
+# --- one rule per kind of value ---------------------------------------------------
+
+
+def _text(found: _Findings, key: str) -> None:
+    value, line = found.front.data[key], found.front.line(key)
+    if not isinstance(value, str):
+        found.error(line, f"field '{key}' must be text, got {_type_name(value)}")
+    elif not value.strip():
+        found.error(line, f"field '{key}' is empty")
+
+
+def _flag(found: _Findings, key: str) -> None:
+    value = found.front.data[key]
+    if not isinstance(value, bool):
+        found.error(found.front.line(key), f"field '{key}' must be true or false, got {value!r}")
+
+
+def _names(found: _Findings, key: str) -> None:
+    names = found.front.data[key]
+    if not isinstance(names, list):
+        found.error(found.front.line(key), f"field '{key}' must be a list of names, got {_type_name(names)}")
+        return
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            found.error(found.front.item_line(key, index), f"author #{index + 1} must be a non-empty name, got {name!r}")
+
+
+def _keywords(found: _Findings, key: str) -> None:
+    keywords = found.front.data[key]
+    if keywords is None:
+        return
+    if not isinstance(keywords, list):
+        found.error(found.front.line(key), f"field '{key}' must be a list, got {_type_name(keywords)}")
+        return
+    seen: dict[str, int] = {}
+    for index, keyword in enumerate(keywords):
+        line = found.front.item_line(key, index)
+        if not isinstance(keyword, str):
+            found.error(line, f"keyword {keyword!r} must be text (quote it)")
+            continue
+        if not keyword.strip():
+            found.error(line, "keyword is empty")
+            continue
+        if keyword != keyword.strip():
+            found.error(line, f"keyword {keyword!r} has leading or trailing spaces")
+        folded = keyword.strip().casefold()
+        if folded in seen:
+            found.error(line, f"keyword {keyword!r} repeats keyword #{seen[folded] + 1} (keywords are compared ignoring case)")
+        else:
+            seen[folded] = index
+
+
+def _topic(found: _Findings, key: str) -> None:
+    """The topic's shape; whether it is in the taxonomy is ``check.py``'s to say."""
+    topic = found.front.data[key]
+    if topic is None:
+        return
+    if not isinstance(topic, dict):
+        found.error(found.front.line(key), f"field 'topic' must be a mapping with 'area' (and 'subarea', 'source'), got {_type_name(topic)}")
+        return
+    for sub in topic:
+        if sub not in TOPIC_FIELDS:
+            found.error(found.front.line(key, str(sub)), f"unknown topic field '{sub}'; expected some of {', '.join(TOPIC_FIELDS)}")
+    source = topic.get("source", "maintainer")
+    if source not in TOPIC_SOURCES:
+        found.error(found.front.line(key, "source"), f"topic source must be one of {', '.join(TOPIC_SOURCES)}, got {source!r}")
+    for sub in ("confidence", "area_confidence"):
+        value = topic.get(sub)
+        if value is not None and not _number_in_unit(value):
+            found.error(found.front.line(key, sub), f"topic {sub.replace('_', ' ')} must be a number from 0 to 1, got {value!r}")
+    area, subarea = topic.get("area"), topic.get("subarea")
+    if not isinstance(area, str) or not area.strip():
+        found.error(found.front.line(key, "area"), f"topic needs a non-empty 'area', got {area!r}")
+    elif subarea is not None and not isinstance(subarea, str):
+        found.error(found.front.line(key, "subarea"), f"topic subarea must be text, got {subarea!r}")
+
+
+def _links(found: _Findings, key: str) -> None:
+    links = found.front.data[key]
+    if links is None:
+        return
+    if not isinstance(links, dict):
+        found.error(found.front.line(key), f"field 'links' must map names to URLs, got {_type_name(links)}")
+        return
+    for name, url in links.items():
+        if not isinstance(url, str) or not _WEB_URL.match(url):
+            found.error(found.front.line(key, str(name)), f"link '{name}' must be an http(s) URL, got {url!r}")
+
+
+def _sources(found: _Findings, key: str) -> None:
+    sources = found.front.data[key]
+    if not isinstance(sources, list):
+        found.error(found.front.line(key), f"field 'sources' must be a list, got {_type_name(sources)}")
+        return
+    for index, source in enumerate(sources):
+        line = found.front.item_line(key, index)
+        if not isinstance(source, dict):
+            found.error(line, f"source #{index + 1} must be a mapping with 'file', 'entry' and 'format'")
+            continue
+        if not isinstance(source.get("file"), str) or not source["file"].strip():
+            found.error(line, f"source #{index + 1} needs a 'file' name")
+        entry = source.get("entry")
+        if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
+            found.error(line, f"source #{index + 1} needs a whole-number 'entry', got {entry!r}")
+        if "format" in source and not isinstance(source["format"], str):
+            found.error(line, f"source #{index + 1} 'format' must be text, got {source['format']!r}")
+
+
+def _fills(found: _Findings, key: str) -> None:
+    """Provenance of reference fills: written by the importer, but a page can be edited by hand."""
+    fills = found.front.data[key]
+    if not isinstance(fills, list):
+        found.error(found.front.line(key), f"field 'filled_from' must be a list, got {_type_name(fills)}")
+        return
+    for index, fill in enumerate(fills):
+        line = found.front.item_line(key, index)
+        where = f"filled_from #{index + 1}"
+        if not isinstance(fill, dict):
+            found.error(line, f"{where} must be a mapping with 'reference', 'record', 'match', 'score' and 'fields'")
+            continue
+        if not isinstance(fill.get("reference"), str) or not fill["reference"].strip():
+            found.error(line, f"{where} needs a 'reference' file name")
+        record = fill.get("record")
+        if isinstance(record, bool) or not isinstance(record, int) or record < 1:
+            found.error(line, f"{where} needs a whole-number 'record' (1 or more), got {record!r}")
+        if not _number_in_unit(fill.get("score")):
+            found.error(line, f"{where} 'score' must be a number from 0 to 1, got {fill.get('score')!r}")
+        if "match" in fill and not isinstance(fill["match"], str):
+            found.error(line, f"{where} 'match' must be text, got {fill['match']!r}")
+        names = fill.get("fields")
+        if not isinstance(names, list) or not all(
+            isinstance(name, str) and (name in FILL_FIELDS or name.startswith("links.")) for name in names
+        ):
+            found.error(line, f"{where} 'fields' must list field names ({', '.join(FILL_FIELDS)}, links.<name>), got {names!r}")
+
+
+# --- the table --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """One front-matter field: its name, the rule its value meets, and what a page must say."""
+
+    name: str
+    rule: Callable[[_Findings, str], None]
+    required: bool = False
+    keys: tuple[str, ...] = ()  # the keys of a mapping value, or of each item of a list value
+    missing: str = ""  # what to write when a required field is absent
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("id", _text, required=True),
+    Field("slug", _text, required=True),
+    Field("title", _text, required=True),
+    Field("title_derived", _flag),
+    Field("authors", _names, required=True, missing="a list of names; [] if unknown"),
+    Field("topic", _topic, keys=("area", "subarea", "source", "confidence", "area_confidence")),
+    Field("keywords", _keywords),
+    Field("decision", _text),
+    Field("links", _links),
+    Field("abstract", _text),  # or abstract_missing: true (see _abstract_or_flag)
+    Field("abstract_missing", _flag),
+    Field("sources", _sources, required=True, keys=("file", "entry", "format"),
+          missing="the listing entries this paper was read from"),
+    Field("filled_from", _fills, keys=("reference", "record", "match", "score", "fields")),
+)
+FRONT_MATTER_FIELDS = tuple(f.name for f in FIELDS)
+TOPIC_FIELDS = next(f.keys for f in FIELDS if f.name == "topic")
+
+
+def _abstract_or_flag(found: _Findings) -> None:
+    data = found.front.data
+    flagged = data.get("abstract_missing") is True
+    if "abstract" in data and flagged:
+        found.error(found.front.line("abstract_missing"), "page has an abstract and 'abstract_missing: true'; remove one of them")
+    elif "abstract" not in data and not flagged:
+        found.error(1, "missing field 'abstract' (write 'abstract_missing: true' if no abstract is known)")
+
+
+def field_problems(front: FrontMatter) -> list[Problem]:
+    """Every problem of the page's fields, in table order: errors, and warnings for unknown keys."""
+    found = _Findings(front)
+    for key, value in front.data.items():
+        name = str(key)
+        if name in THEME_FIELDS:
+            problem = theme_field_problem(name, value)
+            if problem:
+                found.error(front.line(name), problem)
+        elif name not in FRONT_MATTER_FIELDS:
+            found.warn(front.line(name), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
+    for spec in FIELDS:
+        if spec.name in front.data:
+            spec.rule(found, spec.name)
+        elif spec.required:
+            hint = f" ({spec.missing})" if spec.missing else ""
+            found.error(1, f"missing required field '{spec.name}'{hint}")
+    _abstract_or_flag(found)
+    return found.problems
