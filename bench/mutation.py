@@ -45,7 +45,7 @@ TARGETS = (
     Target("three-way merge", "generator/ingest/importer.py", ("tests/test_importer.py", "tests/test_mutation_survivors.py"), ("merge_fields",)),
     Target("merge evidence", "generator/ingest/merge.py", ("tests/test_merge.py", "tests/test_mutation_survivors.py")),
     Target("reference matching", "generator/ingest/references.py", ("tests/test_references.py",)),
-    Target("layout (URLs)", "generator/site/layout.py", ("tests/test_site_units.py", "tests/test_check.py", "tests/test_mutation_survivors.py")),
+    Target("layout (URLs)", "generator/layout.py", ("tests/test_site_units.py", "tests/test_check.py", "tests/test_mutation_survivors.py")),
 )
 
 _FLIP = {

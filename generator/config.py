@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+from generator.layout import is_web_url
 from generator.inputs import InputError, load_yaml_with_lines
 from generator.problems import PapersiteError
 
@@ -75,7 +75,6 @@ def bundled_taxonomy() -> Path:
 
 _PATH_KEYS = ("corpus_dir", "docs_dir", "papers_dir", "state_file", "taxonomy_file", "site_dir", "build_dir")
 _BRANCH = re.compile(r"^[A-Za-z0-9._/-]+$")
-_WEB_URL = re.compile(r"^https?://[^\s\"'<>`\\]+$", re.IGNORECASE)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -92,7 +91,7 @@ def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Pat
         fail("site_name", problem)
     for key, example in (("repo_url", "https://github.com/OWNER/REPO"), ("site_url", "https://OWNER.github.io/REPO/")):
         url = values.get(key)
-        if url is not None and (not isinstance(url, str) or not _WEB_URL.match(url) or not urlsplit(url).netloc):
+        if url is not None and not is_web_url(url):
             fail(key, f"must be an http(s) URL such as {example}, got {url!r}")
     branch = values["repo_branch"]
     if not isinstance(branch, str) or not _BRANCH.match(branch) or ".." in branch:

@@ -15,6 +15,12 @@ from generator.pages.record import PaperRecord, SourceRef, Topic, render_page
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
+# Links the page model accepts that still need escaping in an attribute (& and template syntax).
+HOSTILE_WEB_LINKS = {"openreview": "https://openreview.net/forum?id=x&noteId=y&{{config.site_name}}",
+                     "code": "https://github.com/x/y?q=%22onclick%3D%22alert(1)"}
+# Links only a hand-edited page can hold, which check refuses: renderers must still never link them.
+HOSTILE_RAW_LINKS = {"openreview": "https://openreview.net/forum?id=x&<script>alert(1)</script>",
+                     "code": "https://github.com/x/y\"onclick=\"alert(1)"}
 HOSTILE_TITLE = '<script>window.__pwned=1</script> *bold* {{ config.site_name }} {% if x %} [link](javascript:alert(1))'
 HOSTILE_ABSTRACT = (
     '<img src=x onerror="window.__pwned=2"> </title><script>alert(1)</script> &lt;b&gt; '
@@ -59,7 +65,7 @@ def fixture_records() -> list[PaperRecord]:
             authors=['<b onmouseover="alert(1)">Mallory</b>', "Eve {{ x }}"],
             topic=Topic("Applications", "Computer Vision <i>", "listing"),
             keywords=["<script>kw</script>", "diffusion models"],
-            links={"openreview": "https://openreview.net/forum?id=x&<script>alert(1)</script>", "code": "https://github.com/x/y\"onclick=\"alert(1)"},
+            links=HOSTILE_WEB_LINKS,
             abstract=HOSTILE_ABSTRACT, sources=[src("003_d.txt", 2)],
         ),
         PaperRecord(

@@ -85,7 +85,10 @@ def one_page(tmp_path: Path) -> Path:
     return root / "site_src" / "papers" / "one-step-diffusion-via-shortcut-models.md"
 
 
-@pytest.mark.parametrize("url", ["javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>x</b>", "//evil.example/x", "ftp://x.org/a"])
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>x</b>", "//evil.example/x", "ftp://x.org/a",
+                                 # http(s), but made to leave the attribute or to hold markup: the one URL test refuses them
+                                 'https://github.com/x/y"onclick="alert(1)', "https://openreview.net/forum?id=x&<script>", "https://",
+                                 "https://x.org/a\u00a0b"])
 def test_check_itself_rejects_a_hand_written_link_that_is_not_http(one_page: Path, url: str) -> None:
     _edit(one_page, "openreview: https://openreview.net/forum?id=OlzB6LnXcS", f"openreview: '{url}'")
     assert _errors(one_page.parents[2]) == {

@@ -62,7 +62,7 @@ def test_the_same_title_over_unrelated_abstracts_is_two_papers():
 
 
 def test_only_well_formed_web_urls_become_links():
-    from generator.site.layout import is_web_url
+    from generator.layout import is_web_url
 
     assert is_web_url("https://example.org/a") and is_web_url("HTTP://example.org")
     for url in ("http://[::1/x", "javascript:alert(1)", "http:///no-host", "https://a.org/x y", "//example.org/x", "ftp://a.org/f"):

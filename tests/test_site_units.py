@@ -5,19 +5,20 @@ from __future__ import annotations
 import re
 
 from generator.config import load_config
-from generator.site import layout
+from generator import layout
 from generator.site.catalog import build_catalog, fold
 from generator.site.render.cite import Venue
 from generator.site.render.html import out_link, plain_title
 from generator.site.render.mathml import render_text, sanitize_mathml
 from generator.site.render.paper_pages import SiteContext, render_paper_page
 from generator.site.related import related_papers
-from site_fixtures import HOSTILE_TITLE, fixture_records, write_project
+from site_fixtures import HOSTILE_RAW_LINKS, HOSTILE_TITLE, fixture_records, write_project
 
 
 def _hostile_page(tmp_path):
     config = load_config(write_project(tmp_path))
-    records = fixture_records()
+    # links check would refuse: the renderer is the last line of defence, so it gets them anyway
+    records = [r.replace(links=HOSTILE_RAW_LINKS) if r.slug == "hostile-paper" else r for r in fixture_records()]
     catalog = build_catalog(records)
     paper = next(p for p in catalog.papers if p.slug == "hostile-paper")
     context = SiteContext(config, Venue.from_site_name(config.site_name), {p.slug: f"site_src/papers/{p.slug}.md" for p in records})
@@ -204,7 +205,8 @@ def test_maintainer_front_matter_keys_reach_the_theme_but_never_replace_ours(tmp
     import yaml
 
     config = load_config(write_project(tmp_path))
-    records = fixture_records()
+    # links check would refuse: the renderer is the last line of defence, so it gets them anyway
+    records = [r.replace(links=HOSTILE_RAW_LINKS) if r.slug == "hostile-paper" else r for r in fixture_records()]
     catalog = build_catalog(records)
     paper = catalog.papers[0]
     paper.extra.update({"description": "Errata: Table 2 sign", "title": "Hijacked", "hide": []})
@@ -218,7 +220,8 @@ def test_only_plain_theme_keys_and_a_safe_body_reach_the_engine(tmp_path):
     import yaml
 
     config = load_config(write_project(tmp_path))
-    records = fixture_records()
+    # links check would refuse: the renderer is the last line of defence, so it gets them anyway
+    records = [r.replace(links=HOSTILE_RAW_LINKS) if r.slug == "hostile-paper" else r for r in fixture_records()]
     catalog = build_catalog(records)
     paper = next(p for p in catalog.papers if p.slug == "graph-transformers")
     paper.extra.update({"description": '"><script>alert(1)</script><meta x="', "status": 'new" onclick="x', "template": "404.html"})

@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from generator.pages.record import PaperRecord, SourceRef
-from generator.ingest.titles import MAX_TITLE_CHARS, assign_identity, derive_title, make_slug, unique_slug
+from generator.ingest.titles import MAX_TITLE_CHARS, assign_identity, derive_title
+from generator.layout import paper_slug as make_slug, paper_slugs
+
+
+def unique_slug(base: str, taken: set[str]) -> str:
+    return paper_slugs(taken).take(base)
 
 CALNF = (
     "Increased deployment of autonomous systems has seen a corresponding increase in failures. "
@@ -71,7 +76,7 @@ RESERVED_TITLES = ["Index", "Search", "Assets", "404", "sitemap", "CON", "prn", 
 
 
 def test_reserved_names_never_become_a_paper_slug():
-    from generator.site.layout import RESERVED_SLUGS
+    from generator.layout import RESERVED_SLUGS
 
     records = [PaperRecord(id="", slug="", title=title, sources=[SourceRef("x.txt", n, "numbered")]) for n, title in enumerate(RESERVED_TITLES)]
     assign_identity(records, taken_ids=set(), taken_slugs={"index-paper"})

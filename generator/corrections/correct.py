@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from generator.layout import is_web_url
 from generator.pages.check import check_pages
 from generator.pages.folder import display_path, page_paths
 from generator.config import ProjectConfig
@@ -43,7 +44,6 @@ from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 MAX_BODY_CHARS = 65536  # GitHub refuses a longer issue body, so a longer file is not one
 PAPER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 LINK_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
-WEB_URL = re.compile(r"^https?://[^\s<>\"'`{}|\\^]+$")
 HTML_TAG = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--|<\?|<!\[?[A-Za-z]")
 EXPRESSION = re.compile(r"\$\{\{")
 FRONT_MATTER_LINE = re.compile(rf"^\s*(?:-\s+)?(?:{'|'.join(FRONT_MATTER_FIELDS)})\s*:(?:\s|$)|^-{{3,}}\s*$", re.MULTILINE)
@@ -187,7 +187,7 @@ def parse_correction(text: str, path: str, taxonomy: Taxonomy) -> Correction:
                 error(value, f"write each link as 'name: URL' (e.g. 'pdf: https://...'), got {_shown(line)}", offset)
             elif not LINK_NAME.match(name):
                 error(value, f"link name {_shown(name)} must be a lowercase word such as pdf, code or openreview", offset)
-            elif not WEB_URL.match(url):
+            elif not is_web_url(url):
                 error(value, f"link '{name}' must be an http(s) URL without spaces or quotes, got {_shown(url)}", offset)
             elif name in links:
                 error(value, f"link '{name}' is given twice", offset)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from generator.layout import is_web_url
 from generator.inputs import MAX_LISTING_BYTES, InputError, gunzip_capped, load_json
 from generator.problems import PapersiteError
 
@@ -431,15 +432,11 @@ def openreview_pdf_url(forum_url: str) -> str | None:
     return f"https://openreview.net/pdf?id={match.group(1)}" if match else None
 
 
-# A link must be something a reader's browser may open: never javascript:, data: or a relative path.
-_WEB_URL = re.compile(r"^https?://[^\s\"'<>`]+$", re.IGNORECASE)
-
-
 def _web_links(raw: dict[str, str], path: Path, line: int, warnings: list[str]) -> dict[str, str]:
     links: dict[str, str] = {}
     for key, value in raw.items():
         value = value.strip()
-        if _WEB_URL.match(value):
+        if is_web_url(value):  # something a reader's browser may open: never javascript:, data: or a path
             scheme, rest = value.split(":", 1)
             links[key] = scheme.lower() + ":" + rest  # HTTPS://x is stored as https://x, as check expects
         else:

@@ -18,15 +18,12 @@ import hashlib
 import re
 from typing import Iterable
 
-from slugify import slugify
-
 from generator.ingest.abstract_links import code_url
 from generator.ingest.merge import MergedPaper, normalize_text, title_key
 from generator.pages.record import PaperRecord, Topic
-from generator.site.layout import unreserved
+from generator import layout
 
 MAX_TITLE_CHARS = 100
-SLUG_MAX_LENGTH = 80
 
 _STOP_TAIL = {
     "a", "an", "the", "of", "for", "and", "or", "to", "with", "in", "on", "by", "from", "via",
@@ -338,25 +335,6 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
     )
 
 
-def make_slug(title: str) -> str:
-    slug = slugify(title, max_length=SLUG_MAX_LENGTH, word_boundary=True, save_order=True)
-    # "Index" would take over papers/index.html, "CON" give a file Windows cannot check out
-    return unreserved(slug or "paper", "-paper")
-
-
-def unique_slug(base: str, taken: set[str]) -> str:
-    base = unreserved(base, "-paper")
-    if base not in taken:
-        return base
-    counter = 2
-    while True:
-        suffix = f"-{counter}"
-        candidate = base[: SLUG_MAX_LENGTH - len(suffix)].rstrip("-") + suffix
-        if candidate not in taken:
-            return candidate
-        counter += 1
-
-
 def identity_key(record: PaperRecord) -> str:
     """What a new paper's id is hashed from: its listed title, else its abstract."""
     if not record.title_derived and record.title:
@@ -383,10 +361,11 @@ def assign_identity(records: Iterable[PaperRecord], taken_ids: set[str], taken_s
     clashing papers gets the ``-2`` slug does not depend on the order listings
     were read. ``taken_*`` are updated in place.
     """
+    slugs = layout.paper_slugs(taken_slugs)
     for record in records:
         if record.id:
             continue
         record.id = make_id(identity_key(record), taken_ids)
         taken_ids.add(record.id)
-        record.slug = unique_slug(make_slug(record.title), taken_slugs)
+        record.slug = slugs.take(layout.paper_slug(record.title))
         taken_slugs.add(record.slug)

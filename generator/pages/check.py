@@ -35,7 +35,7 @@ from generator.pages.folder import Page, display_path, page_paths, read_pages
 from generator.pages.markup import scan_body
 from generator.pages.schema import TOPIC_SOURCES
 from generator.problems import PapersiteError, Problem, Severity, errors_only
-from generator.site.layout import PAPERS_SECTION, RESERVED_SLUGS
+from generator.layout import PAPERS_SECTION, RESERVED_SLUGS
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

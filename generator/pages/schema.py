@@ -14,10 +14,10 @@ more than one page (duplicate ids, links to other pages) or the taxonomy live in
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from generator.layout import is_web_url
 from generator.pages.frontmatter import FrontMatter
 from generator.pages.markup import THEME_FIELDS, theme_field_problem
 from generator.problems import Problem, Severity
@@ -27,7 +27,6 @@ from generator.problems import Problem, Severity
 TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
 # What a reference catalogue may fill (``filled_from[].fields``), besides ``links.<name>``.
 FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
-_WEB_URL = re.compile(r"^https?://\S+$")
 
 
 @dataclass
@@ -139,7 +138,7 @@ def _links(found: _Findings, key: str) -> None:
         found.error(found.front.line(key), f"field 'links' must map names to URLs, got {_type_name(links)}")
         return
     for name, url in links.items():
-        if not isinstance(url, str) or not _WEB_URL.match(url):
+        if not is_web_url(url):
             found.error(found.front.line(key, str(name)), f"link '{name}' must be an http(s) URL, got {url!r}")
 
 

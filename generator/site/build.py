@@ -32,7 +32,7 @@ from generator.pages.store import project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
 from generator.site.engines import read_config
 from generator.site import incremental
-from generator.site import layout
+from generator import layout
 from generator.site.postbuild import PostBuildError, run_postbuild
 from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
 from generator.problems import PapersiteError

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from generator.pages.record import PaperRecord
-from generator.site import layout
+from generator import layout
 
 NO_TOPIC = "No topic"
 
@@ -136,24 +136,6 @@ def paper_sort_key(paper: PaperRecord) -> tuple[str, str]:
     return (fold(paper.title), paper.slug)
 
 
-class _Slugs:
-    """Hands out unique slugs in call order: later names with the same slug get -2, -3."""
-
-    def __init__(self) -> None:
-        # "index" would collide with the section page of the same directory (slug_of
-        # never hands out a reserved slug; kept here so a -2 suffix cannot meet one)
-        self.used: set[str] = set(layout.RESERVED_SLUGS)
-
-    def take(self, name: str) -> str:
-        base = layout.slug_of(name)
-        slug, n = base, 1
-        while slug in self.used:
-            n += 1
-            slug = f"{base}-{n}"
-        self.used.add(slug)
-        return slug
-
-
 def _display_name(spellings: Counter[str]) -> str:
     # Most used spelling; on a tie prefer the one with accents (more information), then code order.
     return sorted(spellings, key=lambda s: (-spellings[s], -sum(ord(c) > 127 for c in s), s))[0]
@@ -182,14 +164,14 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
             if not keyword_papers[key] or keyword_papers[key][-1] is not paper:
                 keyword_papers[key].append(paper)
 
-    slugs = _Slugs()
+    slugs = layout.Slugs()
     authors: list[Author] = []
     author_of: dict[str, Author] = {}
     for key in sorted(author_spellings):
         spellings = author_spellings[key]
         name = _display_name(spellings)
         variants = [name] + sorted(s for s in spellings if s != name)
-        author = Author(name=name, slug=slugs.take(name), variants=variants, papers=author_papers[key])
+        author = Author(name=name, slug=slugs.take(layout.slug_of(name)), variants=variants, papers=author_papers[key])
         authors.append(author)
         author_of[key] = author
     authors.sort(key=lambda a: sort_key(a.name))
@@ -207,19 +189,19 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
                     counts[rank[id(other)]] += 1
         author.coauthors = [(authors[i], n) for i, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
-    slugs = _Slugs()
+    slugs = layout.Slugs()
     keywords: list[Keyword] = []
     keyword_of: dict[str, Keyword] = {}
     for key in sorted(keyword_spellings):
         name = _display_name(keyword_spellings[key])
-        keyword = Keyword(name=name, slug=slugs.take(name), papers=keyword_papers[key])
+        keyword = Keyword(name=name, slug=slugs.take(layout.slug_of(name)), papers=keyword_papers[key])
         keywords.append(keyword)
         keyword_of[key] = keyword
     keywords.sort(key=lambda k: sort_key(k.name))
 
     area_of: dict[str, Area] = {}
     subarea_of: dict[tuple[str, str], Subarea] = {}
-    area_slugs = _Slugs()
+    area_slugs = layout.Slugs()
     for paper in papers:
         area_name = paper.topic.area if paper.topic else NO_TOPIC
         if area_name not in area_of:
@@ -234,11 +216,11 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
             subarea_of[key].papers.append(paper)
     areas = sorted(area_of.values(), key=lambda a: (a.name == NO_TOPIC, sort_key(a.name)))
     for area in areas:
-        area.slug = area_slugs.take(area.name)
+        area.slug = area_slugs.take(layout.slug_of(area.name))
         area.subareas.sort(key=lambda s: sort_key(s.name))
-        sub_slugs = _Slugs()
+        sub_slugs = layout.Slugs()
         for sub in area.subareas:
-            sub.slug = sub_slugs.take(sub.name)
+            sub.slug = sub_slugs.take(layout.slug_of(sub.name))
     return Catalog(
         papers=papers,
         authors=authors,

@@ -31,7 +31,7 @@ from generator.config import ProjectConfig
 from generator.pages.folder import read_pages
 from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog, build_catalog
-from generator.site import layout
+from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.render.indices import detail_page_markdown, detail_pages, index_pages

@@ -198,7 +198,7 @@ def abstract_site(tmp_path_factory):
 
 
 def _paper_path(site: LocalSite, title: str) -> str:
-    from generator.ingest.titles import make_slug
+    from generator.layout import paper_slug as make_slug
 
     return f"papers/{make_slug(title)}/"
 

@@ -21,7 +21,7 @@ from generator.config import VenueSettings
 from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord
 from generator.site.render.html import clip
-from generator.site.layout import is_web_url
+from generator.layout import is_web_url
 
 UNKNOWN_TITLE_NOTE = "Title unknown: no source gives it"
 

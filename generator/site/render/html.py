@@ -12,7 +12,7 @@ import html
 import json
 import re
 
-from generator.site import layout
+from generator import layout
 
 
 # Never written raw into a page: C0/C1 controls (NUL, ESC...; tab and newline

@@ -16,7 +16,7 @@ from urllib.parse import quote
 from generator.config import ProjectConfig
 from generator.pages.decisions import read_decision
 from generator.pages.record import Fill, PaperRecord, Topic
-from generator.site import layout
+from generator import layout
 from generator.site.render import cite
 from generator.site.catalog import NO_TOPIC, Catalog, fold
 from generator.site.render.html import block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title

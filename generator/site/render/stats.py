@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.pages.decisions import decision_counts
-from generator.site import layout
+from generator import layout
 from generator.site.catalog import Catalog
 from generator.site.render.html import block, esc, link, page
 

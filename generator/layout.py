@@ -1,9 +1,12 @@
-"""Site URLs: slugs of index pages, relative links between pages, safe outbound links.
+"""The site's layout: every URL and slug, relative links between pages, which URLs are web links.
 
 Every page is a directory URL (``papers/<slug>/``) relative to the site root,
 without a leading slash, so the site works under any base path and offline.
 Links are written as relative URLs because raw HTML is not rewritten by the
-engine.
+engine. Slugs are handed out here, for papers (at first import, then fixed)
+and for index pages (authors, keywords, topics: at each build, in name order);
+so is the one test of an outbound URL that settings, listings, pages,
+corrections and renderers share.
 """
 
 from __future__ import annotations
@@ -31,6 +34,45 @@ def unreserved(slug: str, suffix: str) -> str:
 def slug_of(name: str) -> str:
     """Slug of an index page's display name; never empty, never reserved."""
     return unreserved(slugify(name) or "x", "-x")
+
+
+PAPER_SLUG_MAX_LENGTH = 80
+
+
+def paper_slug(title: str) -> str:
+    """A new paper's slug, from its title: at most 80 characters, cut at a word."""
+    slug = slugify(title, max_length=PAPER_SLUG_MAX_LENGTH, word_boundary=True, save_order=True)
+    # "Index" would take over papers/index.html, "CON" give a file Windows cannot check out
+    return unreserved(slug or "paper", "-paper")
+
+
+class Slugs:
+    """Hands out unique slugs in call order: a later name with a taken slug gets -2, -3, ...
+
+    ``max_length`` keeps a suffixed slug within that many characters (paper slugs);
+    ``reserved_suffix`` is added to a reserved slug before anything else.
+    """
+
+    def __init__(self, taken: set[str] | frozenset[str] = RESERVED_SLUGS, max_length: int | None = None,
+                 reserved_suffix: str = "-x") -> None:
+        self.taken = set(taken)
+        self.max_length = max_length
+        self.reserved_suffix = reserved_suffix
+
+    def take(self, base: str) -> str:
+        base = unreserved(base, self.reserved_suffix)
+        slug, n = base, 1
+        while slug in self.taken:
+            n += 1
+            suffix = f"-{n}"
+            slug = (base[: self.max_length - len(suffix)].rstrip("-") if self.max_length else base) + suffix
+        self.taken.add(slug)
+        return slug
+
+
+def paper_slugs(taken: set[str]) -> Slugs:
+    """The slugs new papers may take, beside those of the papers already known."""
+    return Slugs(taken, max_length=PAPER_SLUG_MAX_LENGTH, reserved_suffix="-paper")
 
 
 # Paper pages are served from this section whatever folder their source pages sit in
@@ -99,12 +141,16 @@ def _relative(from_url: str, to_url: str) -> str:
     return rel
 
 
+_NOT_IN_URLS = frozenset("<>\"'`\\")
+
+
 def is_web_url(url: str) -> bool:
-    """Only http(s) URLs with a host become links: ``javascript:`` and friends stay text."""
-    if not isinstance(url, str) or any(c in url for c in "\x00\r\n\t <>\"'`"):
+    """An http(s) URL with a host and nothing that could leave an attribute: the only URLs
+    that become links or are accepted as links (``javascript:`` and friends stay text)."""
+    if not isinstance(url, str) or any(c.isspace() or not c.isprintable() or c in _NOT_IN_URLS for c in url):
         return False
     try:
-        parts = urlsplit(url.strip())
+        parts = urlsplit(url)
     except ValueError:
         return False
     return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
