@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator.config import load_config  # noqa: E402
-from generator.ingest.importer import import_listings  # noqa: E402
+from generator.pipeline import import_listings  # noqa: E402
 
 DEFAULT_DATASET = ROOT.parent / "shared" / "datasets" / "iclr2025_submissions.jsonl.gz"
 TARGET_PAPERS_PER_SECOND = 2000

@@ -42,7 +42,7 @@ class Target:
 TARGETS = (
     Target("escaping", "generator/site/render/html.py", ("tests/test_site_units.py", "tests/test_mutation_survivors.py")),
     Target("check", "generator/pages/check.py", ("tests/test_check.py", "tests/test_guarantees.py", "tests/test_mutation_survivors.py")),
-    Target("three-way merge", "generator/ingest/importer.py", ("tests/test_importer.py", "tests/test_mutation_survivors.py"), ("merge_fields",)),
+    Target("three-way merge", "generator/ingest/threeway.py", ("tests/test_importer.py", "tests/test_mutation_survivors.py"), ("merge_fields",)),
     Target("merge evidence", "generator/ingest/merge.py", ("tests/test_merge.py", "tests/test_mutation_survivors.py")),
     Target("reference matching", "generator/ingest/references.py", ("tests/test_references.py",)),
     Target("layout (URLs)", "generator/layout.py", ("tests/test_site_units.py", "tests/test_check.py", "tests/test_mutation_survivors.py")),

@@ -1,10 +1,9 @@
 """papersite: paper listings in, a searchable static site out.
 
-The pipeline, one module per stage:
-listing (read listings) -> merge (one record per paper) -> enrich (topics,
-keywords) -> importer (write paper pages, three-way merge with human edits)
--> site (index pages, search index, MkDocs build). ``cli`` writes the order
-of the stages down; ``record`` is the paper record all stages pass around.
+The stages and their order are written once, in ``pipeline.py``; the folders
+follow them: ``ingest`` (listings -> paper pages), ``enrich`` (topics,
+keywords), ``pages`` (the paper page: model, reader, check, store), ``site``
+(paper pages -> the built site). ``cli`` only parses arguments.
 """
 
 __version__ = "0.1.0"

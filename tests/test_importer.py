@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.ingest import importer
 from generator.config import load_config
-from generator.ingest.importer import import_listings, merge_fields, run_import
+from generator.ingest.importer import run_import
+from generator.ingest.threeway import merge_fields
+from generator.pipeline import import_listings
 from generator.pages.record import parse_page, render_page
 
 REPO = Path(__file__).resolve().parent.parent
@@ -242,10 +243,10 @@ def test_crash_mid_write_leaves_no_half_written_page(tmp_path, monkeypatch):
             raise KeyboardInterrupt("power cut")
         real_replace(src, dst)
 
-    monkeypatch.setattr(importer.os, "replace", crash_on_third)
+    monkeypatch.setattr(os, "replace", crash_on_third)
     with pytest.raises(KeyboardInterrupt):
         import_listings([], config)
-    monkeypatch.setattr(importer.os, "replace", real_replace)
+    monkeypatch.setattr(os, "replace", real_replace)
     after = pages(root)
     assert sorted(after) == sorted(before)
     for name, text in after.items():

@@ -10,7 +10,7 @@ import yaml
 from generator.pages.check import check_pages
 from generator.cli import main as papersite
 from generator.config import load_config
-from generator.ingest.importer import merge_fields
+from generator.ingest.threeway import merge_fields
 from generator.ingest.listing import ListingEntry
 from generator.ingest.merge import merge_duplicates
 from generator.site.render.html import clip, front_matter

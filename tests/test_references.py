@@ -12,7 +12,7 @@ from generator.pages.check import check_pages
 from generator.problems import errors_only
 from generator.config import load_config
 from generator.problems import PapersiteError
-from generator.ingest.importer import import_listings
+from generator.pipeline import import_listings
 from generator.ingest.listing import parse_listing, read_listing
 from generator.ingest.merge import merge_duplicates
 from generator.pages.record import parse_page, render_page

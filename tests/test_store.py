@@ -18,7 +18,8 @@ from generator.pages import store
 from generator.pages.check import check_pages
 from generator.problems import errors_only
 from generator.config import load_config
-from generator.ingest.importer import import_listings, run_import
+from generator.ingest.importer import run_import
+from generator.pipeline import import_listings
 
 REPO = Path(__file__).resolve().parent.parent
 PROSE = (

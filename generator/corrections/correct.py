@@ -35,7 +35,7 @@ from generator.pages.check import check_pages
 from generator.pages.folder import display_path, page_paths
 from generator.config import ProjectConfig
 from generator.corrections.form import CUT_MARK, FIELD_BY_ID, TEMPLATE_PATH, FormValue, parse_issue_body, render_issue_form
-from generator.ingest.importer import _write_atomic
+from generator.pages.store import write_alone
 from generator.problems import PapersiteError
 from generator.pages.record import PaperRecord, Topic, parse_page, render_page
 from generator.pages.schema import FRONT_MATTER_FIELDS
@@ -374,7 +374,7 @@ def correct_page(
     if problems:
         raise PapersiteError(*(f"{p} (in the corrected page)" for p in problems))
     if not dry_run:
-        _write_atomic(path, after)
+        write_alone(path, after)
     return result
 
 
@@ -417,7 +417,7 @@ def run_correct(args: argparse.Namespace, config: ProjectConfig) -> int:
     except PapersiteError as failure:
         errors = failure.lines()
     if args.comment:
-        _write_atomic(Path(args.comment), comment_markdown(result, errors, dry_run))
+        write_alone(Path(args.comment), comment_markdown(result, errors, dry_run))
     if errors:
         for line in errors:
             print(line, file=sys.stderr)
@@ -449,6 +449,6 @@ def run_issue_form(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite issue-form: {TEMPLATE_PATH} is up to date")
         return 0
     if current != text:
-        _write_atomic(path, text)
+        write_alone(path, text)
     print(f"papersite issue-form: wrote {TEMPLATE_PATH}")
     return 0

@@ -1,6 +1,5 @@
-"""The site stage: paper records in, a staged docs dir and a built site out.
+"""The site: paper pages in, a staged docs dir and a built site out.
 
-Order of the stages (see ``build.py``): catalog (authors, keywords, topics) ->
-related papers -> paper pages -> index pages -> stats -> search index ->
-staged docs dir -> engine (MkDocs, or Zensical later) -> ``site/``.
+The order of its stages is ``pipeline.SITE_STAGES`` (check -> stage -> engine
+-> post-build), run by ``build.py``; ``render/`` writes each page kind.
 """
