@@ -169,9 +169,6 @@ class TopicModel:
         area = _softmax(np.asarray((X @ self.area_weights).todense(), dtype=np.float64) + self.area_bias, self.area_temperature)
         return sub, area
 
-    def class_probabilities(self, title: str, abstract: str) -> list[float]:
-        return self.probabilities([(title, abstract)])[0].tolist()
-
 
 def _curve(points) -> tuple[tuple[float, ...], tuple[float, ...]]:
     xs, ys = points

@@ -90,8 +90,8 @@ def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool) -> 
 def _theme_dirs(config: ProjectConfig) -> list[Path]:
     """The project's own theme overrides (mkdocs.yml ``theme.custom_dir``), which reach every page."""
     try:
-        theme = read_config((config.root / MKDOCS_FILE).read_text(encoding="utf-8")).get("theme")
-    except (OSError, EngineError):
+        theme = read_config((config.root / MKDOCS_FILE).read_text(encoding="utf-8"), config.root / MKDOCS_FILE).get("theme")
+    except OSError:
         return []
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
     return [config.root / str(custom)] if custom else []

@@ -32,6 +32,8 @@ from typing import Any
 
 import yaml
 
+from generator.problems import PapersiteError
+
 ENGINES = ("mkdocs", "zensical")
 
 # The version docs/ZENSICAL.md describes and pyproject's `zensical` extra pins.
@@ -64,7 +66,7 @@ _PLUGINS_ZENSICAL_RUNS = frozenset(
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-class EngineError(Exception):
+class EngineError(PapersiteError):
     """A build that could not run or did not succeed; the message says what to do."""
 
     def __init__(self, message: str, result: EngineResult | None = None):
@@ -141,13 +143,18 @@ _ConfigDumper.add_representer(_Tagged, _represent_tagged)
 _ConfigDumper.add_representer(str, _represent_str)
 
 
-def read_config(text: str) -> dict:
+def read_config(text: str, path: str | Path = "mkdocs.yml") -> dict:
     """The project's mkdocs.yml as a dict; unknown tags kept as :class:`_Tagged`."""
-    data = yaml.load(text, Loader=_ConfigLoader)  # noqa: S506 - safe loader plus inert tag holder
+    try:
+        data = yaml.load(text, Loader=_ConfigLoader)  # noqa: S506 - safe loader plus inert tag holder
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise EngineError(f"{path}:{mark.line + 1 if mark else 1}: not valid YAML: {problem}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise EngineError("mkdocs config: expected a mapping of settings at the top level")
+        raise EngineError(f"{path}:1: expected a mapping of settings at the top level")
     return data
 
 
@@ -317,7 +324,7 @@ def build_with_engine(
     if not config_file.is_file():
         raise EngineError(f"{config_file}: no such config file")
     text = config_file.read_text(encoding="utf-8")
-    target = Path(site_dir).resolve() if site_dir is not None else _site_dir_of(read_config(text), config_file)
+    target = Path(site_dir).resolve() if site_dir is not None else _site_dir_of(read_config(text, config_file), config_file)
     docs = _config_path(Path(docs_dir), config_file.parent) if docs_dir is not None else None
     if engine == "mkdocs":
         return _build_mkdocs(config_file, docs, target, strict, quiet, dirty)

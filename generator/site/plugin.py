@@ -15,9 +15,11 @@ import os
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from generator.config import load_config
+from generator.problems import PapersiteError
 from generator.site.build import source_date_epoch
 from generator.site.postbuild import run_postbuild, squeeze_html
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
@@ -34,6 +36,12 @@ class PapersitePlugin(BasePlugin):
         self.command = command
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        try:
+            return self._configure(config)
+        except PapersiteError as error:  # a bad page or setting: MkDocs prints the problems, no traceback
+            raise PluginError("\n".join(error.lines())) from None
+
+    def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         project = load_config(Path(config.config_file_path).parent)
         os.environ.setdefault("SOURCE_DATE_EPOCH", source_date_epoch(project.root))
         staged = staged_docs_dir(project).resolve()
@@ -63,7 +71,10 @@ class PapersitePlugin(BasePlugin):
         # Only when we staged: under `papersite build` the docs dir was staged
         # already and build.py runs the post-build step after the engine.
         if self.project is not None:
-            run_postbuild(self.project, Path(config.site_dir))
+            try:
+                run_postbuild(self.project, Path(config.site_dir))
+            except PapersiteError as error:
+                raise PluginError("\n".join(error.lines())) from None
 
     def on_serve(self, server, config, builder):  # noqa: ANN001 (mkdocs' signature)
         if self.source_dir is not None:

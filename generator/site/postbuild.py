@@ -33,6 +33,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.render.html import esc
 
@@ -47,7 +48,7 @@ DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, filled
 FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
 
 
-class PostBuildError(RuntimeError):
+class PostBuildError(PapersiteError):
     pass
 
 

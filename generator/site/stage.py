@@ -27,6 +27,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.pages.folder import read_pages
 from generator.pages.record import PaperRecord
@@ -44,7 +45,7 @@ ASSETS_DIR = Path(__file__).parent / "assets"
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
 
-class StageError(RuntimeError):
+class StageError(PapersiteError):
     pass
 
 
