@@ -6,7 +6,8 @@ import random
 from pathlib import Path
 
 from generator.ingest.listing import ListingEntry, read_listing
-from generator.ingest.merge import merge_duplicates, normalize_text
+from generator.ingest.merge import merge_duplicates
+from generator.text import normalize_text
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 BASE = (

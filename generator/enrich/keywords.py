@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Sequence
 
 import yaml
+
+from generator.text import unicode_normal
 
 MIN_KEYWORDS = 3
 MAX_KEYWORDS = 8
@@ -200,7 +201,7 @@ def singular(token: str) -> str:
 
 
 def _plain(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
+    text = unicode_normal(text)
     text = _LATEX.sub(" ", text)
     # Hyphen and underscore join the same words a space does ("Q-learning", "q learning").
     return re.sub(r"[-_‐‑‒]+", " ", text)
@@ -264,7 +265,7 @@ def _display_word(surface: str) -> str:
 
 def keyword_runs(text: str) -> list[list[Word]]:
     """Runs of words between punctuation, with hyphen joins and bound prefixes resolved."""
-    text = _LATEX.sub(" ", unicodedata.normalize("NFKC", text))
+    text = _LATEX.sub(" ", unicode_normal(text))
     runs = []
     for part in _SEGMENT_SPLIT.split(text):
         words: list[Word] = []

@@ -18,7 +18,6 @@ evidence: the same group writes several papers on one subject.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter, defaultdict
 from itertools import chain
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from typing import Iterable
 
 from generator.ingest.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
 from generator.pages.record import Fill, SourceRef
+from generator.text import normalize_text, title_key
 
 SHINGLE_WORDS = 3
 # Shingles shared by more documents than this are common phrasing ("in this
@@ -51,25 +51,11 @@ TITLE_PRIORITY = {FORMAT_NUMBERED: 0, FORMAT_JSON: 1}
 AUTHORS_PRIORITY = {FORMAT_TRIPLES: 0, FORMAT_JSON: 1}
 TOPIC_PRIORITY = {FORMAT_TRIPLES: 0, FORMAT_JSON: 1}
 
-_TYPOGRAPHY = str.maketrans(
-    {
-        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u00b4": "'", "`": "'",
-        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u00ab": '"', "\u00bb": '"', "\u2033": '"',
-        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
-        "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u200b": "",
-    }
-)
 _WORD = re.compile(r"\w+")
 # Only shingles whose last word id has these bits clear are indexed: the same
 # shingle is kept or dropped in every document alike, so near-duplicates still
 # share about 1/4 of their shingles in the index, at 1/4 of the cost.
 _SAMPLE_MASK = 0b11
-
-
-def normalize_text(text: str) -> str:
-    """Lower-case text with typographic variants (quotes, dashes, spaces) unified."""
-    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY).lower()
-    return " ".join(text.split())
 
 
 _OPENING_SENTENCE = re.compile(r"^(.+?[a-z0-9)\]])\.(?:\s|(?=[A-Z])|$)", re.DOTALL)
@@ -90,10 +76,6 @@ def opening_key(abstract: str | None) -> tuple[str, int]:
     if len(key) < MIN_OPENING_CHARS:
         return "", 0
     return key, max(0, len(_WORD.findall(normalized)) - SHINGLE_WORDS + 1)
-
-
-def title_key(title: str | None) -> str:
-    return " ".join(_WORD.findall(normalize_text(title))) if title else ""
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from generator.ingest.listing import Listing, ListingEntry, read_listing
-from generator.ingest.merge import MergedPaper, SimilarityIndex, _Doc, title_key
+from generator.ingest.merge import MergedPaper, SimilarityIndex, _Doc
+from generator.text import title_key
 from generator.pages.record import Fill
 
 STRONG_JACCARD = 0.3  # abstract word 3-shingles, with STRONG_WORDS

@@ -19,7 +19,8 @@ import re
 from typing import Iterable
 
 from generator.ingest.abstract_links import code_url
-from generator.ingest.merge import MergedPaper, normalize_text, title_key
+from generator.ingest.merge import MergedPaper
+from generator.text import normalize_text, title_key
 from generator.pages.record import PaperRecord, Topic
 from generator import layout
 

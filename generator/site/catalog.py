@@ -12,39 +12,18 @@ separate people, even if their slugs collide (the later one gets ``-2``).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from generator.pages.record import PaperRecord
 from generator import layout
+from generator.text import fold
 
 NO_TOPIC = "No topic"
 
 
-def fold(text: str) -> str:
-    """Key that ignores case, accents and spacing; nothing else."""
-    # Every page renderer folds every author and keyword name it links (millions
-    # of calls at 12k papers over a few tens of thousands of distinct names).
-    return _fold(text)
-
-
-_SPACES = re.compile(r"\s+")
-_PUNCT_SPACING = re.compile(r"\s*([.\-'’])\s*")
-
-
-@lru_cache(maxsize=1 << 17)
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    spaced = _SPACES.sub(" ", stripped).strip().casefold()
-    # "J.Smith" and "J. Smith", "Jean - Pierre" and "Jean-Pierre" are spacing variants.
-    return _PUNCT_SPACING.sub(r"\1", spaced)
-
-
 def sort_key(name: str) -> tuple[str, str]:
-    return (_fold(name), name)
+    return (fold(name), name)
 
 
 @dataclass

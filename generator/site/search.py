@@ -50,7 +50,8 @@ from lunr.index import Index
 from lunr.stemmer import PorterStemmer, stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
-from generator.site.catalog import Catalog, fold
+from generator.site.catalog import Catalog
+from generator.text import fold
 from generator.site.render.html import block, page
 
 INDEX_FILE = "assets/papersite/search-index.json"

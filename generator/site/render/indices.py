@@ -14,7 +14,8 @@ from itertools import groupby
 from generator.pages.decisions import decision_counts, read_decision
 from generator.pages.record import PaperRecord
 from generator import layout
-from generator.site.catalog import NO_TOPIC, Author, Catalog, fold
+from generator.site.catalog import NO_TOPIC, Author, Catalog
+from generator.text import fold
 from generator.site.render.html import block, esc, link, out_link, page, plain_title
 from generator.site.render.paper_pages import SiteContext, author_line, is_uncertain, list_controls, paper_list
 
