@@ -30,7 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator.config import load_config  # noqa: E402
-from generator.enrich.keywords import extract_keywords, keyword_key, load_vocabulary  # noqa: E402
+from generator.enrich.keywords import extract_keywords  # noqa: E402
+from generator.enrich.vocabulary import keyword_key, load_vocabulary  # noqa: E402
 from generator.pages.record import read_page  # noqa: E402
 
 LABELS = Path(__file__).resolve().parent / "labels" / "openreview_keywords_iclr2018.jsonl"

@@ -1,6 +1,9 @@
 import random
 
-from generator.enrich.keywords import canonical_key, extract_keywords, is_junk, load_vocabulary, singular
+from generator.enrich.features import canonical_key, singular
+from generator.enrich.keywords import extract_keywords
+from generator.enrich.phrases import is_junk
+from generator.enrich.vocabulary import load_vocabulary
 
 
 def test_variants_of_a_term_share_one_key_and_display():
@@ -59,7 +62,7 @@ def test_keywords_are_shared_and_deterministic_under_shuffling():
 
 # --------------------------------------------------------------------------- mining rules
 
-from generator.enrich.keywords import keyword_key, keyword_runs  # noqa: E402
+from generator.enrich.vocabulary import keyword_key, keyword_runs  # noqa: E402
 
 
 def _junk(phrase: str) -> bool:
@@ -115,7 +118,7 @@ def test_pieces_of_hyphenated_compounds_are_not_mined():
     assert [w.hyphen_before for w in words] == [False, True, False, False, False, True, False]
     papers = [(f"High-dimensional data study {i}", "We study high-dimensional data and heavy-tailed distributions.")
               for i in range(4)]
-    from generator.enrich.keywords import build_index, find_terms
+    from generator.enrich.phrases import build_index, find_terms
 
     vocabulary = load_vocabulary()
     index = build_index([find_terms(t, a, vocabulary) for t, a in papers], vocabulary)
@@ -124,7 +127,7 @@ def test_pieces_of_hyphenated_compounds_are_not_mined():
 
 
 def test_a_phrase_mostly_inside_a_longer_one_gives_way():
-    from generator.enrich.keywords import build_index, find_terms
+    from generator.enrich.phrases import build_index, find_terms
 
     vocabulary = load_vocabulary()
     papers = [(f"Gene expression of zebrafish fin regeneration, part {i}", "Zebrafish fin regeneration assays.")
@@ -135,7 +138,7 @@ def test_a_phrase_mostly_inside_a_longer_one_gives_way():
 
 
 def test_mined_phrases_need_a_title_and_keep_acronym_case():
-    from generator.enrich.keywords import build_index, find_terms
+    from generator.enrich.phrases import build_index, find_terms
 
     vocabulary = load_vocabulary()
     papers = [("Fréchet coupling for OOD scores", "Fréchet coupling of OOD scores and the sinkhorn step."),

@@ -38,7 +38,7 @@ from typing import Sequence
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from generator.enrich.keywords import STOPWORDS, segments
+from generator.enrich.features import STOPWORDS, segments
 from generator.pages.record import Topic
 from generator.enrich.taxonomy import LABEL_SEPARATOR, Taxonomy
 
