@@ -40,12 +40,12 @@ class Target:
 
 
 TARGETS = (
-    Target("escaping", "generator/site/render/html.py", ("tests/test_site_units.py", "tests/test_mutation_survivors.py")),
-    Target("check", "generator/pages/check.py", ("tests/test_check.py", "tests/test_guarantees.py", "tests/test_mutation_survivors.py")),
-    Target("three-way merge", "generator/ingest/threeway.py", ("tests/test_importer.py", "tests/test_mutation_survivors.py"), ("merge_fields",)),
-    Target("merge evidence", "generator/ingest/merge.py", ("tests/test_merge.py", "tests/test_mutation_survivors.py")),
-    Target("reference matching", "generator/ingest/references.py", ("tests/test_references.py",)),
-    Target("layout (URLs)", "generator/layout.py", ("tests/test_site_units.py", "tests/test_check.py", "tests/test_mutation_survivors.py")),
+    Target("escaping", "generator/site/render/html.py", ("tests/site/test_site_units.py", "tests/test_mutation_survivors.py")),
+    Target("check", "generator/pages/check.py", ("tests/pages/test_check.py", "tests/test_guarantees.py", "tests/test_mutation_survivors.py")),
+    Target("three-way merge", "generator/ingest/threeway.py", ("tests/ingest/test_importer.py", "tests/test_mutation_survivors.py"), ("merge_fields",)),
+    Target("merge evidence", "generator/ingest/merge.py", ("tests/ingest/test_merge.py", "tests/test_mutation_survivors.py")),
+    Target("reference matching", "generator/ingest/references.py", ("tests/ingest/test_references.py",)),
+    Target("layout (URLs)", "generator/layout.py", ("tests/site/test_site_units.py", "tests/pages/test_check.py", "tests/test_mutation_survivors.py")),
 )
 
 _FLIP = {

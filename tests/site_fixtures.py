@@ -1,4 +1,4 @@
-"""Small paper records and projects for the site tests (tests/test_site_*.py).
+"""Small paper records and projects for the site tests (tests/site/test_site_*.py).
 
 A handful of pages written with ``render_page`` that cover what the site must
 show: a merged paper, a derived title, math, inferred topics, author spelling

@@ -1,6 +1,6 @@
 """Search really runs on a Zensical build: the reader types in the header search and on Explore.
 
-tests/test_zensical_parity.py compares the files both engines publish; this drives Chromium on a
+tests/site/test_zensical_parity.py compares the files both engines publish; this drives Chromium on a
 site that Zensical itself built, so a Zensical change that drops our scripts, breaks the relative
 links to the index or hides the search box fails here.
 """

@@ -21,7 +21,7 @@ from generator.config import load_config
 from generator.ingest.importer import run_import
 from generator.pipeline import import_listings
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PROSE = (
     "We present a careful study of {topic} with enough distinct words that no two fixtures look alike, "
     "measuring {topic} on several public benchmarks and reporting where {topic} helps and where it fails."

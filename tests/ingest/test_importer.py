@@ -16,7 +16,7 @@ from generator.ingest.threeway import merge_fields
 from generator.pipeline import import_listings
 from generator.pages.record import parse_page, render_page
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus"
 PROSE = (
     "We present a careful study of {topic} with enough distinct words that no two fixtures look alike, "

@@ -18,7 +18,7 @@ from generator.ingest.merge import merge_duplicates
 from generator.pages.record import parse_page, render_page
 from generator.ingest.references import complete_papers
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 REFERENCE = REPO / "corpus" / "references" / "iclr2025_openreview.jsonl.gz"
 
 ABSTRACT_A = (

@@ -22,7 +22,7 @@ from generator.pages.record import read_page
 from generator.enrich.taxonomy import load_taxonomy
 from site_fixtures import fixture_records, write_project
 
-FIXTURES = Path(__file__).parent / "fixtures" / "issues"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "issues"
 A1 = "site_src/papers/one-step-diffusion-via-shortcut-models.md"
 
 

@@ -14,7 +14,7 @@ from generator.ingest.listing import is_placeholder_abstract, parse_listing, rea
 
 from generator.problems import PapersiteError
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 PROSE = "We study a problem of learning with many words so that this paragraph reads like an abstract of a paper."
 
 
@@ -186,7 +186,7 @@ def test_patterns_over_listing_text_run_in_linear_time(kind):
     # headers, a hang at 200 KB of unclosed \[ \(): linear, it is well inside the guard.
     result = subprocess.run(
         [sys.executable, "-c", _LINEAR, kind], capture_output=True, text=True, timeout=240,
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert result.returncode == 0 and "done" in result.stdout, result.stderr[-2000:]
 

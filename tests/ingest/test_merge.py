@@ -9,7 +9,7 @@ from generator.ingest.listing import ListingEntry, read_listing
 from generator.ingest.merge import merge_duplicates
 from generator.text import normalize_text
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 BASE = (
     "We propose a method for aligning sparse graph embeddings across heterogeneous domains using optimal transport. "
     "Our approach learns a coupling between node sets and regularizes it with spectral information from both graphs. "

@@ -142,7 +142,7 @@ def test_a_title_has_no_markup_left():
 
 
 # the 11,672 ICLR 2025 submissions, beside the repository (see ../shared/datasets/README.md)
-REAL_ABSTRACTS = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "iclr2025_submissions.jsonl.gz"
+REAL_ABSTRACTS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "iclr2025_submissions.jsonl.gz"
 # the whole-word check reads the abstract as text: TeX commands and Markdown marks are not words
 _NOT_WORDS = re.compile(r"\\[A-Za-z]+|[$_{}^*`\\]")
 

@@ -301,7 +301,7 @@ def test_check_and_build_agree_on_an_alias_bomb_and_neither_hangs(project: Path)
     edit(page, "keywords:", BOMB + "keywords:")
     run = lambda *args: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "generator.cli", "--project", str(project), *args],
-        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[2],
     )
     check, build = run("check"), run("build", "--no-import", "--quiet")
     expected = f"site_src/papers/bomb.md:{line_of(page, 'a: &a')}: front matter: YAML anchors"
