@@ -84,6 +84,8 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
     return ", ".join(names)
 
 
+# The lighter page template of every generated detail page (templates/ps-detail.html).
+DETAIL_TEMPLATE = "ps-detail.html"
 CONTROLS_FROM = 10  # papers a list needs before it gets a filter box and a sort menu
 
 
@@ -406,6 +408,7 @@ def render_paper_page(
     # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
     # the theme, as plain text; the keys this page needs to render correctly always win.
     front = {
+        "template": DETAIL_TEMPLATE,
         "description": description(paper),
         # for the link-preview tags of templates/main.html
         **({"ps_authors": meta_text(author_line(paper))} if paper.authors else {}),
