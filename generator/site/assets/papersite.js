@@ -534,7 +534,6 @@
       var pages = result.exactOnly ? [] : matchingPages(store, text, 3);
       first = pages.length && pages[0].exact ? pages[0].href : (found.length ? paperHref(store.papers[found[0]][0]) : null);
       meta.textContent = result.exactOnly ? "A paper with this title (searching for more…)"
-        : result.pagesOnly ? "Pages of this name (searching the papers…)"
         : summary(result) + (result.full ? "" : " (searching the abstracts too…)");
       pages.forEach(function (page) {
         list.appendChild(item(page.href, marked(page.name, match), [
@@ -570,12 +569,9 @@
       loadEngine().then(function (eng) {
         if (!listening) { listening = true; eng.onFull.push(function () { if (input.value.trim()) render(); }); }
         if (input.value !== text) return null;
-        // While the first index still loads, what the store alone knows shows at once: an exact
-        // title, else the author, keyword and topic pages of that name (the top of the list the
-        // index then completes with papers: at 12k papers the index is a second more to load).
+        // an exact title shows at once, from the store, while the first index still loads
         var exact = eng.byTitle.get(titleKey(text));
         if (!eng.searchable && exact !== undefined) show(eng, text, { numbers: [exact], exactOnly: true });
-        else if (!eng.searchable && matchingPages(eng.store, text, 1).length) show(eng, text, { numbers: [], pagesOnly: true });
         return search(eng, text).then(function (result) {
           if (result && input.value === text) show(eng, text, result);
         });
