@@ -60,7 +60,8 @@ class PapersitePlugin(BasePlugin):
         # needs no copy of them; a project's own custom_dir still overrides them.
         dirs = config.theme.dirs
         if str(TEMPLATES_DIR) not in dirs:
-            dirs.insert(1 if config.theme.get("custom_dir") else 0, str(TEMPLATES_DIR))
+            # (MkDocs keeps custom_dir as an attribute of the theme, not among its settings)
+            dirs.insert(1 if getattr(config.theme, "custom_dir", None) else 0, str(TEMPLATES_DIR))
         return config
 
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:  # noqa: ANN001 (mkdocs' signature)

@@ -84,8 +84,9 @@ def shell_url(section: str) -> str:
 def shell_markdown(section: str) -> str:
     """The shell page the engine renders for ``section`` (front matter as detail pages have it)."""
     from generator.site.render.html import page
+    from generator.site.render.paper_pages import DETAIL_TEMPLATE
 
-    front = {"title": TITLE_MARK, "hide": ["toc"], "search": {"exclude": True}}
+    front = {"title": TITLE_MARK, "hide": ["toc"], "search": {"exclude": True}, "template": DETAIL_TEMPLATE}
     return page(front, SHELL_BODY)
 
 

@@ -408,3 +408,73 @@ def test_hostile_keyword_author_and_topic_are_shown_escaped_on_every_page_that_n
     # the keyword's own page is titled with the escaped keyword
     own = _html(fixture_site, f"keywords/{slugify(keyword)}")
     assert re.search(r"<h1[^>]*>.*?</span> &lt;script&gt;kw&lt;/script&gt;</h1>", own), _article(own)[:400]
+
+
+# --- page weight: what every page repeats -------------------------------------
+
+
+def _chrome_bytes(html: str) -> int:
+    """Bytes of a page's body outside its article: the theme's chrome, the same on every page of a kind
+    (the head is left out: a paper page's holds its own citation tags)."""
+    head = html.split("<head>", 1)[1].split("</head>", 1)[0]
+    return len(html.encode("utf-8")) - len(_article(html).encode("utf-8")) - len(head.encode("utf-8"))
+
+
+def test_detail_pages_carry_a_light_chrome(real):
+    """Author pages are most of the site (35k of 48k pages at 11,672 papers): what they repeat stays small.
+
+    5.8 KB today; the bound fails on any one of: the navigation drawer back (2.2 KB), the icons
+    inline again (2.6 KB: the repository icon with its licence comment, twice), the empty palette
+    form and its script back (1.2 KB)."""
+    config, catalog = real
+    urls = [catalog.authors[0].url, catalog.keywords[0].url, f"papers/{catalog.papers[0].slug}/", catalog.areas[0].url]
+    del catalog  # a failing assertion would print it whole
+    for url in urls:
+        html = _html(config, url.rstrip("/"))
+        assert _chrome_bytes(html) < 6_300, url
+        assert "Font Awesome" not in html and 'data-md-component="palette"' not in html, url
+        assert 'data-md-type="navigation"' not in html, url  # no drawer: the tabs are the navigation
+        assert "assets/papersite/icons.svg#" in html, url
+    sprite = (config.site_dir / "assets" / "papersite" / "icons.svg").read_text(encoding="utf-8")
+    assert "Font Awesome Free" in sprite  # the icon's licence notice travels with it, once
+
+
+def test_the_sprite_draws_the_themes_own_icons():
+    """assets/papersite/icons.svg holds exactly the installed Material's drawings of the icons it stands in for."""
+    import material
+
+    icons = Path(material.__file__).parent / "templates" / ".icons"
+    sprite = (REPO_ROOT / "generator" / "site" / "assets" / "icons.svg").read_text(encoding="utf-8")
+    ours = REPO_ROOT / "generator" / "site" / "templates" / ".icons"
+    stand_ins = sorted(ours.rglob("*.svg"))
+    assert stand_ins
+    for stand_in in stand_ins:
+        name = stand_in.relative_to(ours)
+        original = (icons / name).read_text(encoding="utf-8").strip()
+        box, drawing = re.fullmatch(r'<svg xmlns="http://www.w3.org/2000/svg" viewBox="([^"]+)">(.*)</svg>', original, re.S).groups()
+        ident = re.search(r"#([\w-]+)\"", stand_in.read_text(encoding="utf-8")).group(1)
+        assert f'<symbol id="{ident}" viewBox="{box}">{drawing}</symbol>' in sprite, name
+        assert f'viewBox="{box}"' in stand_in.read_text(encoding="utf-8"), name
+
+
+def test_a_projects_theme_override_reaches_every_page_kind(tmp_path):
+    """A block of the project's own main.html (custom_dir) and its extra CSS reach the pages rendered from
+    the lighter detail template and from the section shells as well as the others."""
+    root = write_project(tmp_path / "themed")
+    (root / "overrides").mkdir()
+    (root / "overrides" / "main.html").write_text(
+        '{% extends "base.html" %}\n{% block extrahead %}<meta name="project-theme" content="main.html">{% endblock %}\n',
+        encoding="utf-8")
+    (root / "site_src" / "project.css").write_text(".md-header { outline: 1px solid red; }\n", encoding="utf-8")
+    mkdocs = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
+    mkdocs["theme"]["custom_dir"] = "overrides"
+    mkdocs["extra_css"] = [*mkdocs.get("extra_css", []), "project.css"]
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(mkdocs, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    config = load_config(root)
+    catalog = build_catalog(read_records(config)[0])
+    for url in ("", "papers/", f"papers/{catalog.papers[0].slug}/", catalog.authors[0].url, catalog.keywords[0].url,
+                catalog.areas[0].url):
+        html = _html(config, url.rstrip("/"))
+        assert '<meta name="project-theme" content="main.html">' in html, url
+        assert re.search(r'<link rel="stylesheet" href="[./]*project\.css">', html), url

@@ -11,7 +11,7 @@ from generator.text import fold
 from generator.site.render.cite import Venue
 from generator.site.render.html import out_link, plain_title
 from generator.site.render.mathml import render_text, sanitize_mathml
-from generator.site.render.paper_pages import SiteContext, render_paper_page
+from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, render_paper_page
 from generator.site.related import related_papers
 from site_fixtures import HOSTILE_RAW_LINKS, HOSTILE_TITLE, fixture_records, write_project
 
@@ -230,7 +230,7 @@ def test_only_plain_theme_keys_and_a_safe_body_reach_the_engine(tmp_path):
     context = SiteContext(config, Venue.from_site_name(config.site_name), {})
     text = render_paper_page(paper, catalog, [], context)
     front = yaml.safe_load(text.split("\n---\n", 1)[0].lstrip("-\n"))
-    assert "status" not in front and "template" not in front
+    assert "status" not in front and front["template"] == DETAIL_TEMPLATE  # ours, not the maintainer's 404.html
     assert not re.search(r"[<>\"']", front["description"])
     body = text.split("\n---\n", 1)[1].rsplit("</div>", 1)[1]  # the maintainers' part
     assert body.strip().startswith("Notes") and "&lt;script>alert(2)" in body

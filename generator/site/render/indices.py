@@ -17,13 +17,18 @@ from generator import layout
 from generator.site.catalog import NO_TOPIC, Author, Catalog
 from generator.text import fold
 from generator.site.render.html import block, esc, link, out_link, page, plain_title
-from generator.site.render.paper_pages import SiteContext, author_line, is_uncertain, list_controls, paper_list
+from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, author_line, is_uncertain, list_controls, paper_list
 
 GENERATED = {"search": {"exclude": True}}
 
 
 def _front(title: str, hide_toc: bool = True) -> dict:
     return {"title": plain_title(title), **({"hide": ["toc"]} if hide_toc else {}), **GENERATED}
+
+
+def _detail_front(title: str) -> dict:
+    """Front matter of a topic, keyword or author page: the lighter detail template."""
+    return {**_front(title), "template": DETAIL_TEMPLATE}
 
 
 def _crumbs(here: str, trail: list[tuple[str, str]]) -> str:
@@ -210,7 +215,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
         )
         only = area.area_only
         pages[f"topics/{area.slug}/index.md"] = page(
-            _front(area.name),
+            _detail_front(area.name),
             block(
                 _crumbs(here, [("topics/", "Topics")]),
                 f"<h1>{esc(area.name)}</h1>",
@@ -224,7 +229,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
         for sub in area.subareas:
             here = sub.url
             pages[f"topics/{area.slug}/{sub.slug}/index.md"] = page(
-                _front(f"{sub.name} ({area.name})"),
+                _detail_front(f"{sub.name} ({area.name})"),
                 block(
                     _crumbs(here, [("topics/", "Topics"), (area.url, area.name)]),
                     f'<h1>{esc(sub.name)}</h1>',
@@ -365,7 +370,7 @@ def author_pages(catalog: Catalog) -> list[DetailPage]:
 
 def detail_page_markdown(detail: DetailPage) -> str:
     """A detail page as a Markdown page of its own (small sites, ``zensical serve``)."""
-    return page(_front(detail.title), detail.body)
+    return page(_detail_front(detail.title), detail.body)
 
 
 def about_page(catalog: Catalog, context: SiteContext) -> str:

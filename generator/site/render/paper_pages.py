@@ -87,6 +87,8 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
     return ", ".join(names)
 
 
+# The lighter page template of every generated detail page (templates/ps-detail.html).
+DETAIL_TEMPLATE = "ps-detail.html"
 CONTROLS_FROM = 10  # papers a list needs before it gets a filter box and a sort menu
 
 
@@ -97,16 +99,18 @@ def paper_list(
     """A list of papers linking to their pages, with authors (and topic) as context.
 
     ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
-    With ``list_id``, the items carry what the list controls of ``papersite.js``
-    filter and sort on (see ``list_controls``).
+    With ``list_id`` and ``CONTROLS_FROM`` papers or more, the items carry what the list
+    controls of ``papersite.js`` filter and sort on (see ``list_controls``).
     """
     # A paper appears in the lists of each of its authors and keywords (and as a
     # related paper): its item is built once per link and reused.
     cache = catalog.cache.setdefault("paper_list", {})
+    # Only a list with controls reads the items' data (a third of an author page's own bytes).
+    with_data = list_id is not None and len(papers) >= CONTROLS_FROM
     items = []
     for paper in papers:
         href = layout.relative(here, layout.paper_url(paper.slug))
-        key = (paper.slug, href, show_topic, mark_guesses, list_id is not None)
+        key = (paper.slug, href, show_topic, mark_guesses, with_data)
         item = cache.get(key)
         if item is None:
             parts = [esc(author_line(paper))] if paper.authors else []
@@ -116,7 +120,7 @@ def paper_list(
             derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
             if mark_guesses and paper.topic and paper.topic.source == "inferred":
                 derived += " " + guess_badge(paper.topic)
-            data = _item_data(paper) if list_id is not None else ""
+            data = _item_data(paper) if with_data else ""
             item = cache[key] = f"<li{data}>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
         items.append(item)
     opening = f'<ul class="ps-papers" id="{esc(list_id)}">' if list_id is not None else '<ul class="ps-papers">'
@@ -407,6 +411,7 @@ def render_paper_page(
     # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
     # the theme, as plain text; the keys this page needs to render correctly always win.
     front = {
+        "template": DETAIL_TEMPLATE,
         "description": description(paper),
         # for the link-preview tags of templates/main.html
         **({"ps_authors": meta_text(author_line(paper))} if paper.authors else {}),
