@@ -18,6 +18,7 @@ import yaml
 
 from generator.text import unicode_normal
 from generator.enrich.features import LATEX, SEGMENT_SPLIT, singular
+from generator.problems import PapersiteError
 
 # Prefixes that never stand alone: "hyper parameter", "hyper-parameter" and
 # "hyperparameter" are one word, whatever the spacing.
@@ -132,7 +133,7 @@ def _is_acronym(text: str) -> bool:
 def parse_vocabulary(data: object, path: str = "<vocabulary>") -> Vocabulary:
     """Vocabulary from YAML data: ``display form: [synonym, ACRONYM, ...]``."""
     if not isinstance(data, dict):
-        raise ValueError(f"{path}:1: expected a mapping of keyword display form to a list of synonyms")
+        raise PapersiteError.at(path, 1, "expected a mapping of keyword display form to a list of synonyms")
     entries: dict[str, VocabularyEntry] = {}
     by_variant: dict[tuple[str, ...], str] = {}
     by_acronym: dict[str, str] = {}
@@ -140,10 +141,10 @@ def parse_vocabulary(data: object, path: str = "<vocabulary>") -> Vocabulary:
         if synonyms is None:
             synonyms = []
         if not isinstance(display, str) or not isinstance(synonyms, list):
-            raise ValueError(f"{path}: entry {display!r} must map a string to a list of synonyms")
+            raise PapersiteError.at(path, 1, f"entry {display!r} must map a string to a list of synonyms")
         key = keyword_key(display)
         if key in entries:
-            raise ValueError(f"{path}: entry {display!r} spells the same keyword as {entries[key].display!r}")
+            raise PapersiteError.at(path, 1, f"entry {display!r} spells the same keyword as {entries[key].display!r}")
         acronyms, variants = [], [key]
         for synonym in [display, *synonyms]:
             synonym = str(synonym)
