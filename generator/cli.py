@@ -23,6 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("sources", nargs="*", type=Path, help="listing files (default: every file in corpus/)")
     imp.add_argument("--report", type=Path, help="write the import report as JSON to this file")
     imp.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    imp.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
 
     build = commands.add_parser("build", help="import, enrich, index and build the static site into site/")
     build.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")

@@ -19,14 +19,19 @@ from typing import Any
 
 from generator.config import ProjectConfig
 from generator.pages.store import project_lock, recover, write_alone
-from generator.pipeline import import_listings
+from generator.pipeline import IMPORT_STAGES, Timings, import_listings, write_timings
 from generator.problems import PapersiteError
 
 LONG_IMPORT = 2000  # papers: show progress even when stderr is not a terminal
 
 
-def run_import(args: Any, config: ProjectConfig) -> int:
-    """``papersite import``: exit 0 on success, 1 when nothing could be written."""
+def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None) -> int:
+    """``papersite import``: exit 0 on success, 1 when nothing could be written.
+
+    ``timings`` (``papersite build``'s) receives the seconds of each import stage;
+    ``--timings FILE`` writes them as JSON.
+    """
+    timings = timings or Timings(IMPORT_STAGES)
     quiet = bool(getattr(args, "quiet", False))
     sources = list(getattr(args, "sources", None) or [])
     try:
@@ -34,7 +39,7 @@ def run_import(args: Any, config: ProjectConfig) -> int:
             recovered = recover(config)
             if recovered and not quiet:
                 print(f"papersite: {recovered}", file=sys.stderr)
-            report = import_listings(sources, config, progress=None if quiet else _progress_bar)
+            report = import_listings(sources, config, progress=None if quiet else _progress_bar, timings=timings)
     except PapersiteError as failure:
         for line in failure.lines():
             print(f"papersite: {line}", file=sys.stderr)
@@ -50,6 +55,8 @@ def run_import(args: Any, config: ProjectConfig) -> int:
         except OSError as error:
             print(f"papersite: {args.report}:1: cannot write the report ({error.strerror}); the import itself was written", file=sys.stderr)
             return 1
+    if getattr(args, "timings", None):
+        write_timings(Path(args.timings), timings)
     if not quiet:
         print(report.summary())
     return 0
