@@ -229,6 +229,9 @@ def new_project(directory: Path, corpus: list[dict[str, Any]]) -> Path:
     shutil.rmtree(directory / "site_src" / "papers", ignore_errors=True)
     (directory / "site_src" / "papers").mkdir(parents=True)
     write_listing(corpus, directory / "corpus" / "bench.jsonl")
+    # papersite.yml names reference catalogues under corpus/references/ (never read as listings)
+    if (REPO / "corpus" / "references").is_dir():
+        shutil.copytree(REPO / "corpus" / "references", directory / "corpus" / "references")
     return directory
 
 

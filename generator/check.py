@@ -434,28 +434,44 @@ class _SiteIndex:
         return any((self.docs_dir / c).is_file() for c in candidates if c)
 
 
-def _site_index(config: ProjectConfig, pages: list[_Page]) -> _SiteIndex:
+def _site_index(config: ProjectConfig, pages: list[_Page], cache: Any = None) -> _SiteIndex:
     """The URLs the build will make, from the same catalogue the build makes of the pages that parse.
 
     Slugs are handed out by the catalogue ("C++" and "C#" are keywords/c/ and keywords/c-2/), so
-    guessing them with slugify would reject links to pages that exist.
+    guessing them with slugify would reject links to pages that exist. ``cache.site_urls(inputs,
+    compute)`` may answer for the catalogue's URLs when the records' names are those it has seen.
     """
-    from generator.site.catalog import build_catalog
-
     records = []
     for page in pages:
         try:
             records.append(PaperRecord.from_front_matter(page.data, path=page.label))
         except RecordError:
             continue  # reported as a problem of its own page
-    catalog = build_catalog(records)
-    topic_paths = {area.slug for area in catalog.areas}
-    topic_paths.update(f"{area.slug}/{sub.slug}" for area in catalog.areas for sub in area.subareas)
+    if cache is None:
+        topic_paths, keyword_slugs, author_slugs = _catalog_urls(records)
+    else:  # what build_catalog's slugs depend on
+        inputs = repr([(r.authors, r.keywords, r.topic.area if r.topic else None, r.topic.subarea if r.topic else None)
+                       for r in records])
+        topic_paths, keyword_slugs, author_slugs = cache.site_urls(inputs, lambda: _catalog_urls(records))
     slugs = {p.data["slug"] for p in pages if isinstance(p.data.get("slug"), str)}
     return _SiteIndex(
         config.docs_dir,
         PAPERS_SECTION,  # where paper pages are served, not where their files sit
         frozenset(slugs),
+        topic_paths,
+        keyword_slugs,
+        author_slugs,
+    )
+
+
+def _catalog_urls(records: list[PaperRecord]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(topic paths, keyword slugs, author slugs) of the catalogue of ``records``."""
+    from generator.site.catalog import build_catalog
+
+    catalog = build_catalog(records)
+    topic_paths = {area.slug for area in catalog.areas}
+    topic_paths.update(f"{area.slug}/{sub.slug}" for area in catalog.areas for sub in area.subareas)
+    return (
         frozenset(topic_paths),
         frozenset(k.slug for k in catalog.keywords),
         frozenset(a.slug for a in catalog.authors),
@@ -548,31 +564,48 @@ def paper_page_paths(config: ProjectConfig) -> list[Path]:
     return sorted(config.papers_dir.glob("*.md"))
 
 
+def _check_page(path: Path, label: str, text: str | None, taxonomy: dict[str, set[str]]) -> _Page | Problem:
+    """One page read and given the checks that need only the page (and the taxonomy)."""
+    page = _read_page(path, label, text)
+    if isinstance(page, _Page):
+        _check_fields(page)
+        _check_topic(page, taxonomy)
+        _check_keywords(page)
+        _check_slug_matches_file(page)
+    return page
+
+
 def check_pages(
-    config: ProjectConfig, paths: Iterable[Path] | None = None, texts: Mapping[Path, str] | None = None
+    config: ProjectConfig,
+    paths: Iterable[Path] | None = None,
+    texts: Mapping[Path, str] | None = None,
+    cache: Any = None,
 ) -> list[Problem]:
     """Every problem in the paper pages (errors and warnings), sorted by file and line.
 
     ``texts`` stands in for the files it names: ``papersite correct`` checks a
     page as it would be written, among all the others, before writing it.
+    ``cache`` (``papersite build``: ``generator/site/pagecache.CheckedPages``) may
+    answer for work on what it has seen: ``cache.page(path, label, check)`` for
+    ``check()`` of a page whose bytes are unchanged (a fresh copy: the checks
+    across pages add problems to it), and ``cache.site_urls`` (``_site_index``).
     """
     taxonomy, problems = load_taxonomy(config.taxonomy_file)
     pages: list[_Page] = []
     texts = texts or {}
     for path in paper_page_paths(config) if paths is None else paths:
-        read = _read_page(path, display_path(path, config.root), texts.get(path))
+        label = display_path(path, config.root)
+        if cache is not None and path not in texts:
+            read = cache.page(path, label, lambda path=path, label=label: _check_page(path, label, None, taxonomy))
+        else:
+            read = _check_page(path, label, texts.get(path), taxonomy)
         if isinstance(read, Problem):
             problems.append(read)
         else:
             pages.append(read)
-    for page in pages:
-        _check_fields(page)
-        _check_topic(page, taxonomy)
-        _check_keywords(page)
-        _check_slug_matches_file(page)
     _check_duplicates(pages, "id")
     _check_duplicates(pages, "slug")
-    site = _site_index(config, pages)
+    site = _site_index(config, pages, cache)
     for page in pages:
         _check_body_links(page, site)
         _check_body_markup(page)

@@ -11,6 +11,7 @@ and ``papersite build`` runs the post-build step itself.
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -54,6 +55,15 @@ class PapersitePlugin(BasePlugin):
         if str(TEMPLATES_DIR) not in dirs:
             dirs.insert(1 if config.theme.get("custom_dir") else 0, str(TEMPLATES_DIR))
         return config
+
+    def on_env(self, env, config: MkDocsConfig, files):  # noqa: ANN001, ANN201 (mkdocs' signature)
+        # Every page has been read and converted by now and lives until the build ends: take it
+        # out of the cycle collector's sight, which would otherwise walk it again during the
+        # rendering of every later page. Only for a one-shot build (`mkdocs serve` builds again
+        # in the same process, and frozen objects are never freed).
+        if self.command == "build":
+            gc.freeze()
+        return env
 
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:  # noqa: ANN001 (mkdocs' signature)
         # The same whitespace the post-build step takes out of the shell pages (postbuild.squeeze_html).
