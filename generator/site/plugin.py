@@ -19,7 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
 
 from generator.config import load_config
-from generator.site.build import source_date_epoch
+from generator.site.build import gc_for_builds, source_date_epoch
 from generator.site.postbuild import run_postbuild, squeeze_html
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
 
@@ -33,6 +33,8 @@ class PapersitePlugin(BasePlugin):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.command = command
+        if command == "build":  # a one-shot process: see build.gc_for_builds
+            gc_for_builds()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         project = load_config(Path(config.config_file_path).parent)
@@ -55,15 +57,6 @@ class PapersitePlugin(BasePlugin):
         if str(TEMPLATES_DIR) not in dirs:
             dirs.insert(1 if config.theme.get("custom_dir") else 0, str(TEMPLATES_DIR))
         return config
-
-    def on_env(self, env, config: MkDocsConfig, files):  # noqa: ANN001, ANN201 (mkdocs' signature)
-        # Every page has been read and converted by now and lives until the build ends: take it
-        # out of the cycle collector's sight, which would otherwise walk it again during the
-        # rendering of every later page. Only for a one-shot build (`mkdocs serve` builds again
-        # in the same process, and frozen objects are never freed).
-        if self.command == "build":
-            gc.freeze()
-        return env
 
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:  # noqa: ANN001 (mkdocs' signature)
         # The same whitespace the post-build step takes out of the shell pages (postbuild.squeeze_html).
