@@ -180,13 +180,13 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         print(f"papersite: {error}", file=sys.stderr)
         return 1
     try:
-        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported)
+        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported, in_process=not parallel)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
 
 
-def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported) -> int:  # noqa: ANN001
+def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported, in_process=False) -> int:  # noqa: ANN001
     stage_done = time.perf_counter()
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
          f"({staged.written} files written, {staged.removed} removed) in {stage_done - imported:.1f}s")
@@ -207,6 +207,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, 
             strict=True,
             quiet=quiet,
             dirty=dirty,
+            in_process=in_process,  # `papersite serve`: MkDocs stays loaded between rebuilds
         )
     except EngineError as error:
         print(f"papersite: {error}", file=sys.stderr)
