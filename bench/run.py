@@ -39,7 +39,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 DATASET = REPO.parent / "shared" / "datasets" / "iclr2025_submissions.jsonl.gz"
@@ -231,12 +230,9 @@ def new_project(directory: Path, corpus: list[dict[str, Any]]) -> Path:
     shutil.rmtree(directory / "site_src" / "papers", ignore_errors=True)
     (directory / "site_src" / "papers").mkdir(parents=True)
     write_listing(corpus, directory / "corpus" / "bench.jsonl")
-    # The benchmark listing is the whole corpus: no reference catalogue (the corpus dir is not copied,
-    # and the runs before the catalogues were added measured the listing alone).
-    settings = directory / "papersite.yml"
-    data = yaml.safe_load(settings.read_text(encoding="utf-8"))
-    data.pop("references", None)
-    settings.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    # papersite.yml names reference catalogues under corpus/references/ (never read as listings)
+    if (REPO / "corpus" / "references").is_dir():
+        shutil.copytree(REPO / "corpus" / "references", directory / "corpus" / "references")
     return directory
 
 

@@ -73,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.project)
         if args.command == "import":
             from generator.ingest.importer import run_import
+            from generator.site.build import build_gc
 
-            return run_import(args, config)
+            with build_gc():
+                return run_import(args, config)
         if args.command in ("build", "serve"):
             from generator.site.build import run_build, run_serve
 

@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from generator.config import ProjectConfig
@@ -152,22 +153,38 @@ class _SiteIndex:
         return any((self.docs_dir / c).is_file() for c in candidates if c)
 
 
-def _site_index(config: ProjectConfig, pages: list[_Page], records: list) -> _SiteIndex:
+def _site_index(config: ProjectConfig, pages: list[_Page], records: list, cache: Any = None) -> _SiteIndex:
     """The URLs the build will make, from the same catalogue the build makes of the pages that parse.
 
     Slugs are handed out by the catalogue ("C++" and "C#" are keywords/c/ and keywords/c-2/), so
-    guessing them with slugify would reject links to pages that exist.
+    guessing them with slugify would reject links to pages that exist. ``cache.site_urls(inputs,
+    compute)`` may answer for the catalogue's URLs when the records' names are those it has seen.
     """
-    from generator.site.catalog import build_catalog
-
-    catalog = build_catalog(records)
-    topic_paths = {area.slug for area in catalog.areas}
-    topic_paths.update(f"{area.slug}/{sub.slug}" for area in catalog.areas for sub in area.subareas)
+    if cache is None:
+        topic_paths, keyword_slugs, author_slugs = _catalog_urls(records)
+    else:  # what build_catalog's slugs depend on
+        inputs = repr([(r.authors, r.keywords, r.topic.area if r.topic else None, r.topic.subarea if r.topic else None)
+                       for r in records])
+        topic_paths, keyword_slugs, author_slugs = cache.site_urls(inputs, lambda: _catalog_urls(records))
     slugs = {p.data["slug"] for p in pages if isinstance(p.data.get("slug"), str)}
     return _SiteIndex(
         config.docs_dir,
         PAPERS_SECTION,  # where paper pages are served, not where their files sit
         frozenset(slugs),
+        topic_paths,
+        keyword_slugs,
+        author_slugs,
+    )
+
+
+def _catalog_urls(records: list) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(topic paths, keyword slugs, author slugs) of the catalogue of ``records``."""
+    from generator.site.catalog import build_catalog
+
+    catalog = build_catalog(records)
+    topic_paths = {area.slug for area in catalog.areas}
+    topic_paths.update(f"{area.slug}/{sub.slug}" for area in catalog.areas for sub in area.subareas)
+    return (
         frozenset(topic_paths),
         frozenset(k.slug for k in catalog.keywords),
         frozenset(a.slug for a in catalog.authors),
@@ -247,21 +264,26 @@ def _check_body_markup(page: _Page) -> None:
 
 
 def check_pages(
-    config: ProjectConfig, paths: Iterable[Path] | None = None, texts: Mapping[Path, str] | None = None
+    config: ProjectConfig,
+    paths: Iterable[Path] | None = None,
+    texts: Mapping[Path, str] | None = None,
+    cache: Any = None,
 ) -> list[Problem]:
     """Every problem in the paper pages (errors and warnings), sorted by file and line.
 
     ``texts`` stands in for the files it names: ``papersite correct`` checks a
     page as it would be written, among all the others, before writing it.
+    ``cache`` (``papersite build``: ``site/pagecache.CheckedPages``) answers for
+    pages whose bytes are unchanged (``read_pages``) and for the site's URLs.
     """
     taxonomy, problems = load_taxonomy(config.taxonomy_file)
-    found = read_pages(config, paths, texts)
+    found = read_pages(config, paths, texts, cache)
     problems += found.problems
     pages = [_Page(page) for page in found.pages]
     for page in pages:
         _check_topic(page, taxonomy)
         _check_slug_matches_file(page)
-    site = _site_index(config, pages, found.records)
+    site = _site_index(config, pages, found.records, cache)
     for page in pages:
         _check_body_links(page, site)
         _check_body_markup(page)

@@ -13,9 +13,10 @@ build refuse to go on, eval skips the page, check prints them all).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from generator.config import ProjectConfig
 from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text
@@ -69,28 +70,49 @@ def page_paths(config: ProjectConfig) -> list[Path]:
     return sorted(config.papers_dir.glob("*.md"))
 
 
+class PageMemo(Protocol):
+    """What a build kept of pages it read (``site/pagecache.PageCache``): a value per unchanged page."""
+
+    def page(self, path: Path, label: str, compute: Callable[[], Any]) -> Any: ...
+
+
 def read_pages(
-    config: ProjectConfig, paths: Iterable[Path] | None = None, texts: Mapping[Path, str] | None = None
+    config: ProjectConfig,
+    paths: Iterable[Path] | None = None,
+    texts: Mapping[Path, str] | None = None,
+    cache: PageMemo | None = None,
 ) -> Pages:
-    """Every page of ``papers_dir`` (or of ``paths``); ``texts`` stand in for the files they name."""
+    """Every page of ``papers_dir`` (or of ``paths``); ``texts`` stand in for the files they name.
+
+    With a ``cache`` a page whose bytes did not change since the last build is not parsed again.
+    """
     found = Pages()
     texts = texts or {}
     for path in page_paths(config) if paths is None else paths:
         label = display_path(path, config.root)
-        try:
-            text = texts[path] if path in texts else read_text(path, label)
-            front = parse_front_matter(text, label)
-        except PapersiteError as error:
-            found.problems.extend(error.problems)
-            continue
-        problems = field_problems(front)
+        if path in texts:
+            page, problems = _read_one(path, label, texts[path])
+        elif cache is not None:
+            page, problems = cache.page(path, label, lambda path=path, label=label: _read_one(path, label, None))
+        else:
+            page, problems = _read_one(path, label, None)
         found.problems.extend(problems)
-        record = None if errors_only(problems) else valid_record(front)
-        found.pages.append(Page(path, front, record))
+        if page is not None:  # the path of today's project, not of the build that cached the page
+            found.pages.append(Page(path, page.front, page.record))
     for key in IDENTITY_KEYS:
         found.problems.extend(_shared(found.pages, key))
     found.problems.sort()
     return found
+
+
+def _read_one(path: Path, label: str, text: str | None) -> tuple[Page | None, list[Problem]]:
+    """One page and its own problems; no page when its text is not a page at all."""
+    try:
+        front = parse_front_matter(read_text(path, label) if text is None else text, label)
+    except PapersiteError as error:
+        return None, error.problems
+    problems = field_problems(front)
+    return Page(path, front, None if errors_only(problems) else valid_record(front)), problems
 
 
 def _shared(pages: list[Page], key: str) -> list[Problem]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import itemgetter
 
 from generator.pages.record import PaperRecord
 from generator import layout
@@ -116,6 +118,8 @@ def paper_sort_key(paper: PaperRecord) -> tuple[str, str]:
 
 
 def _display_name(spellings: Counter[str]) -> str:
+    if len(spellings) == 1:  # most names have one spelling
+        return next(iter(spellings))
     # Most used spelling; on a tie prefer the one with accents (more information), then code order.
     return sorted(spellings, key=lambda s: (-spellings[s], -sum(ord(c) > 127 for c in s), s))[0]
 
@@ -157,16 +161,17 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
 
     # Co-authors: one pass over the papers, each paper's distinct authors folded
     # once (the old per-author loop refolded every name of every paper of every author).
-    paper_keys = {id(p): list(dict.fromkeys(k for k in map(fold, p.authors) if k)) for p in papers}
     rank = {id(a): i for i, a in enumerate(authors)}  # authors are sorted by sort_key already
-    for author in authors:
-        counts: Counter[int] = Counter()
-        for paper in author.papers:
-            for key in paper_keys[id(paper)]:
-                other = author_of[key]
-                if other is not author:
-                    counts[rank[id(other)]] += 1
-        author.coauthors = [(authors[i], n) for i, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    ranks_of = {
+        id(p): [rank[id(author_of[k])] for k in dict.fromkeys(k for k in map(fold, p.authors) if k)] for p in papers
+    }
+    for number, author in enumerate(authors):
+        counts = Counter(chain.from_iterable(ranks_of[id(paper)] for paper in author.papers))
+        del counts[number]
+        # most shared papers first, then in author order: sort by rank, then (stably) by count
+        ordered = sorted(counts.items())
+        ordered.sort(key=itemgetter(1), reverse=True)
+        author.coauthors = [(authors[i], n) for i, n in ordered]
 
     slugs = layout.Slugs()
     keywords: list[Keyword] = []

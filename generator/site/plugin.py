@@ -20,7 +20,7 @@ from mkdocs.plugins import BasePlugin
 
 from generator.config import load_config
 from generator.problems import PapersiteError
-from generator.site.build import source_date_epoch
+from generator.site.build import gc_for_builds, source_date_epoch
 from generator.site.postbuild import run_postbuild, squeeze_html
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
 
@@ -34,6 +34,8 @@ class PapersitePlugin(BasePlugin):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.command = command
+        if command == "build":  # a one-shot process: see build.gc_for_builds
+            gc_for_builds()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         try:

@@ -9,11 +9,12 @@ result never depends on input order.
 
 from __future__ import annotations
 
-import numpy as np
-from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
+from typing import TYPE_CHECKING
 
 from generator.pages.record import PaperRecord
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 POSTINGS = 200  # papers kept per term: above a few thousand papers this bounds the work
 CHUNK = 512
@@ -24,7 +25,16 @@ def _text(paper: PaperRecord) -> str:
     return " ".join([paper.title] * 2 + list(paper.keywords) * 2 + [paper.abstract or ""])
 
 
-def _prune_postings(matrix: sparse.csr_matrix, keep: int) -> sparse.csr_matrix:
+def related_inputs(papers: list[PaperRecord]) -> str:
+    """What ``related_papers`` reads of the papers, as one string: while it is unchanged, so is
+    the result (an incremental build reuses the last one). Loads no numerical library."""
+    return repr(sorted((p.slug, _text(p)) for p in papers))
+
+
+def _prune_postings(matrix: "sparse.csr_matrix", keep: int) -> "sparse.csr_matrix":
+    import numpy as np
+    from scipy import sparse
+
     columns = matrix.tocsc()
     rows, cols, vals = [], [], []
     for col in range(columns.shape[1]):
@@ -48,6 +58,12 @@ def _prune_postings(matrix: sparse.csr_matrix, keep: int) -> sparse.csr_matrix:
 
 
 def related_papers(papers: list[PaperRecord], k: int = 5) -> dict[str, list[str]]:
+    # Imported here: scikit-learn takes a second to load, which a build that reuses
+    # the last related lists (related_inputs) does not pay.
+    import numpy as np
+    from scipy import sparse
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
     ordered = sorted(papers, key=lambda p: p.slug)
     slugs = [p.slug for p in ordered]
     result: dict[str, list[str]] = {slug: [] for slug in slugs}

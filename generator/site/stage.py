@@ -35,8 +35,9 @@ from generator.site.catalog import Catalog, build_catalog
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
+from generator.site.pagecache import PageCache, StagedPages, content_hash
 from generator.site.render.indices import detail_page_markdown, detail_pages, index_pages
-from generator.site.render.paper_pages import SiteContext, render_paper_page
+from generator.site.render.paper_pages import SiteContext, paper_page_inputs, render_paper_page
 from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
@@ -77,9 +78,13 @@ def template_files() -> dict[str, bytes]:
 
 
 def read_records(config: ProjectConfig) -> tuple[list[PaperRecord], dict[str, str]]:
-    """Every paper page, and where each slug's page lives (relative to the repo root)."""
-    pages = read_pages(config)
+    """Every paper page, and where each slug's page lives (relative to the repo root).
+
+    A page whose bytes are those the last build read is not parsed again (``pagecache.py``)."""
+    cache = PageCache(config, "records")
+    pages = read_pages(config, cache=cache)
     pages.raise_errors()
+    cache.save()
     return pages.records, {page.record.slug: page.front.label for page in pages.pages if page.record}
 
 
@@ -119,9 +124,11 @@ DEFER_SEARCH_FROM = 1000  # papers from which the search index is built in a wor
 
 @dataclass
 class Generated:
-    files: dict[str, bytes]  # docs dir path -> bytes, for the engine
+    files: dict[str, bytes | None]  # docs dir path -> bytes, for the engine (None: already staged, see _generate)
     catalog: Catalog
     shell_data: dict[str, bytes]  # section -> its detail pages for postbuild.py
+    written: int = 0  # paper pages written straight into the docs dir
+    staged: "StagedPages | None" = None  # what they were rendered from: saved once the docs dir is complete
 
 
 def generated_files(config: ProjectConfig, shells: bool = True, search: bool = True) -> Generated:
@@ -142,9 +149,16 @@ def _generate(
     source_of: dict[str, str],
     shells: bool,
     search: bool,
-    related: "_Forked | None" = None,
+    related: "_Related | None" = None,
+    target: Path | None = None,
 ) -> Generated:
-    """``related``: the related papers being computed by a worker (else computed here)."""
+    """``related``: the related papers being computed by a worker (else computed here).
+
+    ``target``: the docs dir being staged. Paper pages are then written into it as they
+    are rendered (not held in memory), and a page whose inputs are those its staged file
+    was rendered from is not rendered at all (``pagecache.StagedPages``); both are left
+    in ``files`` as None.
+    """
     from generator.site.related import related_papers  # scikit-learn: only where papers are compared
 
     context = SiteContext(config=config, venue=Venue.from_settings(config.venue, config.site_name), source_of=source_of)
@@ -170,20 +184,54 @@ def _generate(
             for detail in details:
                 files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
+    staged = StagedPages(config, target, _shared_inputs(config, context)) if target is not None else None
+    written = 0
     for paper in catalog.papers:
         neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
-        text = render_paper_page(paper, catalog, neighbours, context)
-        files[f"{layout.paper_url(paper.slug)}index.md"] = text.encode("utf-8")
+        rel = f"{layout.paper_url(paper.slug)}index.md"
+        if staged is None:
+            files[rel] = render_paper_page(paper, catalog, neighbours, context).encode("utf-8")
+            continue
+        if not staged.unchanged(rel, paper_page_inputs(paper, catalog, neighbours, context)):
+            written += _write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
+        files[rel] = None
     if search:
         files.update(search_files(catalog))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
-    return Generated(files=files, catalog=catalog, shell_data=shell_data)
+    return Generated(files=files, catalog=catalog, shell_data=shell_data, written=written, staged=staged)
 
 
-def write_tree(target: Path, files: dict[str, bytes], removed_paths: list[str] | None = None) -> tuple[int, int]:
+def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
+    """What every paper page depends on beside its own inputs (``paper_page_inputs``)."""
+    try:
+        taxonomy = content_hash(config.taxonomy_file.read_bytes())  # the "Fix this paper" form lists it
+    except OSError:
+        taxonomy = "missing"
+    return repr((config, context.venue, taxonomy))
+
+
+def _write_if_changed(path: Path, data: bytes) -> int:
+    """1 if ``path`` did not hold ``data`` and now does."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return 0
+    except OSError:
+        pass
+    if path.is_dir():
+        shutil.rmtree(path)
+    if path.parent.is_file():
+        path.parent.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return 1
+
+
+def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list[str] | None = None) -> tuple[int, int]:
     """Make ``target`` hold exactly ``files``; returns (files written, files removed).
+
+    A None in ``files`` is a file already in ``target`` as it should be.
 
     ``removed_paths`` collects the relative paths of the files removed."""
     written = removed = 0
@@ -198,6 +246,10 @@ def write_tree(target: Path, files: dict[str, bytes], removed_paths: list[str] |
     for rel, data in files.items():
         path = target / rel
         size = existing.get(rel)
+        if data is None:  # staged already (stage._generate)
+            if size is None:
+                raise StageError(f"{path}:1: the staged file vanished while staging; build again")
+            continue
         if size is not None:
             # a file of another size differs: no need to read it
             if size == len(data) and path.read_bytes() == data:
@@ -345,6 +397,39 @@ def _search_worker(catalog: Catalog, out_dir: Path) -> None:
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 
+class _Related:
+    """Related papers: the last build's when no paper's text changed (``related.related_inputs``),
+    else computed, in a forked worker with ``fork``."""
+
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool) -> None:
+        from generator.site.related import related_inputs
+
+        self.records = records
+        self.cache = PageCache(config, "related")
+        self.key = content_hash(related_inputs(records).encode("utf-8", "surrogatepass"))
+        self.value = self.cache.get("papers", self.key)
+        self.worker = None
+        if self.value is None and fork:
+            from generator.site.related import related_papers
+
+            self.worker = _Forked("related papers", related_papers, records)
+
+    def result(self) -> dict[str, list[str]]:
+        if self.value is None:
+            from generator.site.related import related_papers
+
+            self.value = self.worker.result() if self.worker is not None else related_papers(self.records)
+            self.worker = None
+            self.cache.put("papers", self.key, self.value)
+            self.cache.save()
+        return self.value
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
+
+
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False
 ) -> StageResult:
@@ -366,12 +451,8 @@ def stage_docs(
     records, source_of = read_records(config)
     workers: list = []
     try:
-        related = None
-        if parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM:
-            from generator.site.related import related_papers
-
-            related = _Forked("related papers", related_papers, records)
-            workers.append(related)
+        related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
+        workers.append(related)
         catalog = build_catalog(records)
         post = data_dir(config)
         deferred = post / "deferred"
@@ -382,12 +463,15 @@ def stage_docs(
             pending = Pending(_Forked("search index", _search_worker, catalog, deferred, nice=10))
             workers.append(pending)
         later = pending is None and search_thread
-        generated = _generate(
-            config, catalog, source_of, shells=shells, search=pending is None and not later, related=related
-        )
         target = staged_docs_dir(config)
+        generated = _generate(
+            config, catalog, source_of, shells=shells, search=pending is None and not later, related=related,
+            target=target,
+        )
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
+        written += generated.written
+        generated.staged.save()
         write_tree(staged_overrides_dir(config), template_files())
         post.mkdir(parents=True, exist_ok=True)
         for section in SHELL_SECTIONS:

@@ -80,7 +80,7 @@ def hostile_page_site(request, tmp_path_factory):
 
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(project)
-        patch.setattr(build_module, "check_pages", lambda config: [])
+        patch.setattr(build_module, "check_pages", lambda config, **_: [])
         args = argparse.Namespace(engine=engine, no_import=True, quiet=True)
         assert build_module.run_build(args, load_config(project)) == 0
     site_dir = load_config(project).site_dir

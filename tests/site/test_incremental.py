@@ -50,6 +50,7 @@ def edit_front_matter(page: Path, change) -> None:  # noqa: ANN001
 
 PAPERS = "site_src/papers"
 UNTOUCHED = "site/papers/uncertainty-measures-derived/index.html"  # shares no author, keyword or topic with the edits
+STAGED_UNTOUCHED = "build/docs/papers/uncertainty-measures-derived/index.md"
 
 
 def _retitle(data: dict) -> None:
@@ -64,10 +65,20 @@ def _change_topic(data: dict) -> None:
     data["topic"] = {"area": "Applications", "subarea": "Computer Vision", "source": "maintainer"}
 
 
+def _rename_author(data: dict) -> None:
+    data["authors"] = ["Mingyu Zhou" if name == "Ming-Zhou" else name for name in data["authors"]]
+
+
+def _describe(data: dict) -> None:  # a maintainer's own key: the paper text the related lists compare is unchanged
+    data["description"] = "A maintainer's one-line summary."
+
+
 EDITS = [
     ("title changed", "graph-transformers", _retitle),
     ("keyword added", "graph-transformers", _add_keyword),
     ("topic changed", "calibrated-flows", _change_topic),
+    ("author renamed", "graph-transformers", _rename_author),
+    ("description added", "one-step-diffusion-via-shortcut-models", _describe),
     ("page deleted", "hostile-paper", None),
 ]
 
@@ -83,6 +94,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, what: str, slug: str, change) -> None:  # noqa: ANN001
     page = project / PAPERS / f"{slug}.md"
     untouched_before = (project / UNTOUCHED).stat().st_mtime_ns
+    staged_before = (project / STAGED_UNTOUCHED).stat().st_mtime_ns
     if change is None:
         page.unlink()
     else:
@@ -97,8 +109,38 @@ def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, wha
     differing = [name for name in clean if incremental[name] != clean[name]]
     assert not differing, f"{what}: these files differ from a clean build: {differing[:10]}"
     assert (project / UNTOUCHED).stat().st_mtime_ns == untouched_before, f"{what}: an unrelated paper page was rendered again"
+    assert (project / STAGED_UNTOUCHED).stat().st_mtime_ns == staged_before, f"{what}: an unrelated paper page was staged again"
     if change is None:
         assert not (project / "site" / "papers" / slug).exists()
+
+
+def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:
+    """Whatever the build dir's caches hold, the site is the one a clean build gives."""
+    caches = project / "build" / "cache"
+    assert {p.name for p in caches.iterdir()} >= {"records.pickle", "checked.pickle", "related.pickle", "staged.json"}
+    for path in caches.iterdir():
+        path.write_bytes(b"\x80not a cache")
+    edit_front_matter(project / PAPERS / "calibrated-flows.md", _retitle_again)
+    papersite(project, "build", "--no-import", "--quiet")
+    assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean")
+
+
+def _retitle_again(data: dict) -> None:
+    data["title"] = "Calibrated Flows, Retitled"
+
+
+def test_a_settings_change_renders_every_paper_page(project: Path) -> None:
+    """What every paper page shows of papersite.yml (here the edit links) is an input of each."""
+    settings = project / "papersite.yml"
+    before = settings.read_text(encoding="utf-8")
+    try:
+        settings.write_text(before.replace("example/papers", "example/other"), encoding="utf-8")
+        papersite(project, "build", "--no-import", "--quiet")
+        assert "github.com/example/other" in (project / UNTOUCHED).read_text(encoding="utf-8")
+    finally:
+        settings.write_text(before, encoding="utf-8")
+    papersite(project, "build", "--no-import", "--quiet")
+    assert "github.com/example/other" not in (project / UNTOUCHED).read_text(encoding="utf-8")
 
 
 def test_clean_flag_renders_everything(project: Path) -> None:

@@ -423,3 +423,20 @@ def render_paper_page(
         "citation": meta,
     }
     return page(front, body)
+
+
+def paper_page_inputs(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> str:
+    """Everything of ``render_paper_page``'s arguments that its text depends on, as one string,
+    except what every page shares (the config, the venue, the taxonomy, papersite's code), which
+    the caller adds. Equal strings give equal pages: an incremental build renders a paper page
+    again only when this changes (``stage.py``). Keep it in step with ``render_paper_page``."""
+    area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
+    return repr((
+        paper,
+        [catalog.author_of[fold(name)].url for name in paper.authors if fold(name)],
+        [(kw.url, kw.name) for kw in catalog.paper_keywords(paper)],
+        (area.url, area.name) if area else None,
+        (sub.url, sub.name) if sub else None,
+        [(p.slug, p.title, p.authors, p.topic, p.title_derived) for p in related],
+        context.source_of.get(paper.slug),
+    ))
