@@ -159,57 +159,21 @@ def run_measured(command: list[str], cwd: Path, env: dict[str, str] | None = Non
     if process.returncode != 0:
         tail = "\n".join(output.strip().splitlines()[-30:])
         raise RuntimeError(f"{' '.join(command)} (in {cwd}) exited with {process.returncode}:\n{tail}")
-    stages: dict[str, float] = {}
-    for line in output.splitlines():
-        if line.startswith("BENCH-STAGES "):
-            stages = json.loads(line.removeprefix("BENCH-STAGES "))
     return Measured(seconds=seconds, peak_rss_mb=max(usage.ru_maxrss, tree_peak[0]) / 1024, cpu_seconds=usage.ru_utime + usage.ru_stime,
-                    stages=stages, output=output)
-
-
-# The child side: run one papersite command in-process, timing the stages it
-# goes through by wrapping the stage functions the pipeline calls. Stage
-# functions that do not exist (yet) are simply not timed.
-_CHILD = r'''
-import json, sys, time, importlib
-timings = {}
-def timed(module_name, attr, label):
-    try:
-        module = importlib.import_module(module_name)
-        original = getattr(module, attr)
-    except (ImportError, AttributeError):
-        return
-    def wrapper(*args, **kwargs):
-        start = time.perf_counter()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            timings[label] = timings.get(label, 0.0) + time.perf_counter() - start
-    setattr(module, attr, wrapper)
-    return wrapper
-for spec in json.loads(sys.argv[1]):
-    timed(*spec)
-from generator.cli import main
-status = main(sys.argv[2:])
-print("BENCH-STAGES " + json.dumps(timings))
-sys.exit(status)
-'''
-
-# (module, function, label): wrapped in the child when they exist; the
-# module is imported before the wrapper so later ``from x import f`` see it.
-STAGE_FUNCTIONS = [
-    ["generator.enrich.stage", "enrich_records", "enrich"],
-    ["generator.site.build", "stage_docs", "index"],  # index pages, paper pages, search index, staged docs
-    ["generator.site.build", "check_pages", "check"],  # page validation before staging
-    ["generator.site.build", "build_with_engine", "engine"],  # MkDocs / Zensical (generator/site/engines.py)
-    ["generator.site.build", "mkdocs_build", "engine"],  # older layouts of build.py
-    ["generator.site.build", "zensical_build", "engine"],
-]
+                    stages={}, output=output)
 
 
 def papersite_measured(project: Path, *args: str) -> Measured:
-    return run_measured([sys.executable, "-c", _CHILD, json.dumps(STAGE_FUNCTIONS), "--project", str(project), *args],
-                        cwd=REPO)
+    """One papersite command in a child process; its stage seconds come from ``--timings``
+    (generator/pipeline.py: the stage names of IMPORT_STAGES and SITE_STAGES)."""
+    timings = project / ".bench-timings.json"
+    timings.unlink(missing_ok=True)
+    command, *rest = args
+    measured = run_measured([sys.executable, "-m", "generator.cli", "--project", str(project), command,
+                             "--timings", str(timings), *rest], cwd=REPO)
+    if timings.is_file():
+        measured.stages = json.loads(timings.read_text(encoding="utf-8"))
+    return measured
 
 
 # --------------------------------------------------------------------------- projects
@@ -602,7 +566,7 @@ def markdown_table(rows: list[Row]) -> str:
 
 def _error_line(error: str) -> str:
     """The line of a failed command's output that says what went wrong."""
-    lines = [line.strip() for line in error.splitlines() if line.strip() and not line.startswith("BENCH-STAGES")]
+    lines = [line.strip() for line in error.splitlines() if line.strip()]
     telling = [line for line in lines if "Error" in line or line.startswith("papersite:")]
     return (telling or lines or ["?"])[-1][:160].replace("|", "/")
 

@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--no-import", action="store_true", help="build from the pages as they are")
     build.add_argument("--clean", action="store_true", help="a full build: import and render every page again")
     build.add_argument("--quiet", action="store_true")
+    build.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")

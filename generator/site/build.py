@@ -1,30 +1,22 @@
-"""``papersite build`` and ``papersite serve``: the whole pipeline, in order.
+"""``papersite build`` and ``papersite serve``: the site stages, in the order of ``pipeline.SITE_STAGES``.
 
-1. import  (``generator.ingest.importer``, when present): listings -> paper pages;
-           reports no change when the pages are in sync.
-2. stage   (``stage.py``): paper pages -> display pages, index pages, stats,
-           Explore, search index and assets in ``build/docs``.
-3. engine  MkDocs + Material in strict mode (or Zensical), via ``generator/site/engines.py`` -> ``site/``.
-4. post    (``postbuild.py``): author and keyword pages from their section's
-           rendered shell page, and the search index built beside the engine.
-
-``mkdocs build`` / ``mkdocs serve`` on the project reach the same result through
-``plugin.py``, which runs step 2 from the config hook and step 4 after the build.
-
-Steps 1 and 3 are incremental (``incremental.py``): the import is skipped when
-nothing it reads changed, and the engine renders only the pages whose staged
-text changed; ``--clean`` does both in full. ``papersite serve`` is ``serve.py``.
+import -> check -> stage -> engine -> post-build, each timed (``Timings``; the
+build's last line gives the seconds, ``--timings FILE`` writes them as JSON with
+the import's own stages). The import is skipped when nothing it reads changed;
+pages whose bytes the last build read are not parsed again (``pagecache.py``);
+the engine renders only the pages whose staged text changed; ``--clean`` does
+all of it in full. ``mkdocs build`` / ``mkdocs serve`` on the project reach the
+same result through ``plugin.py``, which runs the stage step from the config
+hook and the post-build step after the build. ``papersite serve`` is ``serve.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import importlib.util
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,12 +25,13 @@ from generator.pages.check import check_pages, errors_only
 from generator.config import ProjectConfig
 from generator.pages.store import project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
+from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timings
 from generator.site.engines import read_config
 from generator.site import incremental
 from generator import layout
 from generator.site.pagecache import CheckedPages, clear_caches
-from generator.site.postbuild import PostBuildError, run_postbuild
-from generator.site.stage import StageError, stage_docs, staged_docs_dir, staged_overrides_dir
+from generator.site.postbuild import run_postbuild
+from generator.site.stage import stage_docs, staged_docs_dir, staged_overrides_dir
 from generator.problems import PapersiteError
 
 MKDOCS_FILE = "mkdocs.yml"
@@ -67,25 +60,15 @@ def _say(quiet: bool, message: str) -> None:
         print(message, file=sys.stderr)
 
 
-def run_import_step(config: ProjectConfig, quiet: bool) -> int:
-    if importlib.util.find_spec("generator.ingest.importer") is None:
-        _say(quiet, "import: generator.ingest.importer not available; building from the pages as they are")
-        return 0
-    from generator.ingest import importer
-
-    runner = getattr(importer, "run_import", None)
-    if runner is None:
-        return 0
-    return int(runner(argparse.Namespace(sources=[], report=None, quiet=quiet), config) or 0)
-
-
-def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool) -> int:
+def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool, timings: Timings | None = None) -> int:
     """The import step, skipped when nothing it reads changed since it last succeeded."""
+    from generator.ingest.importer import run_import
+
     if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, incremental.import_inputs(config)):
         _say(quiet, "import: no listing, page, state or setting changed since the last import; skipped")
         return 0
     incremental.clear_stamp(config, incremental.IMPORT_STAMP)
-    status = run_import_step(config, quiet)
+    status = run_import(argparse.Namespace(sources=[], report=None, quiet=quiet), config, timings)
     if status == 0:  # hashed after the import wrote its pages: they are its output as well as its input
         incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
     return status
@@ -133,8 +116,9 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
             if recovered:
                 _say(bool(getattr(args, "quiet", False)), f"papersite: {recovered}")
             return _locked_build(args, config)
-    except PapersiteError as error:
-        print(f"papersite: {error}", file=sys.stderr)
+    except PapersiteError as error:  # a stage, the engine or the post-build step said what is wrong
+        for line in error.lines():
+            print(f"papersite: {line}", file=sys.stderr)
         return 1
     except OSError as error:  # a full disk or a read-only build/site folder
         print(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped", file=sys.stderr)
@@ -142,15 +126,23 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
 
 
 def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
+    """``SITE_STAGES`` in their order (pipeline.py), each timed."""
     quiet = bool(getattr(args, "quiet", False))
     clean = bool(getattr(args, "clean", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
-    started = time.perf_counter()
+    timings, import_timings = Timings(SITE_STAGES), Timings(IMPORT_STAGES)
+    status = _stages(args, config, quiet, clean, timings, import_timings)
+    if getattr(args, "timings", None):
+        write_timings(Path(args.timings), import_timings, timings)
+    return status
+
+
+def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa: ANN001
     if not getattr(args, "no_import", False):
-        status = import_unless_unchanged(config, quiet, clean)
+        with timings.stage("import"):
+            status = import_unless_unchanged(config, quiet, clean, import_timings)
         if status:
             return status
-    imported = time.perf_counter()
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
     # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
@@ -160,44 +152,41 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
         and config.site_dir.is_dir()
         and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
     )
-    # The same validation as `papersite check`: never build a site from pages it rejects.
-    if clean:  # a full build trusts nothing the last one kept
-        clear_caches(config)
-    # Pages whose bytes the last build checked are not parsed again (pagecache.py).
-    checked = CheckedPages(config)
-    errors = errors_only(check_pages(config, cache=checked))
-    checked.save()
+    with timings.stage("check"):
+        # The same validation as `papersite check`: never build a site from pages it rejects.
+        if clean:  # a full build trusts nothing the last one kept
+            clear_caches(config)
+        # Pages whose bytes the last build checked are not parsed again (pagecache.py).
+        checked = CheckedPages(config)
+        errors = errors_only(check_pages(config, cache=checked))
+        checked.save()
     if errors:
         for problem in errors:
             print(problem, file=sys.stderr)
         print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
         return 1
-    try:
+    with timings.stage("stage"):
         # `papersite serve` builds beside its server threads: no forked workers there (see
         # stage_docs); the search index is built in a thread beside the engine instead.
         parallel = getattr(args, "parallel", True)
         staged = stage_docs(config, parallel=parallel, search_thread=not parallel)
-    except StageError as error:
-        print(f"papersite: {error}", file=sys.stderr)
-        return 1
     try:
-        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported, in_process=not parallel)
+        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=not parallel)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
 
 
-def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, imported, in_process=False) -> int:  # noqa: ANN001
-    stage_done = time.perf_counter()
+def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=False) -> int:  # noqa: ANN001
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
-         f"({staged.written} files written, {staged.removed} removed) in {stage_done - imported:.1f}s")
+         f"({staged.written} files written, {staged.removed} removed) in {timings.seconds['stage']:.1f}s")
     config_file = config.root / MKDOCS_FILE
     if not config_file.exists():
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
         return 1
-    if dirty:
-        incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
-    try:
+    with timings.stage("engine"):
+        if dirty:
+            incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
         build_with_engine(
             engine,
             config_file,
@@ -210,20 +199,11 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, started, 
             dirty=dirty,
             in_process=in_process,  # `papersite serve`: MkDocs stays loaded between rebuilds
         )
-    except EngineError as error:
-        print(f"papersite: {error}", file=sys.stderr)
-        return 1
-    engine_done = time.perf_counter()
-    try:
+    with timings.stage("post-build"):
         pages = run_postbuild(config, config.site_dir, staged.pending)
-    except (PostBuildError, StageError) as error:
-        print(f"papersite: {error}", file=sys.stderr)
-        return 1
     incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
-    done = time.perf_counter()
-    _say(quiet, f"build: {engine}{' (changed pages only)' if dirty else ''} -> {config.site_dir} "
-         f"in {engine_done - stage_done:.1f}s, post-build {pages} files in {done - engine_done:.1f}s "
-         f"(import {imported - started:.1f}s, total {done - started:.1f}s)")
+    _say(quiet, f"build: {engine}{' (changed pages only)' if dirty else ''} -> {config.site_dir}, "
+         f"post-build {pages} files ({timings.summary()}; total {sum(timings.seconds.values()):.1f}s)")
     return 0
 
 

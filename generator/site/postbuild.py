@@ -48,10 +48,6 @@ DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, filled
 FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
 
 
-class PostBuildError(PapersiteError):
-    pass
-
-
 # The theme's templates indent every line; at 12k papers that indentation is a
 # sixth of the site (3.4 KB of a 16.7 KB author page). A run of spaces holding a
 # line break renders as one space outside preformatted text, so it becomes one
@@ -113,7 +109,7 @@ class _Shell:
 def _read_shell(text: str, section: str, where: Path) -> _Shell:
     url = shell_url(section)
     if text.count(SHELL_BODY) != 1:
-        raise PostBuildError(
+        raise PapersiteError(
             f"{where}: the rendered shell page should hold its marker {SHELL_BODY!r} exactly once; "
             "did the theme or a Markdown extension change how raw HTML is written?"
         )
@@ -200,7 +196,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
         shell_dir = site_dir / section / SHELL_SLUG
         shell_file = shell_dir / "index.html"
         if not shell_file.exists():
-            raise PostBuildError(
+            raise PapersiteError(
                 f"{shell_file}: the engine did not build the {section} shell page "
                 f"(staged as {section}/{SHELL_SLUG}/index.md); is it excluded in mkdocs.yml?"
             )

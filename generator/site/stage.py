@@ -46,10 +46,6 @@ ASSETS_DIR = Path(__file__).parent / "assets"
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
 
-class StageError(PapersiteError):
-    pass
-
-
 @dataclass
 class StageResult:
     docs_dir: Path
@@ -119,9 +115,6 @@ def directory_page(path: str) -> str:
     return path[: -len(".md")] + "/index.md"
 
 
-DEFER_SEARCH_FROM = 1000  # papers from which the search index is built in a worker beside the engine
-
-
 @dataclass
 class Generated:
     files: dict[str, bytes | None]  # docs dir path -> bytes, for the engine (None: already staged, see _generate)
@@ -129,18 +122,6 @@ class Generated:
     shell_data: dict[str, bytes]  # section -> its detail pages for postbuild.py
     written: int = 0  # paper pages written straight into the docs dir
     staged: "StagedPages | None" = None  # what they were rendered from: saved once the docs dir is complete
-
-
-def generated_files(config: ProjectConfig, shells: bool = True, search: bool = True) -> Generated:
-    """Everything staged, in memory.
-
-    ``shells``: sections with many detail pages (authors, keywords) get one shell
-    page plus data for ``postbuild.py`` instead of one Markdown page per entry.
-    ``search``: include the search index files (else the caller builds them).
-    """
-    records, source_of = read_records(config)
-    catalog = build_catalog(records)
-    return _generate(config, catalog, source_of, shells=shells, search=search)
 
 
 def _generate(
@@ -248,7 +229,7 @@ def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list
         size = existing.get(rel)
         if data is None:  # staged already (stage._generate)
             if size is None:
-                raise StageError(f"{path}:1: the staged file vanished while staging; build again")
+                raise PapersiteError(f"{path}:1: the staged file vanished while staging; build again")
             continue
         if size is not None:
             # a file of another size differs: no need to read it
@@ -307,7 +288,7 @@ class _Forked:
 
     def result(self):  # noqa: ANN201
         if self.process is None:
-            raise StageError(f"{self.what}: the worker was stopped")
+            raise PapersiteError(f"{self.what}: the worker was stopped")
         try:
             status, value = self.reader.recv()  # before join: a large result would fill the pipe
         except EOFError:
@@ -316,7 +297,7 @@ class _Forked:
         self.process = None
         self.reader.close()
         if status != "ok":
-            raise StageError(f"{self.what} failed in its worker:\n{value}")
+            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
         return value
 
     def cancel(self) -> None:
@@ -350,7 +331,7 @@ class _Threaded:
         self.thread.join()
         status, value = self.outcome
         if status != "ok":
-            raise StageError(f"{self.what} failed in its worker:\n{value}")
+            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
         return value
 
     def cancel(self) -> None:
@@ -433,7 +414,10 @@ class _Related:
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False
 ) -> StageResult:
-    """Stage the docs dir; see ``generated_files``.
+    """Stage the docs dir: everything the engine builds, written into ``build/docs``.
+
+    ``shells``: sections with many detail pages (authors, keywords) get one shell
+    page plus data for ``postbuild.py`` instead of one Markdown page per entry.
 
     ``search_thread`` (without ``parallel``): the search index is built in a thread
     started once the docs dir is written, to overlap the engine; the caller must
