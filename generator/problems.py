@@ -71,9 +71,9 @@ class PapersiteError(Exception):
     def at(cls, path: str | Path, line: int, message: str) -> "PapersiteError":
         return cls(Problem(str(path), line, message))
 
-    @classmethod
-    def of(cls, problems: Iterable[Problem | str]) -> "PapersiteError":
-        return cls(*problems)
+    def noting(self, note: str) -> "PapersiteError":
+        """The same problems, each message followed by ``note`` (where the file was named, what to do first)."""
+        return PapersiteError(*(Problem(p.path, p.line, f"{p.message} {note}", p.severity) for p in self.problems))
 
     @property
     def first(self) -> Problem:

@@ -268,7 +268,7 @@ def find_page(config: ProjectConfig, paper_id: str, body_label: str, line: int) 
             try:
                 record = parse_page(text, path)
             except PapersiteError as error:
-                raise PapersiteError(f"{error} (fix the page before correcting it)") from None
+                raise error.noting("(fix the page before correcting it)") from None
             if record.id == paper_id:
                 return path, record
     hint = ""

@@ -59,7 +59,7 @@ def complete_from_references(papers: list, config: ProjectConfig) -> tuple[list,
     try:
         references = read_references(config.references)
     except PapersiteError as error:
-        raise PapersiteError(f"{error} (a reference catalogue named in papersite.yml)") from None
+        raise error.noting("(a reference catalogue named in papersite.yml)") from None
     return complete_papers(papers, references)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from generator.config import ProjectConfig
-from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text
+from generator.pages.frontmatter import FrontMatter, decode_text, parse_front_matter, read_text
 from generator.pages.record import PaperRecord, valid_record
 from generator.pages.schema import field_problems
 from generator.problems import PapersiteError, Problem, errors_only
@@ -73,7 +73,7 @@ def page_paths(config: ProjectConfig) -> list[Path]:
 class PageMemo(Protocol):
     """What a build kept of pages it read (``site/pagecache.PageCache``): a value per unchanged page."""
 
-    def page(self, path: Path, label: str, compute: Callable[[], Any]) -> Any: ...
+    def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any: ...
 
 
 def read_pages(
@@ -93,7 +93,7 @@ def read_pages(
         if path in texts:
             page, problems = _read_one(path, label, texts[path])
         elif cache is not None:
-            page, problems = cache.page(path, label, lambda path=path, label=label: _read_one(path, label, None))
+            page, problems = cache.page(path, label, lambda data, path=path, label=label: _read_one(path, label, None, data))
         else:
             page, problems = _read_one(path, label, None)
         found.problems.extend(problems)
@@ -105,10 +105,12 @@ def read_pages(
     return found
 
 
-def _read_one(path: Path, label: str, text: str | None) -> tuple[Page | None, list[Problem]]:
-    """One page and its own problems; no page when its text is not a page at all."""
+def _read_one(path: Path, label: str, text: str | None, data: bytes | None = None) -> tuple[Page | None, list[Problem]]:
+    """One page (from ``text``, its ``data`` or its file) and its own problems; no page when it is not a page at all."""
     try:
-        front = parse_front_matter(read_text(path, label) if text is None else text, label)
+        if text is None:
+            text = read_text(path, label) if data is None else decode_text(data, label)
+        front = parse_front_matter(text, label)
     except PapersiteError as error:
         return None, error.problems
     problems = field_problems(front)

@@ -59,11 +59,19 @@ class FrontMatter:
 def read_text(path: Path, label: str) -> str:
     """A page file's text; not UTF-8 or not a file is a problem of the page."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise PapersiteError.at(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8") from None
+        data = path.read_bytes()
     except OSError as error:  # a directory or a dangling symlink named *.md
         raise PapersiteError.at(label, 1, f"cannot read the page ({error.strerror}); a paper page must be a file") from None
+    return decode_text(data, label)
+
+
+def decode_text(data: bytes, label: str) -> str:
+    """A page's bytes as text, line ends as a text-mode read gives them."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PapersiteError.at(label, 1, f"not UTF-8 text ({error.reason}); save the file as UTF-8") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def parse_front_matter(text: str, label: str | Path = "<page>") -> FrontMatter:

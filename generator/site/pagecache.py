@@ -83,17 +83,18 @@ class PageCache:
         self.new[key] = (digest, value)
         self.changed = True
 
-    def page(self, path: Path, label: str, compute: Callable[[], Any]) -> Any:
-        """``compute()`` for the page at ``path``, or what it gave the last time the page held these bytes.
+    def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any:
+        """``compute(bytes)`` for the page at ``path``, or what it gave the last time the page held these bytes.
 
-        The value must not be changed by the caller (it is what the next build gets)."""
+        The file is read once, here. The value must not be changed by the caller (it is what the next build gets)."""
         try:
-            digest = content_hash(path.read_bytes())
+            data = path.read_bytes()
         except OSError:
-            return compute()  # it says what is wrong with the file
+            return compute(None)  # it says what is wrong with the file
+        digest = content_hash(data)
         value = self.get(label, digest)
         if value is None:
-            value = compute()
+            value = compute(data)
             self.put(label, digest, value)
         return value
 
