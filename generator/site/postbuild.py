@@ -33,6 +33,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import layout
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.render.html import esc
@@ -40,11 +41,17 @@ from generator.site.render.html import esc
 SHELL_SLUG = "_shell"  # python-slugify never yields a leading "_": no author or keyword can own it
 TITLE_MARK = "PapersiteShellTitle4e1d"
 CONTENT_MARK = "PapersiteShellContent4e1d"
+DESCRIPTION_MARK = "PapersiteShellDescription4e1d"
+HEAD_MARK = "PapersiteShellHead4e1d"
 # The shell's body: a raw <h1> so that the theme adds no <h1> of its own (Material
 # adds one when the content has none); the pages' bodies bring their own <h1>.
 SHELL_BODY = f"<h1>{CONTENT_MARK}</h1>"
-SHELL_SECTIONS = ("authors", "keywords")
-DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, filled.json
+SHELL_SECTIONS = (layout.PAPERS_SECTION, "authors", "keywords")
+# Sections whose pages each have their own description and head tags (a paper's Google
+# Scholar tags); the others show the site's description, as their shell does.
+OWN_HEAD_SECTIONS = (layout.PAPERS_SECTION,)
+DATA_DIR = "postbuild"  # under the build dir: {section}.json, papers/, deferred/, filled.json
+PAPER_ROWS_DIR = "papers"  # under DATA_DIR: one row file per paper page of the papers shell
 FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
 
 
@@ -79,16 +86,24 @@ def shell_url(section: str) -> str:
 
 def shell_markdown(section: str) -> str:
     """The shell page the engine renders for ``section`` (front matter as detail pages have it)."""
-    from generator.site.render.html import page
-    from generator.site.render.paper_pages import DETAIL_TEMPLATE
+    from generator.site.render.html import DetailPage, page
+    from generator.site.render.paper_pages import detail_front
 
-    front = {"title": TITLE_MARK, "hide": ["toc"], "search": {"exclude": True}, "template": DETAIL_TEMPLATE}
-    return page(front, SHELL_BODY)
+    own = section in OWN_HEAD_SECTIONS
+    marks = DetailPage(shell_url(section), TITLE_MARK, SHELL_BODY, DESCRIPTION_MARK if own else "", HEAD_MARK if own else "")
+    return page(detail_front(marks), SHELL_BODY)
+
+
+def page_row(detail) -> list[str]:  # noqa: ANN001 (render.html.DetailPage)
+    """What the post-build step needs of one page: [url, title, body, description, head]."""
+    return [detail.url, detail.title, detail.body, detail.description, detail.head]
 
 
 def pages_data(pages: list) -> bytes:
-    """What the post-build step needs of a section's pages: [url, title, body] each, in page order."""
-    rows = [[p.url, p.title, p.body] for p in pages]
+    """A section's pages for the post-build step, in page order: a row each (``page_row``),
+    or the name of the file under the data dir that holds the row as JSON (paper pages,
+    each written only when it changes: see ``stage.py``)."""
+    rows = [p if isinstance(p, str) else page_row(p) for p in pages]
     return json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
@@ -97,8 +112,9 @@ class _Shell:
     parts: list[str]  # the shell's text split at the marks
     marks: list[str]  # the mark between parts[i] and parts[i + 1]: "title", "content" or "url"
 
-    def fill(self, title: str, body: str, url: str) -> str:
-        values = {"title": esc(title), "content": body, "url": url}
+    def fill(self, url: str, title: str, body: str, description: str = "", head: str = "") -> str:
+        # the description is text as meta_text makes it: escaped here like the title
+        values = {"title": esc(title), "content": body, "url": url, "description": esc(description), "head": head}
         out = [self.parts[0]]
         for mark, part in zip(self.marks, self.parts[1:]):
             out.append(values[mark])
@@ -113,13 +129,14 @@ def _read_shell(text: str, section: str, where: Path) -> _Shell:
             f"{where}: the rendered shell page should hold its marker {SHELL_BODY!r} exactly once; "
             "did the theme or a Markdown extension change how raw HTML is written?"
         )
-    pattern = re.compile("|".join(map(re.escape, (SHELL_BODY, TITLE_MARK, url))))
+    names = {SHELL_BODY: "content", TITLE_MARK: "title", url: "url", DESCRIPTION_MARK: "description", HEAD_MARK: "head"}
+    pattern = re.compile("|".join(map(re.escape, names)))
     parts: list[str] = []
     marks: list[str] = []
     pos = 0
     for match in pattern.finditer(text):
         parts.append(text[pos : match.start()])
-        marks.append({SHELL_BODY: "content", TITLE_MARK: "title", url: "url"}[match.group(0)])
+        marks.append(names[match.group(0)])
         pos = match.end()
     parts.append(text[pos:])
     return _Shell(parts, marks)
@@ -201,10 +218,12 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
                 f"(staged as {section}/{SHELL_SLUG}/index.md); is it excluded in mkdocs.yml?"
             )
         shell = _read_shell(squeeze_html(shell_file.read_text(encoding="utf-8")), section, shell_file)
-        rows = json.loads(data.read_text(encoding="utf-8"))
         made_dirs: set[Path] = set()
-        for url, title, body in rows:
-            page = shell.fill(title, body, url).encode("utf-8")
+        urls = []
+        for row in _rows(data):
+            url = row[0]
+            urls.append(url)
+            page = shell.fill(*row).encode("utf-8")
             digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
             now[url] = digest
             target = site_dir / url / "index.html"
@@ -215,7 +234,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
                 made_dirs.add(target.parent)
             target.write_bytes(page)
             written += 1
-        filled[section] = [url for url, _, _ in rows]
+        filled[section] = urls
         shutil.rmtree(shell_dir)
     for url in sorted(before.keys() - now.keys()):
         _remove_page(site_dir, url, before[url])
@@ -225,6 +244,17 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
     record = {"site_dir": str(site_dir.resolve()), "pages": now}
     (data_dir(config) / FILLED).write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
     return written
+
+
+def _rows(data: Path):  # noqa: ANN202 - yields rows (lists of str)
+    """The rows of a section's data file; a row that is a file name is read from that file."""
+    for row in json.loads(data.read_text(encoding="utf-8")):
+        if isinstance(row, str):
+            try:
+                row = json.loads((data.parent / row).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise PapersiteError(f"{data.parent / row}:1: staged page data unreadable ({error}); build again") from None
+        yield row
 
 
 def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:

@@ -16,7 +16,7 @@ from generator.pages.record import PaperRecord
 from generator import layout
 from generator.site.catalog import NO_TOPIC, Author, Catalog
 from generator.text import fold
-from generator.site.render.html import block, esc, link, out_link, page, plain_title
+from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, author_line, is_uncertain, list_controls, paper_list
 
 GENERATED = {"search": {"exclude": True}}
@@ -240,20 +240,6 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                 ),
             )
     return pages
-
-
-@dataclass(frozen=True)
-class DetailPage:
-    """One author or keyword page: its URL, plain-text title and HTML body.
-
-    There are tens of thousands of these at 12k papers, so the stage does not
-    hand each to the engine as Markdown: ``postbuild.py`` pours the bodies into
-    one page the engine rendered (see docs/ARCHITECTURE.md).
-    """
-
-    url: str  # e.g. "authors/jane-doe/"
-    title: str  # front-matter title: plain text, as ``plain_title`` makes it
-    body: str  # HTML, every listing string escaped
 
 
 def _a_to_z_index_page(title: str, here: str, named: list, intro: str) -> str:
