@@ -8,7 +8,6 @@ so an edit to a paper page shows up in every index after the next build.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import groupby
 
 from generator.pages.decisions import decision_counts, read_decision
