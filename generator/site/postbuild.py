@@ -31,6 +31,7 @@ import re
 import shutil
 import struct
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from generator import layout
@@ -94,16 +95,18 @@ def shell_markdown(section: str) -> str:
     return page(detail_front(marks), SHELL_BODY)
 
 
+PAGE_ROW = ("url", "title", "body", "description", "head")  # what the post-build step needs of a page
+
+
 def page_row(detail) -> list[str]:  # noqa: ANN001 (render.html.DetailPage)
-    """What the post-build step needs of one page: [url, title, body, description, head]."""
-    return [detail.url, detail.title, detail.body, detail.description, detail.head]
+    return [getattr(detail, name) for name in PAGE_ROW]
 
 
 def pages_data(pages: list) -> bytes:
-    """A section's pages for the post-build step, in page order: a row each (``page_row``),
-    or the name of the file under the data dir that holds the row as JSON (paper pages,
-    each written only when it changes: see ``stage.py``)."""
-    rows = [p if isinstance(p, str) else page_row(p) for p in pages]
+    """A section's pages for the post-build step, in page order: a row each (``page_row``), or
+    a reference ``(url, file)`` to the file under the data dir that holds the row as JSON (paper
+    pages, each written only when it changes: see ``stage.py``)."""
+    rows = [list(p) if isinstance(p, tuple) else page_row(p) for p in pages]
     return json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
@@ -196,15 +199,16 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
 def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
     """Write every detail page of every staged section into ``site_dir``; returns how many changed.
 
-    A page whose bytes are those written last time (``filled.json``) and still on
-    disk is left alone, and a page no longer staged is removed: an incremental
-    build writes a handful of files and ends with the site a clean build gives.
+    Each page is recorded in ``filled.json`` with what it was made from (a hash of its
+    shell and its row) and the bytes written: a page made from the same shell and row
+    that is still on disk is not filled again, and a page no longer staged is removed.
+    An incremental build writes a handful of files and ends with the site a clean build gives.
     """
     site_dir = Path(site_dir)
     written = 0
     filled: dict[str, list[str]] = {}
     before = _read_filled(config, site_dir)
-    now: dict[str, str] = {}
+    now: dict[str, list[str]] = {}
     (data_dir(config) / FILLED).unlink(missing_ok=True)  # until this step completes
     for section in SHELL_SECTIONS:
         data = data_dir(config) / f"{section}.json"
@@ -217,17 +221,23 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
                 f"{shell_file}: the engine did not build the {section} shell page "
                 f"(staged as {section}/{SHELL_SLUG}/index.md); is it excluded in mkdocs.yml?"
             )
-        shell = _read_shell(squeeze_html(shell_file.read_text(encoding="utf-8")), section, shell_file)
+        shell_text = squeeze_html(shell_file.read_text(encoding="utf-8"))
+        shell = _read_shell(shell_text, section, shell_file)
+        shell_key = hashlib.sha1(shell_text.encode("utf-8")).digest()  # noqa: S324 - a change detector
         made_dirs: set[Path] = set()
         urls = []
-        for row in _rows(data):
-            url = row[0]
+        for url, source, row in _rows(data):
             urls.append(url)
-            page = shell.fill(*row).encode("utf-8")
-            digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
-            now[url] = digest
+            made_from = hashlib.sha1(shell_key + source).hexdigest()  # noqa: S324
             target = site_dir / url / "index.html"
-            if before.get(url) == digest and target.is_file():
+            last = before.get(url)
+            if isinstance(last, list) and last[0] == made_from and target.is_file():
+                now[url] = last
+                continue
+            page = shell.fill(*row()).encode("utf-8")
+            digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
+            now[url] = [made_from, digest]
+            if isinstance(last, list) and last[1] == digest and target.is_file():
                 continue
             if target.parent not in made_dirs:
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -237,7 +247,9 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
         filled[section] = urls
         shutil.rmtree(shell_dir)
     for url in sorted(before.keys() - now.keys()):
-        _remove_page(site_dir, url, before[url])
+        last = before[url]
+        if isinstance(last, list):
+            _remove_page(site_dir, url, last[1])
     if filled:
         _fill_sitemap(site_dir, filled)
     data_dir(config).mkdir(parents=True, exist_ok=True)
@@ -246,15 +258,31 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
     return written
 
 
-def _rows(data: Path):  # noqa: ANN202 - yields rows (lists of str)
-    """The rows of a section's data file; a row that is a file name is read from that file."""
+def _rows(data: Path):  # noqa: ANN202 - yields (url, bytes the row is made of, () -> row)
+    """The rows of a section's data file, each with the bytes that decide it and a reader
+    of the row itself. A reference ``[url, file]`` stands for the row held in ``file`` (under
+    the data dir), which is read only if the page has to be filled again."""
     for row in json.loads(data.read_text(encoding="utf-8")):
-        if isinstance(row, str):
+        if len(row) == 2:
+            url, name = row
+            path = data.parent / name
             try:
-                row = json.loads((data.parent / row).read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise PapersiteError(f"{data.parent / row}:1: staged page data unreadable ({error}); build again") from None
-        yield row
+                source = path.read_bytes()
+            except OSError as error:
+                raise PapersiteError(f"{path}:1: staged page data unreadable ({error.strerror}); build again") from None
+            yield url, source, partial(_row_of, path, source)
+        else:
+            yield row[0], "\0".join(row).encode("utf-8", "surrogatepass"), partial(lambda r: r, row)
+
+
+def _row_of(path: Path, source: bytes) -> list[str]:
+    try:
+        row = json.loads(source)
+    except ValueError as error:
+        raise PapersiteError(f"{path}:1: staged page data unreadable ({error}); build again") from None
+    if not isinstance(row, list) or len(row) != len(PAGE_ROW):
+        raise PapersiteError(f"{path}:1: staged page data is not a page row; build again")
+    return row
 
 
 def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:

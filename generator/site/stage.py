@@ -171,13 +171,15 @@ def _generate(
     staged = StagedPages(config, _shared_inputs(config, context))
     written = 0
     # Paper pages the papers shell takes: one data file each, rewritten only when the page changes.
-    fragments: dict[str, bytes | None] = {}
+    fragments: dict[str, bytes | None] = {}  # file name -> None: written (write_tree keeps it)
     fragments_dir = data_dir(config) / PAPER_ROWS_DIR
+    shelled: list[tuple[str, str]] = []  # (page URL, its row's file under the data dir), in page order
     for paper in catalog.papers:
         neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
         if shells and not needs_engine(paper):
             name = f"{paper.slug}.json"
             fragments[name] = None
+            shelled.append((layout.paper_url(paper.slug), f"{PAPER_ROWS_DIR}/{name}"))
             if not staged.unchanged(fragments_dir / name, paper_page_inputs(paper, catalog, neighbours, context)):
                 row = page_row(paper_page(paper, catalog, neighbours, context))
                 written += _write_if_changed(fragments_dir / name, json.dumps(row, ensure_ascii=False).encode("utf-8"))
@@ -187,9 +189,9 @@ def _generate(
             written += _write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
         files[rel] = None
     write_tree(fragments_dir, fragments)
-    if fragments:
+    if shelled:
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
-        shell_data[layout.PAPERS_SECTION] = pages_data([f"{PAPER_ROWS_DIR}/{name}" for name in fragments])
+        shell_data[layout.PAPERS_SECTION] = pages_data(shelled)
     if search:
         files.update(search_files(catalog))
     for asset in sorted(ASSETS_DIR.iterdir()):

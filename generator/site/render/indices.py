@@ -318,8 +318,12 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     also = ""
     if len(author.variants) > 1:
         also = f'<p class="ps-muted">Also written as: {esc(", ".join(author.variants[1:]))}</p>'
+    # Every author page sits at the same depth, so a link to another author reads the same on
+    # all of them: made once per author, not once per co-authorship (373k at 11,672 papers).
+    links = catalog.cache.setdefault("author_link", {})
     coauthors = "".join(
-        f"<li>{link(layout.relative(here, other.url), other.name)} <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
+        f"<li>{links.get(other.slug) or links.setdefault(other.slug, link(layout.relative(here, other.url), other.name))}"
+        f" <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
         for other, n in author.coauthors
     )
     body = block(

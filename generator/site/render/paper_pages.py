@@ -137,10 +137,13 @@ def _item_data(paper: PaperRecord) -> str:
 
 def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str]) -> str:
     """Filter and sort controls for a paper list of ``list_id`` (at ``CONTROLS_FROM`` papers or more),
-    and a link opening the same papers in Explore (``explore``: its URL parameters)."""
+    and a link opening the same papers in Explore (``explore``: its URL parameters), unless the list
+    holds one paper: there is nothing to narrow (26k of the 35k author pages at 11,672 papers)."""
+    if len(papers) < 2:
+        return ""
     open_in = (
         f'<p class="ps-explore-link"><a href="{esc(layout.query_url(layout.relative(here, "explore/"), **explore))}">'
-        f"Open {'these ' + format(len(papers), ',') + ' papers' if len(papers) != 1 else 'this paper'} in Explore</a>"
+        f"Open these {len(papers):,} papers in Explore</a>"
         " to search within them and narrow them further.</p>"
     )
     if len(papers) < CONTROLS_FROM:
