@@ -75,11 +75,12 @@ def template_files() -> dict[str, bytes]:
     }
 
 
-def read_records(config: ProjectConfig) -> tuple[list[PaperRecord], dict[str, str]]:
+def read_records(config: ProjectConfig, cache: PageCache | None = None) -> tuple[list[PaperRecord], dict[str, str]]:
     """Every paper page, and where each slug's page lives (relative to the repo root).
 
-    A page whose bytes are those the last build read is not parsed again (``pagecache.py``)."""
-    cache = PageCache(config, "records")
+    A page whose bytes are those the last build read is not parsed again (``pagecache.py``);
+    ``cache``: the one the build's check read the pages through (they are not parsed twice)."""
+    cache = cache or PageCache(config, "records")
     pages = read_pages(config, cache=cache)
     pages.raise_errors()
     cache.save()
@@ -428,7 +429,8 @@ class _Related:
 
 
 def stage_docs(
-    config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False
+    config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
+    pages: PageCache | None = None,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
@@ -445,11 +447,13 @@ def stage_docs(
     must then run ``postbuild.run_postbuild(config, site_dir, result.pending)``.
     Only for a process with no other threads (the CLI): forking beside running
     threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
+
+    ``pages``: the cache the build's check read the pages through, to read them from.
     """
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
-    records, source_of = read_records(config)
+    records, source_of = read_records(config, pages)
     workers: list = []
     try:
         related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
