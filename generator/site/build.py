@@ -30,7 +30,7 @@ from generator.site.engines import read_config
 from generator.site import incremental
 from generator import layout
 from generator.site.pagecache import CheckedPages, clear_caches
-from generator.site.postbuild import run_postbuild
+from generator.site.postbuild import reuse_engine_output, run_postbuild
 from generator.site.stage import stage_docs, staged_docs_dir, staged_overrides_dir
 from generator.problems import PapersiteError
 
@@ -184,25 +184,30 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
     if not config_file.exists():
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)
         return 1
+    # Nothing the engine renders changed (an edit that shows only in paper, author, keyword and
+    # index bodies): the post-build step fills from the engine's last rendering.
+    skip_engine = dirty and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
     with timings.stage("engine"):
-        if dirty:
-            incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
-        build_with_engine(
-            engine,
-            config_file,
-            docs_dir=staged.docs_dir,
-            site_dir=config.site_dir,
-            overrides_dir=staged_overrides_dir(config),
-            settings=config.engine_settings(),
-            strict=True,
-            quiet=quiet,
-            dirty=dirty,
-            in_process=in_process,  # `papersite serve`: MkDocs stays loaded between rebuilds
-        )
+        if not skip_engine:
+            if dirty:
+                incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
+            build_with_engine(
+                engine,
+                config_file,
+                docs_dir=staged.docs_dir,
+                site_dir=config.site_dir,
+                overrides_dir=staged_overrides_dir(config),
+                settings=config.engine_settings(),
+                strict=True,
+                quiet=quiet,
+                dirty=dirty,
+                in_process=in_process,  # `papersite serve`: MkDocs stays loaded between rebuilds
+            )
     with timings.stage("post-build"):
         pages = run_postbuild(config, config.site_dir, staged.pending)
     incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
-    _say(quiet, f"build: {engine}{' (changed pages only)' if dirty else ''} -> {config.site_dir}, "
+    how = " (nothing for it to render)" if skip_engine else " (changed pages only)" if dirty else ""
+    _say(quiet, f"build: {engine}{how} -> {config.site_dir}, "
          f"post-build {pages} files ({timings.summary()}; total {sum(timings.seconds.values()):.1f}s)")
     return 0
 

@@ -53,6 +53,8 @@ SHELL_SECTIONS = (layout.PAPERS_SECTION, "authors", "keywords")
 OWN_HEAD_SECTIONS = (layout.PAPERS_SECTION,)
 DATA_DIR = "postbuild"  # under the build dir: {section}.json, papers/, deferred/, filled.json
 PAPER_ROWS_DIR = "papers"  # under DATA_DIR: one row file per paper page of the papers shell
+BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY
+RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each page filled here
 FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
 
 
@@ -145,12 +147,18 @@ def _read_shell(text: str, section: str, where: Path) -> _Shell:
     return _Shell(parts, marks)
 
 
-def _fill_sitemap(site_dir: Path, filled: dict[str, list[str]]) -> None:
-    """Replace each shell's <url> entry in sitemap.xml by one entry per page, in page order."""
+def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[str]]) -> None:
+    """Replace each shell's <url> entry in the engine's sitemap.xml by one entry per page, in page order."""
     sitemap = site_dir / "sitemap.xml"
     if not sitemap.exists():
         return
-    text = sitemap.read_text(encoding="utf-8")
+    kept_gz = data_dir(config) / RENDERED_DIR / "sitemap.xml.gz"
+    fresh = f"/{SHELL_SLUG}/" in sitemap.read_text(encoding="utf-8") or not kept_gz.exists()
+    text = _engine_output(config, sitemap, "sitemap.xml", f"/{SHELL_SLUG}/", unmarked=True)
+    compressed = site_dir / "sitemap.xml.gz"
+    if fresh and compressed.exists():
+        kept_gz.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(compressed, kept_gz)  # the engine's, for its header time
     for section, urls in filled.items():
         shell = shell_url(section)
         entry = re.search(r"[ \t]*<url>(?:(?!</url>).)*?" + re.escape(shell) + r".*?</url>\n?", text, re.DOTALL)
@@ -158,16 +166,25 @@ def _fill_sitemap(site_dir: Path, filled: dict[str, list[str]]) -> None:
             continue  # an engine that left the shell out of its sitemap: nothing to stand in for
         template = entry.group(0)
         text = text[: entry.start()] + "".join(template.replace(shell, url) for url in urls) + text[entry.end() :]
-    sitemap.write_text(text, encoding="utf-8")
-    compressed = site_dir / "sitemap.xml.gz"
-    if compressed.exists():
+    _write_if_changed(sitemap, text.encode("utf-8"))
+    if kept_gz.exists():
         # As MkDocs writes it, with the engine's own header time (the build date,
         # from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
-        mtime = struct.unpack("<I", compressed.read_bytes()[4:8])[0]
+        mtime = struct.unpack("<I", kept_gz.read_bytes()[4:8])[0]
         buffer = io.BytesIO()
         with gzip.GzipFile(fileobj=buffer, filename="sitemap.xml", mode="wb", mtime=mtime) as gz:
             gz.write(text.encode("utf-8"))
-        compressed.write_bytes(buffer.getvalue())
+        _write_if_changed(compressed, buffer.getvalue())
+
+
+def _write_if_changed(path: Path, data: bytes) -> int:
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return 0
+    except OSError:
+        pass
+    path.write_bytes(data)
+    return 1
 
 
 def _read_filled(config: ProjectConfig, site_dir: Path) -> dict[str, str]:
@@ -216,12 +233,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
             continue
         shell_dir = site_dir / section / SHELL_SLUG
         shell_file = shell_dir / "index.html"
-        if not shell_file.exists():
-            raise PapersiteError(
-                f"{shell_file}: the engine did not build the {section} shell page "
-                f"(staged as {section}/{SHELL_SLUG}/index.md); is it excluded in mkdocs.yml?"
-            )
-        shell_text = squeeze_html(shell_file.read_text(encoding="utf-8"))
+        shell_text = squeeze_html(_engine_output(config, shell_file, f"{shell_url(section)}index.html", SHELL_BODY))
         shell = _read_shell(shell_text, section, shell_file)
         shell_key = hashlib.sha1(shell_text.encode("utf-8")).digest()  # noqa: S324 - a change detector
         made_dirs: set[Path] = set()
@@ -245,13 +257,13 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
             target.write_bytes(page)
             written += 1
         filled[section] = urls
-        shutil.rmtree(shell_dir)
+        shutil.rmtree(shell_dir, ignore_errors=True)
     for url in sorted(before.keys() - now.keys()):
         last = before[url]
         if isinstance(last, list):
             _remove_page(site_dir, url, last[1])
     if filled:
-        _fill_sitemap(site_dir, filled)
+        _fill_sitemap(config, site_dir, filled)
     data_dir(config).mkdir(parents=True, exist_ok=True)
     record = {"site_dir": str(site_dir.resolve()), "pages": now}
     (data_dir(config) / FILLED).write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
@@ -299,19 +311,57 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     return len(names)
 
 
-BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY
 
 
 def own_shell(page_text: str) -> tuple[str, str]:
     """A generated index page (Markdown whose body is raw HTML) as (the page the engine renders:
-    its front matter, a hash of its body and SHELL_BODY in place of the body; the body).
+    its front matter and SHELL_BODY in place of the body; the body).
 
     The engine then handles a few bytes instead of a whole list (the papers index is 7.9 MB at
-    11,672 papers: 1.5 s of Python-Markdown alone), and the hash makes the staged page change
-    whenever its body does, so a dirty engine build renders it again."""
+    11,672 papers: 1.5 s of Python-Markdown alone), and an edit that changes only bodies leaves
+    the engine nothing to do (``reuse_engine_output``)."""
     _, front, body = page_text.split("---\n", 2)
-    digest = hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324 - a change detector
-    return f"---\n{front}ps_body: \"{digest}\"\n---\n\n{SHELL_BODY}\n", body.strip()
+    return f"---\n{front}---\n\n{SHELL_BODY}\n", body.strip()
+
+
+def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, unmarked: bool = False) -> str:
+    """What the engine rendered at ``rel``: the site's file while it holds ``mark`` (this build's
+    engine run wrote it; a copy is kept under ``rendered/``), else the copy kept from the last run
+    (the engine did not run, or did not render this page again). ``unmarked``: with no copy kept,
+    the site's file is the engine's even without the mark (a sitemap without a site URL is empty)."""
+    kept = data_dir(config) / RENDERED_DIR / rel
+    try:
+        text = site_file.read_text(encoding="utf-8")
+    except OSError:
+        text = None
+    if text is not None and (mark in text or (unmarked and not kept.is_file())):
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        if not kept.is_file() or kept.read_text(encoding="utf-8") != text:
+            kept.write_text(text, encoding="utf-8")
+        return text
+    try:
+        return kept.read_text(encoding="utf-8")
+    except OSError:
+        raise PapersiteError(
+            f"{site_file}: the engine did not write this page and no earlier rendering of it is kept; "
+            "is it excluded in mkdocs.yml? (`papersite build --clean` renders everything again)"
+        ) from None
+
+
+def reuse_engine_output(config: ProjectConfig, site_dir: Path) -> bool:
+    """True when the post-build step holds the engine's rendering of every page it fills from
+    (shells, index pages, the sitemap): a build whose docs dir is unchanged needs no engine run."""
+    kept = data_dir(config) / RENDERED_DIR
+    needed = [f"{shell_url(s)}index.html" for s in SHELL_SECTIONS if (data_dir(config) / f"{s}.json").exists()]
+    try:
+        needed += [f"{url}index.html" for url, _ in json.loads((data_dir(config) / BODIES).read_text(encoding="utf-8"))]
+    except OSError:
+        pass
+    except ValueError:
+        return False
+    if (Path(site_dir) / "sitemap.xml").exists():
+        needed += ["sitemap.xml", "sitemap.xml.gz"]
+    return Path(site_dir).is_dir() and all((kept / rel).is_file() for rel in needed)
 
 
 def fill_bodies(config: ProjectConfig, site_dir: Path) -> int:
@@ -322,18 +372,14 @@ def fill_bodies(config: ProjectConfig, site_dir: Path) -> int:
     filled = 0
     for url, body in json.loads(data.read_text(encoding="utf-8")):
         target = Path(site_dir) / url / "index.html"
-        try:
-            text = target.read_text(encoding="utf-8")
-        except OSError as error:
-            raise PapersiteError(f"{target}: the engine did not write this page ({error.strerror}); is it excluded in mkdocs.yml?") from None
+        text = _engine_output(config, target, f"{url}index.html", SHELL_BODY)
         marks = text.count(SHELL_BODY)
-        if marks == 0:
-            continue  # not rendered again (a dirty build: its staged page, and so its body, is unchanged)
-        if marks > 1:
+        if marks != 1:
             raise PapersiteError(f"{target}: the page holds its body's marker {SHELL_BODY!r} {marks} times; "
                                  "did the theme or a Markdown extension change how raw HTML is written?")
-        target.write_text(text.replace(SHELL_BODY, body), encoding="utf-8")
-        filled += 1
+        page = text.replace(SHELL_BODY, body).encode("utf-8")
+        if _write_if_changed(target, page):
+            filled += 1
     return filled
 
 

@@ -54,6 +54,7 @@ class StageResult:
     catalog: Catalog
     written: int  # files whose bytes changed
     removed: int
+    docs_changed: bool = True  # False: the docs dir is as the engine last saw it (postbuild.reuse_engine_output)
     pending: "Pending | None" = None  # the search index still being built (parallel)
     removed_paths: list[str] = field(default_factory=list)  # staged files removed, for incremental.py
 
@@ -124,7 +125,8 @@ class Generated:
     catalog: Catalog
     shell_data: dict[str, bytes]  # section -> its detail pages for postbuild.py
     staged: StagedPages  # what paper pages were rendered from: saved once the docs dir is complete
-    written: int = 0  # paper pages written straight into the docs dir or the post-build data
+    written: int = 0  # paper pages written into the post-build data
+    docs_written: int = 0  # paper pages written straight into the docs dir
     bodies: bytes | None = None  # postbuild.BODIES: the index pages' bodies
 
 
@@ -176,7 +178,7 @@ def _generate(
                 files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
     staged = StagedPages(config, _shared_inputs(config, context))
-    written = 0
+    written = docs_written = 0
     # Paper pages the papers shell takes: one data file each, rewritten only when the page changes.
     fragments: dict[str, bytes | None] = {}  # file name -> None: written (write_tree keeps it)
     fragments_dir = data_dir(config) / PAPER_ROWS_DIR
@@ -193,7 +195,7 @@ def _generate(
             continue
         rel = f"{layout.paper_url(paper.slug)}index.md"
         if not staged.unchanged(target / rel, paper_page_inputs(paper, catalog, neighbours, context)):
-            written += _write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
+            docs_written += _write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
         files[rel] = None
     write_tree(fragments_dir, fragments)
     if shelled:
@@ -205,7 +207,8 @@ def _generate(
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
     bodies_data = json.dumps(bodies, ensure_ascii=False, separators=(",", ":")).encode("utf-8") if bodies else None
-    return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, written=written, bodies=bodies_data)
+    return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, written=written,
+                     docs_written=docs_written, bodies=bodies_data)
 
 
 def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
@@ -482,7 +485,8 @@ def stage_docs(
         )
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
-        written += generated.written
+        docs_changed = bool(written or removed or generated.docs_written)
+        written += generated.written + generated.docs_written
         generated.staged.save()
         write_tree(staged_overrides_dir(config), template_files())
         post.mkdir(parents=True, exist_ok=True)
@@ -504,5 +508,6 @@ def stage_docs(
             worker.cancel()
         raise
     return StageResult(
-        docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths
+        docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths,
+        docs_changed=docs_changed,
     )
