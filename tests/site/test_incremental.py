@@ -147,6 +147,23 @@ def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:
     assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean")
 
 
+def test_an_edit_that_shows_only_in_bodies_runs_no_engine(project: Path, tmp_path: Path) -> None:
+    """A title edit changes no page the engine renders (paper, author and index bodies come after
+    it): the build fills from the engine's last rendering; without that rendering kept, it runs
+    the engine again. Both end as a clean build."""
+    edit_front_matter(project / PAPERS / "graph-transformers.md", lambda data: data.update(title="Graph Transformers, Once More"))
+    result = papersite(project, "build", "--no-import")
+    assert "nothing for it to render" in result.stderr, result.stderr
+    assert "Graph Transformers, Once More" in (project / "site/papers/index.html").read_text(encoding="utf-8")
+    assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean-skip")
+
+    shutil.rmtree(project / "build" / "postbuild" / "rendered")
+    edit_front_matter(project / PAPERS / "graph-transformers.md", lambda data: data.update(title="Graph Transformers, Again"))
+    result = papersite(project, "build", "--no-import")
+    assert "changed pages only" in result.stderr, result.stderr
+    assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean-rendered-lost")
+
+
 def _retitle_again(data: dict) -> None:
     data["title"] = "Calibrated Flows, Retitled"
 
