@@ -1,14 +1,15 @@
-"""Search: lunr indexes prebuilt with lunr.py, their document store, and the Explore page.
+"""Search: lunr indexes (scored as lunr.py scores them), their document store, and the Explore page.
 
 In: the catalog. Out, all under ``assets/papersite/``:
 
-- ``search-index.json``: a serialised lunr.js 2.3.9 index of the short fields
-  (title, authors, keywords, topic). Small: the header search and Explore show
-  their first results from it.
-- ``search-index-abstracts.json``: a second lunr.js 2.3.9 index, of the
-  abstracts only (four fifths of all postings). Loaded in the background once
-  the first one is ready; a paper's score is the sum of its scores in both, so
-  the results are those of one index over all five fields.
+- ``search/index-<shard>.json``: a lunr.js 2.3.9 index of the short fields
+  (title, authors, keywords, topic), in shards by a term's first letter
+  (``search_index.py``): a query loads only the shards of its words' first
+  letters, and the header search and Explore show their first results from them.
+- ``search/abstracts-<shard>.json``: a second index, of the abstracts only
+  (four fifths of all postings), in the same shards. Loaded once the first
+  results are shown; a paper's score is the sum of its scores in both, so the
+  results are those of one index over all five fields.
 - ``search-docs.json``: what a result shows, and each paper's topic, keywords,
   authors and decision for Explore's filters and facet counts; the author,
   keyword and topic names are also what header search offers as pages.
@@ -17,9 +18,10 @@ In: the catalog. Out, all under ``assets/papersite/``:
   hands back the text the result snippets are cut from.
 - ``lunr.js``, copied from the installed mkdocs package.
 
-The browser only calls ``lunr.Index.load`` (in a Web Worker, ``search-worker.js``)
-instead of indexing every page itself. At 11,672 papers one index of everything
-was 36 MB, and parsing and loading it took longer than anyone waits.
+The browser turns the shards into ``lunr.Index`` objects (in a Web Worker,
+``search-worker.js``) instead of indexing every page itself. At 11,672 papers
+one index of everything was 36 MB, and parsing and loading it took longer than
+anyone waits.
 
 Only papers are indexed, so index pages cannot crowd them out (header search
 offers author, keyword and topic pages from the store's names instead). The
@@ -29,7 +31,7 @@ match outrank an abstract match; an exact title comes first.
 
 Text is tokenised here once, the way lunr.js does (lower case, split on white
 space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
-lunr.py's builder as terms; the browser tokenises queries the same way
+the index builder as terms; the browser tokenises queries the same way
 (``papersite.js``). Text is NFKC-normalised first (full-width letters, ligatures,
 math alphanumerics become plain letters), and terms with characters outside the
 Basic Multilingual Plane are dropped: lunr.js orders its vocabulary by UTF-16
@@ -41,21 +43,20 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections import defaultdict
 from pathlib import Path
 
 import mkdocs
-from lunr.builder import Builder
-from lunr.index import Index
-from lunr.stemmer import PorterStemmer, stemmer
+from lunr.stemmer import PorterStemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
 from generator.site.catalog import Catalog
+from generator.site.search_index import LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, page
 
-INDEX_FILE = "assets/papersite/search-index.json"
-ABSTRACTS_FILE = "assets/papersite/search-index-abstracts.json"
+SHARDS_DIR = "assets/papersite/search"
+INDEX_SHARD = SHARDS_DIR + "/index-{}.json"  # the short fields' index, one file per shard (search_index.py)
+ABSTRACTS_SHARD = SHARDS_DIR + "/abstracts-{}.json"  # the abstracts' index
 DOCS_FILE = "assets/papersite/search-docs.json"
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json"
 LUNR_FILE = "assets/papersite/lunr.js"
@@ -128,48 +129,6 @@ class _Terms:
         return [t for t in map(self.term, words) if t]
 
 
-class _TermBuilder(Builder):
-    """lunr.py's builder, fed terms that are already tokenised (``Builder.add`` would re-tokenise them)."""
-
-    def __init__(self, fields: list[tuple[str, int]]) -> None:
-        super().__init__()
-        self.search_pipeline.add(stemmer)  # serialised as "stemmer": lunr.js stems query terms
-        self.ref("id")
-        for name, boost in fields:
-            self.field(name, boost=boost)
-
-    def add_terms(self, ref: str, fields: dict[str, list[str]]) -> None:
-        self._documents[ref] = {}
-        self.document_count += 1
-        for field_name in self._fields:
-            terms = fields.get(field_name, [])
-            field_ref = f"{field_name}/{ref}"
-            frequencies: dict[str, int] = defaultdict(int)
-            self.field_term_frequencies[field_ref] = frequencies
-            self.field_lengths[field_ref] = len(terms)
-            for term in terms:
-                frequencies[term] += 1
-                posting = self.inverted_index.get(term)
-                if posting is None:
-                    posting = {name: {} for name in self._fields}
-                    posting["_index"] = self.term_index
-                    self.term_index += 1
-                    self.inverted_index[term] = posting
-                posting[field_name].setdefault(ref, {})
-
-    def serialize(self) -> dict:
-        fields = list(self._fields)
-        if not self.document_count:  # lunr.py cannot build an empty index (it divides by the document count)
-            return {"version": "2.3.9", "fields": fields, "fieldVectors": [], "invertedIndex": [], "pipeline": ["stemmer"]}
-        self._calculate_average_field_lengths()
-        self._create_field_vectors()
-        # lunr.Index without its token set: only the browser searches it
-        data = Index(self.inverted_index, self.field_vectors, None, fields, self.search_pipeline).serialize()
-        # lunr.js's TokenSet.Builder wants the terms in UTF-16 order; BMP-only terms sort the same either way
-        data["invertedIndex"].sort(key=lambda entry: entry[0].encode("utf-16-be"))
-        return data
-
-
 def search_files(catalog: Catalog) -> dict[str, bytes]:
     topics: list[list] = []  # [label, slug path, index of its area entry]
     topic_index: dict[tuple[str, str | None], int] = {}
@@ -186,8 +145,8 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
     terms = _Terms()
-    meta = _TermBuilder(META_FIELDS)
-    abstracts = _TermBuilder(ABSTRACT_FIELDS)
+    meta = LunrIndex(META_FIELDS)
+    abstracts = LunrIndex(ABSTRACT_FIELDS)
     papers = []
     for number, paper in enumerate(catalog.papers):
         area = catalog.paper_area(paper)
@@ -205,19 +164,18 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
                 decision_number.get(paper.decision) if paper.decision else None,
             ]
         )
-        ref = str(number)
         author_terms = terms(" ".join(paper.authors))
         # folded spellings too, so "Jose Garcia" finds "José García"
         author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in author_terms]
-        meta.add_terms(
-            ref,
+        meta.add(
+            number,
             {
                 "t": terms(paper.title),
                 "a": author_terms,
                 "k": terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""])),
             },
         )
-        abstracts.add_terms(ref, {"b": terms(paper.abstract or "", ABSTRACT_WORDS)})
+        abstracts.add(number, {"b": terms(paper.abstract or "", ABSTRACT_WORDS)})
         texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
     store = {
         "topics": topics,
@@ -226,9 +184,10 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
         "decisions": decisions,
         "papers": papers,
     }
+    files = {INDEX_SHARD.format(key): data for key, data in meta.shard_files().items()}
+    files.update({ABSTRACTS_SHARD.format(key): data for key, data in abstracts.shard_files().items()})
     return {
-        INDEX_FILE: _compact(meta.serialize()),
-        ABSTRACTS_FILE: _compact(abstracts.serialize()),
+        **files,
         DOCS_FILE: _compact(store),
         ABSTRACT_TEXT_FILE: _compact(texts),
         LUNR_FILE: lunr_js_source().read_bytes(),
