@@ -40,6 +40,7 @@ code units and lunr.py by code points, and the two orders agree only within the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -49,7 +50,10 @@ import mkdocs
 from lunr.stemmer import PorterStemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
+from generator.config import ProjectConfig
+from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog
+from generator.site.pagecache import PageCache, content_hash
 from generator.site.search_index import LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, page
@@ -129,7 +133,66 @@ class _Terms:
         return [t for t in map(self.term, words) if t]
 
 
-def search_files(catalog: Catalog) -> dict[str, bytes]:
+def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
+    """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
+    author_terms = terms(" ".join(paper.authors))
+    # folded spellings too, so "Jose Garcia" finds "José García"
+    author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in author_terms]
+    keywords = terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""]))
+    return terms(paper.title), author_terms, keywords, terms(paper.abstract or "", ABSTRACT_WORDS)
+
+
+def _term_inputs(paper: PaperRecord) -> bytes:
+    """What ``_paper_terms`` reads of a paper: the key its cached terms are kept under."""
+    topic = paper.topic.label() if paper.topic else ""
+    return repr((paper.title, paper.authors, paper.keywords, topic, paper.abstract)).encode("utf-8", "surrogatepass")
+
+
+class _SearchCache:
+    """What the last build computed for the search files, in ``build/cache/``: each paper's terms (by the
+    hash of the fields they come from: tokenising and stemming is a third of the work), and each index's
+    shards (by the hash of every paper's terms in catalog order: a title edit leaves the abstracts' index
+    as it was). Without a config (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
+
+    def __init__(self, config: ProjectConfig | None) -> None:
+        self.terms = PageCache(config, "search-terms") if config else None
+        self.shards = PageCache(config, "search-shards") if config else None
+
+    def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
+        if self.terms is None:
+            return _paper_terms(paper, terms)
+        digest = content_hash(_term_inputs(paper))
+        found = self.terms.get(paper.slug, digest)
+        if found is None:
+            found = _paper_terms(paper, terms)
+            self.terms.put(paper.slug, digest, found)
+        return found
+
+    def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> dict[str, bytes]:
+        """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name)."""
+        digest = hashlib.sha1(repr(fields).encode())
+        for paper in papers:
+            for field_name, _ in fields:
+                digest.update("\0".join(paper[field_name]).encode("utf-8", "surrogatepass") + b"\1")
+        found = self.shards.get(name, digest.hexdigest()) if self.shards else None
+        if found is None:
+            index = LunrIndex(fields)
+            for number, paper in enumerate(papers):
+                index.add(number, paper)
+            found = index.shard_files()
+            if self.shards:
+                self.shards.put(name, digest.hexdigest(), found)
+        return found
+
+    def save(self) -> None:
+        for cache in (self.terms, self.shards):
+            if cache is not None:
+                cache.save()
+
+
+def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[str, bytes]:
+    """The search files (module docstring) of the catalog; with ``config``, reusing what the last build
+    of that project computed where its inputs are unchanged (byte-identical either way)."""
     topics: list[list] = []  # [label, slug path, index of its area entry]
     topic_index: dict[tuple[str, str | None], int] = {}
     for area in catalog.areas:
@@ -145,10 +208,11 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
     terms = _Terms()
-    meta = LunrIndex(META_FIELDS)
-    abstracts = LunrIndex(ABSTRACT_FIELDS)
+    cache = _SearchCache(config)
+    meta: list[dict[str, list[str]]] = []
+    abstracts: list[dict[str, list[str]]] = []
     papers = []
-    for number, paper in enumerate(catalog.papers):
+    for paper in catalog.papers:
         area = catalog.paper_area(paper)
         sub = catalog.paper_subarea(paper)
         topic = topic_index.get((area.name, sub.name if sub else None)) if area else None
@@ -164,18 +228,9 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
                 decision_number.get(paper.decision) if paper.decision else None,
             ]
         )
-        author_terms = terms(" ".join(paper.authors))
-        # folded spellings too, so "Jose Garcia" finds "José García"
-        author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in author_terms]
-        meta.add(
-            number,
-            {
-                "t": terms(paper.title),
-                "a": author_terms,
-                "k": terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""])),
-            },
-        )
-        abstracts.add(number, {"b": terms(paper.abstract or "", ABSTRACT_WORDS)})
+        title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms)
+        meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
+        abstracts.append({"b": abstract_terms})
         texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
     store = {
         "topics": topics,
@@ -184,8 +239,9 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
         "decisions": decisions,
         "papers": papers,
     }
-    files = {INDEX_SHARD.format(key): data for key, data in meta.shard_files().items()}
-    files.update({ABSTRACTS_SHARD.format(key): data for key, data in abstracts.shard_files().items()})
+    files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
+    files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts).items()})
+    cache.save()
     return {
         **files,
         DOCS_FILE: _compact(store),

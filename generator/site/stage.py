@@ -177,7 +177,7 @@ def _generate(
             written += _write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
         files[rel] = None
     if search:
-        files.update(search_files(catalog))
+        files.update(search_files(catalog, config))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
@@ -371,8 +371,8 @@ def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
     (out_dir / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
 
 
-def _search_worker(catalog: Catalog, out_dir: Path) -> None:
-    _write_deferred(out_dir, search_files(catalog))
+def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> None:
+    _write_deferred(out_dir, search_files(catalog, config))
 
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
@@ -444,7 +444,7 @@ def stage_docs(
             shutil.rmtree(deferred)
         pending = None
         if parallel and _can_fork():
-            pending = Pending(_Forked("search index", _search_worker, catalog, deferred, nice=10))
+            pending = Pending(_Forked("search index", _search_worker, config, catalog, deferred, nice=10))
             workers.append(pending)
         later = pending is None and search_thread
         target = staged_docs_dir(config)
@@ -466,7 +466,7 @@ def stage_docs(
             else:
                 path.unlink(missing_ok=True)
         if later:
-            pending = Pending(_Threaded("search index", _search_worker, catalog, deferred))
+            pending = Pending(_Threaded("search index", _search_worker, config, catalog, deferred))
     except BaseException:
         for worker in workers:
             worker.cancel()

@@ -93,3 +93,28 @@ def test_a_term_is_in_the_shard_of_its_first_letter_and_in_utf16_order() -> None
 def test_an_index_of_no_papers_has_empty_shards() -> None:
     files = LunrIndex(FIELDS).shard_files()
     assert all(json.loads(data) == {"fields": ["t", "a", "k"], "terms": []} for data in files.values())
+
+
+def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> None:
+    """search_files with a project: a paper's terms and an index whose terms are unchanged come from build/cache."""
+    import dataclasses
+
+    from generator.config import load_config
+    from generator.site import search
+    from generator.site.catalog import build_catalog
+    from generator.site.stage import read_records
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "site"))
+    records, _ = read_records(config)
+    first = search.search_files(build_catalog(records), config)
+    built, tokenised = [], []
+    monkeypatch.setattr(search, "LunrIndex", lambda fields, real=search.LunrIndex: built.append(fields) or real(fields))
+    monkeypatch.setattr(search, "_paper_terms", lambda paper, terms, real=search._paper_terms: tokenised.append(paper.slug) or real(paper, terms))
+    assert search.search_files(build_catalog(records), config) == first
+    assert built == [] and tokenised == []
+    retitled = [dataclasses.replace(r, title=r.title + " Revisited") if i == 0 else r for i, r in enumerate(records)]
+    again = search.search_files(build_catalog(retitled), config)
+    assert built == [search.META_FIELDS], "a title edit leaves the abstracts' index as it was"
+    assert tokenised == [retitled[0].slug]
+    assert again == search.search_files(build_catalog(retitled))  # the same bytes as without any cache
