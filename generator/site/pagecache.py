@@ -136,14 +136,15 @@ class CheckedPages(PageCache):
 class StagedPages:
     """What each staged paper page was rendered from (a hash of its inputs), in ``build/cache/staged.json``.
 
-    The staged file of a page whose inputs are unchanged is the page: it is not rendered
-    again. The record is removed before the staged dir is touched and written back once
+    A staged page is a file under the build dir: a Markdown page in the docs dir, or the
+    data the post-build step pours into the papers shell. The staged file of a page whose
+    inputs are unchanged is the page: it is not rendered again. The record is removed before the staged dir is touched and written back once
     it is complete, so a staging that fails half-way leaves no record to trust.
     """
 
-    def __init__(self, config: ProjectConfig, docs_dir: Path, scope: str) -> None:
+    def __init__(self, config: ProjectConfig, scope: str) -> None:
         self.path = config.build_dir / CACHE_DIR / "staged.json"
-        self.docs_dir = docs_dir
+        self.build_dir = config.build_dir
         self.version = content_hash(f"{code_version()}\0{scope}".encode("utf-8", "surrogatepass"))
         self.old: dict[str, str] = {}
         self.new: dict[str, str] = {}
@@ -155,10 +156,11 @@ class StagedPages:
             pass
         self.path.unlink(missing_ok=True)
 
-    def unchanged(self, rel: str, inputs: str) -> bool:
-        """Record ``inputs`` for the staged page ``rel``; True if its staged file was made from them."""
+    def unchanged(self, path: Path, inputs: str) -> bool:
+        """Record ``inputs`` for the staged file ``path``; True if it was made from them."""
+        rel = path.relative_to(self.build_dir).as_posix()
         key = self.new[rel] = content_hash(inputs.encode("utf-8", "surrogatepass"))
-        return self.old.get(rel) == key and (self.docs_dir / rel).is_file()
+        return self.old.get(rel) == key and path.is_file()
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -31,8 +31,10 @@ import re
 import shutil
 import struct
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
+from generator import layout
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.render.html import esc
@@ -40,11 +42,17 @@ from generator.site.render.html import esc
 SHELL_SLUG = "_shell"  # python-slugify never yields a leading "_": no author or keyword can own it
 TITLE_MARK = "PapersiteShellTitle4e1d"
 CONTENT_MARK = "PapersiteShellContent4e1d"
+DESCRIPTION_MARK = "PapersiteShellDescription4e1d"
+HEAD_MARK = "PapersiteShellHead4e1d"
 # The shell's body: a raw <h1> so that the theme adds no <h1> of its own (Material
 # adds one when the content has none); the pages' bodies bring their own <h1>.
 SHELL_BODY = f"<h1>{CONTENT_MARK}</h1>"
-SHELL_SECTIONS = ("authors", "keywords")
-DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, filled.json
+SHELL_SECTIONS = (layout.PAPERS_SECTION, "authors", "keywords")
+# Sections whose pages each have their own description and head tags (a paper's Google
+# Scholar tags); the others show the site's description, as their shell does.
+OWN_HEAD_SECTIONS = (layout.PAPERS_SECTION,)
+DATA_DIR = "postbuild"  # under the build dir: {section}.json, papers/, deferred/, filled.json
+PAPER_ROWS_DIR = "papers"  # under DATA_DIR: one row file per paper page of the papers shell
 FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
 
 
@@ -79,16 +87,26 @@ def shell_url(section: str) -> str:
 
 def shell_markdown(section: str) -> str:
     """The shell page the engine renders for ``section`` (front matter as detail pages have it)."""
-    from generator.site.render.html import page
-    from generator.site.render.paper_pages import DETAIL_TEMPLATE
+    from generator.site.render.html import DetailPage, page
+    from generator.site.render.paper_pages import detail_front
 
-    front = {"title": TITLE_MARK, "hide": ["toc"], "search": {"exclude": True}, "template": DETAIL_TEMPLATE}
-    return page(front, SHELL_BODY)
+    own = section in OWN_HEAD_SECTIONS
+    marks = DetailPage(shell_url(section), TITLE_MARK, SHELL_BODY, DESCRIPTION_MARK if own else "", HEAD_MARK if own else "")
+    return page(detail_front(marks), SHELL_BODY)
+
+
+PAGE_ROW = ("url", "title", "body", "description", "head")  # what the post-build step needs of a page
+
+
+def page_row(detail) -> list[str]:  # noqa: ANN001 (render.html.DetailPage)
+    return [getattr(detail, name) for name in PAGE_ROW]
 
 
 def pages_data(pages: list) -> bytes:
-    """What the post-build step needs of a section's pages: [url, title, body] each, in page order."""
-    rows = [[p.url, p.title, p.body] for p in pages]
+    """A section's pages for the post-build step, in page order: a row each (``page_row``), or
+    a reference ``(url, file)`` to the file under the data dir that holds the row as JSON (paper
+    pages, each written only when it changes: see ``stage.py``)."""
+    rows = [list(p) if isinstance(p, tuple) else page_row(p) for p in pages]
     return json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
@@ -97,8 +115,9 @@ class _Shell:
     parts: list[str]  # the shell's text split at the marks
     marks: list[str]  # the mark between parts[i] and parts[i + 1]: "title", "content" or "url"
 
-    def fill(self, title: str, body: str, url: str) -> str:
-        values = {"title": esc(title), "content": body, "url": url}
+    def fill(self, url: str, title: str, body: str, description: str = "", head: str = "") -> str:
+        # the description is text as meta_text makes it: escaped here like the title
+        values = {"title": esc(title), "content": body, "url": url, "description": esc(description), "head": head}
         out = [self.parts[0]]
         for mark, part in zip(self.marks, self.parts[1:]):
             out.append(values[mark])
@@ -113,13 +132,14 @@ def _read_shell(text: str, section: str, where: Path) -> _Shell:
             f"{where}: the rendered shell page should hold its marker {SHELL_BODY!r} exactly once; "
             "did the theme or a Markdown extension change how raw HTML is written?"
         )
-    pattern = re.compile("|".join(map(re.escape, (SHELL_BODY, TITLE_MARK, url))))
+    names = {SHELL_BODY: "content", TITLE_MARK: "title", url: "url", DESCRIPTION_MARK: "description", HEAD_MARK: "head"}
+    pattern = re.compile("|".join(map(re.escape, names)))
     parts: list[str] = []
     marks: list[str] = []
     pos = 0
     for match in pattern.finditer(text):
         parts.append(text[pos : match.start()])
-        marks.append({SHELL_BODY: "content", TITLE_MARK: "title", url: "url"}[match.group(0)])
+        marks.append(names[match.group(0)])
         pos = match.end()
     parts.append(text[pos:])
     return _Shell(parts, marks)
@@ -179,15 +199,16 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
 def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
     """Write every detail page of every staged section into ``site_dir``; returns how many changed.
 
-    A page whose bytes are those written last time (``filled.json``) and still on
-    disk is left alone, and a page no longer staged is removed: an incremental
-    build writes a handful of files and ends with the site a clean build gives.
+    Each page is recorded in ``filled.json`` with what it was made from (a hash of its
+    shell and its row) and the bytes written: a page made from the same shell and row
+    that is still on disk is not filled again, and a page no longer staged is removed.
+    An incremental build writes a handful of files and ends with the site a clean build gives.
     """
     site_dir = Path(site_dir)
     written = 0
     filled: dict[str, list[str]] = {}
     before = _read_filled(config, site_dir)
-    now: dict[str, str] = {}
+    now: dict[str, list[str]] = {}
     (data_dir(config) / FILLED).unlink(missing_ok=True)  # until this step completes
     for section in SHELL_SECTIONS:
         data = data_dir(config) / f"{section}.json"
@@ -200,31 +221,68 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
                 f"{shell_file}: the engine did not build the {section} shell page "
                 f"(staged as {section}/{SHELL_SLUG}/index.md); is it excluded in mkdocs.yml?"
             )
-        shell = _read_shell(squeeze_html(shell_file.read_text(encoding="utf-8")), section, shell_file)
-        rows = json.loads(data.read_text(encoding="utf-8"))
+        shell_text = squeeze_html(shell_file.read_text(encoding="utf-8"))
+        shell = _read_shell(shell_text, section, shell_file)
+        shell_key = hashlib.sha1(shell_text.encode("utf-8")).digest()  # noqa: S324 - a change detector
         made_dirs: set[Path] = set()
-        for url, title, body in rows:
-            page = shell.fill(title, body, url).encode("utf-8")
-            digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
-            now[url] = digest
+        urls = []
+        for url, source, row in _rows(data):
+            urls.append(url)
+            made_from = hashlib.sha1(shell_key + source).hexdigest()  # noqa: S324
             target = site_dir / url / "index.html"
-            if before.get(url) == digest and target.is_file():
+            last = before.get(url)
+            if isinstance(last, list) and last[0] == made_from and target.is_file():
+                now[url] = last
+                continue
+            page = shell.fill(*row()).encode("utf-8")
+            digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
+            now[url] = [made_from, digest]
+            if isinstance(last, list) and last[1] == digest and target.is_file():
                 continue
             if target.parent not in made_dirs:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made_dirs.add(target.parent)
             target.write_bytes(page)
             written += 1
-        filled[section] = [url for url, _, _ in rows]
+        filled[section] = urls
         shutil.rmtree(shell_dir)
     for url in sorted(before.keys() - now.keys()):
-        _remove_page(site_dir, url, before[url])
+        last = before[url]
+        if isinstance(last, list):
+            _remove_page(site_dir, url, last[1])
     if filled:
         _fill_sitemap(site_dir, filled)
     data_dir(config).mkdir(parents=True, exist_ok=True)
     record = {"site_dir": str(site_dir.resolve()), "pages": now}
     (data_dir(config) / FILLED).write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
     return written
+
+
+def _rows(data: Path):  # noqa: ANN202 - yields (url, bytes the row is made of, () -> row)
+    """The rows of a section's data file, each with the bytes that decide it and a reader
+    of the row itself. A reference ``[url, file]`` stands for the row held in ``file`` (under
+    the data dir), which is read only if the page has to be filled again."""
+    for row in json.loads(data.read_text(encoding="utf-8")):
+        if len(row) == 2:
+            url, name = row
+            path = data.parent / name
+            try:
+                source = path.read_bytes()
+            except OSError as error:
+                raise PapersiteError(f"{path}:1: staged page data unreadable ({error.strerror}); build again") from None
+            yield url, source, partial(_row_of, path, source)
+        else:
+            yield row[0], "\0".join(row).encode("utf-8", "surrogatepass"), partial(lambda r: r, row)
+
+
+def _row_of(path: Path, source: bytes) -> list[str]:
+    try:
+        row = json.loads(source)
+    except ValueError as error:
+        raise PapersiteError(f"{path}:1: staged page data unreadable ({error}); build again") from None
+    if not isinstance(row, list) or len(row) != len(PAGE_ROW):
+        raise PapersiteError(f"{path}:1: staged page data is not a page row; build again")
+    return row
 
 
 def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:

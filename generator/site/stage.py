@@ -37,8 +37,10 @@ from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.pagecache import PageCache, StagedPages, content_hash
 from generator.site.render.indices import detail_page_markdown, detail_pages, index_pages
-from generator.site.render.paper_pages import SiteContext, paper_page_inputs, render_paper_page
-from generator.site.postbuild import SHELL_SECTIONS, data_dir, pages_data, shell_markdown, shell_url
+from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
+from generator.site.postbuild import (
+    PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, page_row, pages_data, shell_markdown, shell_url,
+)
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
 
@@ -120,8 +122,8 @@ class Generated:
     files: dict[str, bytes | None]  # docs dir path -> bytes, for the engine (None: already staged, see _generate)
     catalog: Catalog
     shell_data: dict[str, bytes]  # section -> its detail pages for postbuild.py
-    written: int = 0  # paper pages written straight into the docs dir
-    staged: "StagedPages | None" = None  # what they were rendered from: saved once the docs dir is complete
+    staged: StagedPages  # what paper pages were rendered from: saved once the docs dir is complete
+    written: int = 0  # paper pages written straight into the docs dir or the post-build data
 
 
 def _generate(
@@ -130,15 +132,16 @@ def _generate(
     source_of: dict[str, str],
     shells: bool,
     search: bool,
+    target: Path,
     related: "_Related | None" = None,
-    target: Path | None = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here).
 
-    ``target``: the docs dir being staged. Paper pages are then written into it as they
-    are rendered (not held in memory), and a page whose inputs are those its staged file
-    was rendered from is not rendered at all (``pagecache.StagedPages``); both are left
-    in ``files`` as None.
+    ``target``: the docs dir being staged. Paper pages are written as they are rendered
+    (not held in memory): into the post-build data dir for the papers shell (with
+    ``shells``), or into ``target`` for those the engine renders (``needs_engine``), left
+    in ``files`` as None. A page whose inputs are those its staged file was rendered from
+    is not rendered at all (``pagecache.StagedPages``).
     """
     from generator.site.related import related_papers  # scikit-learn: only where papers are compared
 
@@ -165,23 +168,36 @@ def _generate(
             for detail in details:
                 files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
-    staged = StagedPages(config, target, _shared_inputs(config, context)) if target is not None else None
+    staged = StagedPages(config, _shared_inputs(config, context))
     written = 0
+    # Paper pages the papers shell takes: one data file each, rewritten only when the page changes.
+    fragments: dict[str, bytes | None] = {}  # file name -> None: written (write_tree keeps it)
+    fragments_dir = data_dir(config) / PAPER_ROWS_DIR
+    shelled: list[tuple[str, str]] = []  # (page URL, its row's file under the data dir), in page order
     for paper in catalog.papers:
         neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
-        rel = f"{layout.paper_url(paper.slug)}index.md"
-        if staged is None:
-            files[rel] = render_paper_page(paper, catalog, neighbours, context).encode("utf-8")
+        if shells and not needs_engine(paper):
+            name = f"{paper.slug}.json"
+            fragments[name] = None
+            shelled.append((layout.paper_url(paper.slug), f"{PAPER_ROWS_DIR}/{name}"))
+            if not staged.unchanged(fragments_dir / name, paper_page_inputs(paper, catalog, neighbours, context)):
+                row = page_row(paper_page(paper, catalog, neighbours, context))
+                written += _write_if_changed(fragments_dir / name, json.dumps(row, ensure_ascii=False).encode("utf-8"))
             continue
-        if not staged.unchanged(rel, paper_page_inputs(paper, catalog, neighbours, context)):
+        rel = f"{layout.paper_url(paper.slug)}index.md"
+        if not staged.unchanged(target / rel, paper_page_inputs(paper, catalog, neighbours, context)):
             written += _write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
         files[rel] = None
+    write_tree(fragments_dir, fragments)
+    if shelled:
+        files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
+        shell_data[layout.PAPERS_SECTION] = pages_data(shelled)
     if search:
         files.update(search_files(catalog, config))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
-    return Generated(files=files, catalog=catalog, shell_data=shell_data, written=written, staged=staged)
+    return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, written=written)
 
 
 def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
@@ -416,8 +432,9 @@ def stage_docs(
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
-    ``shells``: sections with many detail pages (authors, keywords) get one shell
-    page plus data for ``postbuild.py`` instead of one Markdown page per entry.
+    ``shells``: sections with many detail pages (papers, authors, keywords) get one
+    shell page plus data for ``postbuild.py`` instead of one Markdown page per entry
+    (a paper page with a maintainer's Markdown body stays a page of its own).
 
     ``search_thread`` (without ``parallel``): the search index is built in a thread
     started once the docs dir is written, to overlap the engine; the caller must

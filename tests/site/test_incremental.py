@@ -50,7 +50,7 @@ def edit_front_matter(page: Path, change) -> None:  # noqa: ANN001
 
 PAPERS = "site_src/papers"
 UNTOUCHED = "site/papers/uncertainty-measures-derived/index.html"  # shares no author, keyword or topic with the edits
-STAGED_UNTOUCHED = "build/docs/papers/uncertainty-measures-derived/index.md"
+STAGED_UNTOUCHED = "build/postbuild/papers/uncertainty-measures-derived.json"  # its row for the papers shell
 
 
 def _retitle(data: dict) -> None:
@@ -117,6 +117,28 @@ def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, wha
     assert (project / STAGED_UNTOUCHED).stat().st_mtime_ns == staged_before, f"{what}: an unrelated paper page was staged again"
     if change is None:
         assert not (project / "site" / "papers" / slug).exists()
+
+
+def test_a_maintainers_body_moves_a_page_to_the_engine_and_back(project: Path, tmp_path: Path) -> None:
+    """A page with Markdown of a maintainer's own is rendered by the engine, the others come
+    from the papers shell: adding the body and taking it away again both end as a clean build."""
+    page = project / PAPERS / "calibrated-flows.md"
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original.rstrip("\n") + "\n\n## Erratum\n\nThe *second* table is **wrong**; see [the code](https://example.org/c).\n",
+                    encoding="utf-8")
+    papersite(project, "build", "--no-import")
+    html = (project / "site/papers/calibrated-flows/index.html").read_text(encoding="utf-8")
+    assert '<h2 id="erratum">Erratum</h2>' in html and "<em>second</em>" in html
+    assert (project / "build/docs/papers/calibrated-flows/index.md").is_file()
+    assert not (project / "build/postbuild/papers/calibrated-flows.json").exists()
+    incremental = site_files(project / "site")
+    assert incremental == clean_build_of(project, tmp_path / "clean-body")
+
+    page.write_text(original, encoding="utf-8")
+    papersite(project, "build", "--no-import")
+    assert "Erratum" not in (project / "site/papers/calibrated-flows/index.html").read_text(encoding="utf-8")
+    assert not (project / "build/docs/papers/calibrated-flows").exists()
+    assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean-nobody")
 
 
 def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:

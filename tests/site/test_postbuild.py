@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 from generator.site.postbuild import squeeze_html
 
 
@@ -24,3 +26,65 @@ def test_preformatted_text_scripts_and_unicode_spaces_are_kept() -> None:
 def test_squeezing_twice_changes_nothing() -> None:
     text = "<div>\n  <pre> x\n  y</pre>\n   <p>z</p>\n</div>"
     assert squeeze_html(squeeze_html(text)) == squeeze_html(text)
+
+
+class _Reading(HTMLParser):
+    """What a page says: its head's tags as a multiset, its body as a sequence of
+    tags (attributes decoded) and text, whatever the spelling of character references."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.head: list[tuple] = []
+        self.body: list[tuple] = []
+        self.in_head = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "head":
+            self.in_head = True
+        (self.head if self.in_head else self.body).append((tag, tuple(sorted(attrs))))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "head":
+            self.in_head = False
+        elif not self.in_head:
+            self.body.append(("/" + tag,))
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            (self.head if self.in_head else self.body).append((" ".join(data.split()),))
+
+
+def _read(path) -> tuple[list, list]:  # noqa: ANN001
+    reading = _Reading()
+    reading.feed(path.read_text(encoding="utf-8"))
+    return sorted(reading.head), reading.body
+
+
+def test_shell_pages_say_what_the_engine_says_of_each_page(tmp_path) -> None:
+    """Paper, author and keyword pages poured into their section's shell read as the pages the
+    engine renders when it is handed each as a page of its own (``shells=False``): same head
+    tags, same body, character references and the order of head tags aside."""
+    from generator.cli import main as papersite
+    from generator.config import load_config
+    from generator.site.engines import build_with_engine
+    from generator.site.stage import stage_docs, staged_overrides_dir
+    from site_fixtures import write_project
+
+    root = write_project(tmp_path / "project")
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    config = load_config(root)
+    shell_site = config.site_dir
+    pages = sorted(p.relative_to(shell_site) for section in ("papers", "authors", "keywords")
+                   for p in (shell_site / section).glob("*/index.html"))
+    assert {rel.parts[0] for rel in pages} == {"papers", "authors", "keywords"}
+    assert not (shell_site / "papers" / "_shell").exists()
+
+    engine_site = tmp_path / "engine-site"
+    staged = stage_docs(config, shells=False)
+    build_with_engine("mkdocs", root / "mkdocs.yml", docs_dir=staged.docs_dir, site_dir=engine_site,
+                      overrides_dir=staged_overrides_dir(config), settings=config.engine_settings(), quiet=True)
+    differing = [str(rel) for rel in pages if _read(shell_site / rel) != _read(engine_site / rel)]
+    assert not differing, differing[:5]
+    paper = next(rel for rel in pages if rel.parts[0] == "papers")
+    head, _ = _read(shell_site / paper)
+    assert any(tag[0] == "meta" and ("name", "citation_title") in tag[1] for tag in head)

@@ -553,9 +553,39 @@
   }
 
   /* ---- header search ---- */
+  // The box's markup (templates/partials/search.html writes only its place): Material's
+  // classes give its look and its #__search toggle; the magnifier is the header's own icon.
+  function fillSearchBox(box) {
+    if (box.querySelector("[data-ps-search-input]")) return;  // a theme override wrote it whole
+    var back = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    back.setAttribute("viewBox", "0 0 24 24");
+    back.innerHTML = '<path d="M20 11v2H8l5.5 5.5-1.42 1.42L4.16 12l7.92-7.92L13.5 5.5 8 11z"/>';
+    var icon = el("label", { "class": "md-search__icon md-icon", "for": "__search" });
+    var magnifier = document.querySelector('.md-header label[for="__search"] svg');
+    if (magnifier) icon.appendChild(magnifier.cloneNode(true));
+    icon.appendChild(back);
+    var input = el("input", { type: "text", "class": "md-search__input", name: "q", "aria-label": "Search papers",
+      placeholder: "Search papers", autocapitalize: "off", autocorrect: "off", autocomplete: "off",
+      spellcheck: "false", "data-ps-search-input": "" });
+    box.appendChild(el("label", { "class": "md-search__overlay", "for": "__search" }));
+    box.appendChild(el("div", { "class": "md-search__inner", role: "search" }, [
+      el("form", { "class": "md-search__form", "data-ps-search-form": "" }, [input, icon]),
+      el("div", { "class": "md-search__output" }, [
+        el("div", { "class": "md-search__scrollwrap", tabindex: "0" }, [
+          el("div", { "class": "md-search-result" }, [
+            el("div", { "class": "md-search-result__meta", "data-ps-search-meta": "" },
+              ["Type to search titles, authors, keywords and abstracts"]),
+            el("ol", { "class": "md-search-result__list", "data-ps-search-results": "" })
+          ])
+        ])
+      ])
+    ]));
+  }
+
   function setupHeaderSearch() {
     var box = document.querySelector("[data-ps-search]");
     if (!box) return;
+    fillSearchBox(box);
     var input = box.querySelector("[data-ps-search-input]");
     var form = box.querySelector("[data-ps-search-form]");
     var list = box.querySelector("[data-ps-search-results]");

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from dataclasses import dataclass
 
 from generator import layout
 
@@ -137,3 +138,19 @@ def front_matter(data: dict) -> str:
 
 def page(front_matter_data: dict, body: str) -> str:
     return f"---\n{front_matter(front_matter_data)}---\n\n{body.strip()}\n"
+
+
+@dataclass(frozen=True)
+class DetailPage:
+    """One paper, author or keyword page as the parts its shell is filled with.
+
+    There are tens of thousands of these at 12k papers, so the stage does not
+    hand each to the engine as Markdown: ``postbuild.py`` pours them into one
+    page per section that the engine rendered (see docs/ARCHITECTURE.md).
+    """
+
+    url: str  # e.g. "authors/jane-doe/"
+    title: str  # front-matter title: plain text, as ``plain_title`` makes it
+    body: str  # HTML, every listing string escaped
+    description: str = ""  # plain text as ``meta_text`` makes it; "" = the site's description
+    head: str = ""  # the page's own <meta> tags, escaped (a paper's Google Scholar tags)

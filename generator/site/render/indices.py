@@ -8,7 +8,6 @@ so an edit to a paper page shows up in every index after the next build.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import groupby
 
 from generator.pages.decisions import decision_counts, read_decision
@@ -16,7 +15,7 @@ from generator.pages.record import PaperRecord
 from generator import layout
 from generator.site.catalog import NO_TOPIC, Author, Catalog
 from generator.text import fold
-from generator.site.render.html import block, esc, link, out_link, page, plain_title
+from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, author_line, is_uncertain, list_controls, paper_list
 
 GENERATED = {"search": {"exclude": True}}
@@ -242,20 +241,6 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
     return pages
 
 
-@dataclass(frozen=True)
-class DetailPage:
-    """One author or keyword page: its URL, plain-text title and HTML body.
-
-    There are tens of thousands of these at 12k papers, so the stage does not
-    hand each to the engine as Markdown: ``postbuild.py`` pours the bodies into
-    one page the engine rendered (see docs/ARCHITECTURE.md).
-    """
-
-    url: str  # e.g. "authors/jane-doe/"
-    title: str  # front-matter title: plain text, as ``plain_title`` makes it
-    body: str  # HTML, every listing string escaped
-
-
 def _a_to_z_index_page(title: str, here: str, named: list, intro: str) -> str:
     """An index page listing ``named`` (keywords or authors) A to Z with their paper counts."""
     entries = [(item.name, item.url, len(item.papers)) for item in named]
@@ -333,8 +318,12 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     also = ""
     if len(author.variants) > 1:
         also = f'<p class="ps-muted">Also written as: {esc(", ".join(author.variants[1:]))}</p>'
+    # Every author page sits at the same depth, so a link to another author reads the same on
+    # all of them: made once per author, not once per co-authorship (373k at 11,672 papers).
+    links = catalog.cache.setdefault("author_link", {})
     coauthors = "".join(
-        f"<li>{link(layout.relative(here, other.url), other.name)} <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
+        f"<li>{links.get(other.slug) or links.setdefault(other.slug, link(layout.relative(here, other.url), other.name))}"
+        f" <span class=ps-count title=\"{_plural(n, 'shared paper')}\">{n}</span></li>"
         for other, n in author.coauthors
     )
     body = block(

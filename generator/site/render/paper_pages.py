@@ -20,7 +20,7 @@ from generator import layout
 from generator.site.render import cite
 from generator.site.catalog import NO_TOPIC, Catalog
 from generator.text import fold
-from generator.site.render.html import block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
+from generator.site.render.html import DetailPage, block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
 from generator.site.render.mathml import render_abstract, render_text
 from generator.pages.markup import safe_body, theme_meta
 from generator.ingest.titles import plain_text, split_sentences
@@ -137,10 +137,13 @@ def _item_data(paper: PaperRecord) -> str:
 
 def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str]) -> str:
     """Filter and sort controls for a paper list of ``list_id`` (at ``CONTROLS_FROM`` papers or more),
-    and a link opening the same papers in Explore (``explore``: its URL parameters)."""
+    and a link opening the same papers in Explore (``explore``: its URL parameters), unless the list
+    holds one paper: there is nothing to narrow (26k of the 35k author pages at 11,672 papers)."""
+    if len(papers) < 2:
+        return ""
     open_in = (
         f'<p class="ps-explore-link"><a href="{esc(layout.query_url(layout.relative(here, "explore/"), **explore))}">'
-        f"Open {'these ' + format(len(papers), ',') + ' papers' if len(papers) != 1 else 'this paper'} in Explore</a>"
+        f"Open these {len(papers):,} papers in Explore</a>"
         " to search within them and narrow them further.</p>"
     )
     if len(papers) < CONTROLS_FROM:
@@ -317,9 +320,8 @@ def description(paper: PaperRecord) -> str:
     return meta_text(clip(text, DESCRIPTION_CHARS))
 
 
-def render_paper_page(
-    paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext
-) -> str:
+def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> DetailPage:
+    """The generated part of a paper's page: everything but a maintainer's Markdown body."""
     here = layout.paper_url(paper.slug)
     crumbs = [link(layout.relative(here, "papers/"), "Papers")]
     area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
@@ -399,30 +401,58 @@ def render_paper_page(
         f'<p class="ps-actions">{" <span class=ps-sep>·</span> ".join(actions)}</p>' if actions else "",
         "</div>",
     )
-    if paper.body.strip():
-        # `papersite check` rejects what safe_body neutralises; this is for builds that skip it
-        body += "\n\n" + safe_body(paper.body.strip()) + "\n"
+    # a maintainer's own description wins, made plain text by theme_meta
+    own = theme_meta(paper.extra).get("description")
+    return DetailPage(here, plain_title(paper.title), body, own or description(paper), paper_head(paper, context))
 
-    meta = [
-        {"name": name, "content": plain_chars(value)}
+
+def paper_head(paper: PaperRecord, context: SiteContext) -> str:
+    """The page's own tags in <head>: Google Scholar's, and its authors for link previews."""
+    scholar = [
+        (name, value)
         for name, value in cite.scholar_meta(paper, context.venue)
         if name != "citation_pdf_url" or layout.is_web_url(value)
     ]
-    # Of a maintainer's own front-matter keys only the theme keys markup.py allows reach
-    # the theme, as plain text; the keys this page needs to render correctly always win.
-    front = {
+    tags = [f'<meta name="{name}" content="{esc(plain_chars(value))}">' for name, value in scholar]
+    tags += [
+        f'<meta property="article:author" content="{esc(plain_chars(value))}">'
+        for name, value in scholar
+        if name == "citation_author"
+    ]
+    if paper.authors:
+        tags.append('<meta name="twitter:label1" content="Authors">')
+        tags.append(f'<meta name="twitter:data1" content="{esc(meta_text(author_line(paper)))}">')
+    return "\n".join(tags)
+
+
+def needs_engine(paper: PaperRecord) -> bool:
+    """A page with a maintainer's Markdown body is rendered by the engine (its Markdown
+    extensions); every other paper page is poured into the papers shell (postbuild.py)."""
+    return bool(paper.body.strip())
+
+
+def render_paper_page(
+    paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext
+) -> str:
+    """The paper's page as a Markdown page of its own, for the engine."""
+    parts = paper_page(paper, catalog, related, context)
+    body = parts.body
+    if paper.body.strip():
+        # `papersite check` rejects what safe_body neutralises; this is for builds that skip it
+        body += "\n\n" + safe_body(paper.body.strip()) + "\n"
+    return page(detail_front(parts), body)
+
+
+def detail_front(parts: DetailPage) -> dict:
+    """Front matter of a detail page handed to the engine (also each shell's, with marks for values)."""
+    return {
         "template": DETAIL_TEMPLATE,
-        "description": description(paper),
-        # for the link-preview tags of templates/main.html
-        **({"ps_authors": meta_text(author_line(paper))} if paper.authors else {}),
-        # a maintainer's own description wins, made plain text by theme_meta
-        **theme_meta(paper.extra),
-        "title": plain_title(paper.title),
+        **({"description": parts.description} if parts.description else {}),
+        "title": parts.title,
         "hide": ["toc"],
         "search": {"exclude": True},
-        "citation": meta,
+        **({"ps_head": parts.head} if parts.head else {}),
     }
-    return page(front, body)
 
 
 def paper_page_inputs(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> str:
