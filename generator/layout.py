@@ -11,6 +11,8 @@ corrections and renderers share.
 
 from __future__ import annotations
 
+import re
+
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
@@ -141,13 +143,15 @@ def _relative(from_url: str, to_url: str) -> str:
     return rel
 
 
-_NOT_IN_URLS = frozenset("<>\"'`\\")
+# White space (str.isspace's, which the re module's \s follows) and what could end an attribute.
+_NOT_IN_URLS = re.compile(r"[\s<>\"'`\\]")
 
 
 def is_web_url(url: str) -> bool:
     """An http(s) URL with a host and nothing that could leave an attribute: the only URLs
     that become links or are accepted as links (``javascript:`` and friends stay text)."""
-    if not isinstance(url, str) or any(c.isspace() or not c.isprintable() or c in _NOT_IN_URLS for c in url):
+    # (whole-string tests: a per-character loop over the 3 KB "Fix this paper" links was 20 s at 11,672 papers)
+    if not isinstance(url, str) or not url.isprintable() or _NOT_IN_URLS.search(url):
         return False
     try:
         parts = urlsplit(url)

@@ -169,7 +169,7 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
         # `papersite serve` builds beside its server threads: no forked workers there (see
         # stage_docs); the search index is built in a thread beside the engine instead.
         parallel = getattr(args, "parallel", True)
-        staged = stage_docs(config, parallel=parallel, search_thread=not parallel)
+        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked)
     try:
         return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=not parallel)
     finally:

@@ -73,7 +73,7 @@ class PageCache:
 
     def get(self, key: str, digest: str) -> Any:
         """The value kept for ``key`` if its content hash is ``digest``; else None."""
-        entry = self.old.get(key)
+        entry = self.new.get(key) or self.old.get(key)
         if entry is None or entry[0] != digest:
             return None
         self.new[key] = entry
@@ -107,6 +107,7 @@ class PageCache:
         with tmp.open("wb") as handle:
             pickle.dump((self.version, self.new), handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, self.path)
+        self.old, self.changed = dict(self.new), False  # a later reader in this build finds them
 
 
 SITE_URLS = "\0site urls"  # a key no page label can be

@@ -39,7 +39,7 @@ from generator.site.pagecache import PageCache, StagedPages, content_hash
 from generator.site.render.indices import detail_page_markdown, detail_pages, index_pages
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
 from generator.site.postbuild import (
-    PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, page_row, pages_data, shell_markdown, shell_url,
+    BODIES, PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, pages_data, shell_markdown, shell_url,
 )
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
@@ -75,11 +75,12 @@ def template_files() -> dict[str, bytes]:
     }
 
 
-def read_records(config: ProjectConfig) -> tuple[list[PaperRecord], dict[str, str]]:
+def read_records(config: ProjectConfig, cache: PageCache | None = None) -> tuple[list[PaperRecord], dict[str, str]]:
     """Every paper page, and where each slug's page lives (relative to the repo root).
 
-    A page whose bytes are those the last build read is not parsed again (``pagecache.py``)."""
-    cache = PageCache(config, "records")
+    A page whose bytes are those the last build read is not parsed again (``pagecache.py``);
+    ``cache``: the one the build's check read the pages through (they are not parsed twice)."""
+    cache = cache or PageCache(config, "records")
     pages = read_pages(config, cache=cache)
     pages.raise_errors()
     cache.save()
@@ -124,6 +125,7 @@ class Generated:
     shell_data: dict[str, bytes]  # section -> its detail pages for postbuild.py
     staged: StagedPages  # what paper pages were rendered from: saved once the docs dir is complete
     written: int = 0  # paper pages written straight into the docs dir or the post-build data
+    bodies: bytes | None = None  # postbuild.BODIES: the index pages' bodies
 
 
 def _generate(
@@ -153,10 +155,15 @@ def _generate(
     pages = index_pages(catalog, context)
     pages["stats.md"] = stats_page(catalog)
     pages["explore.md"] = explore_page()
+    bodies: list[list[str]] = []  # [page URL, body] of the index pages staged as their own shell
     for path, text in pages.items():
         if path in files:  # a hand-written page in site_src wins
             continue
-        files.setdefault(directory_page(path), text.encode("utf-8"))
+        staged_path = directory_page(path)
+        if shells and staged_path not in files:
+            text, body = own_shell(text)
+            bodies.append([staged_path[: -len("index.md")], body])
+        files.setdefault(staged_path, text.encode("utf-8"))
     shell_data: dict[str, bytes] = {}
     for section, details in detail_pages(catalog).items():
         # a hand-written page in site_src wins here too
@@ -197,7 +204,8 @@ def _generate(
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
-    return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, written=written)
+    bodies_data = json.dumps(bodies, ensure_ascii=False, separators=(",", ":")).encode("utf-8") if bodies else None
+    return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, written=written, bodies=bodies_data)
 
 
 def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
@@ -428,7 +436,8 @@ class _Related:
 
 
 def stage_docs(
-    config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False
+    config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
+    pages: PageCache | None = None,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
@@ -445,11 +454,13 @@ def stage_docs(
     must then run ``postbuild.run_postbuild(config, site_dir, result.pending)``.
     Only for a process with no other threads (the CLI): forking beside running
     threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
+
+    ``pages``: the cache the build's check read the pages through, to read them from.
     """
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
-    records, source_of = read_records(config)
+    records, source_of = read_records(config, pages)
     workers: list = []
     try:
         related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
@@ -475,6 +486,10 @@ def stage_docs(
         generated.staged.save()
         write_tree(staged_overrides_dir(config), template_files())
         post.mkdir(parents=True, exist_ok=True)
+        if generated.bodies is None:
+            (post / BODIES).unlink(missing_ok=True)
+        else:
+            _write_if_changed(post / BODIES, generated.bodies)
         for section in SHELL_SECTIONS:
             path = post / f"{section}.json"
             if section in generated.shell_data:

@@ -61,9 +61,10 @@ def _read(path) -> tuple[list, list]:  # noqa: ANN001
 
 
 def test_shell_pages_say_what_the_engine_says_of_each_page(tmp_path) -> None:
-    """Paper, author and keyword pages poured into their section's shell read as the pages the
-    engine renders when it is handed each as a page of its own (``shells=False``): same head
-    tags, same body, character references and the order of head tags aside."""
+    """Paper, author and keyword pages poured into their section's shell, and index pages whose body
+    went in after the engine, read as the pages the engine renders when it is handed each page
+    whole (``shells=False``): same head tags, same body, character references, the order of
+    head tags and white space between tags aside."""
     from generator.cli import main as papersite
     from generator.config import load_config
     from generator.site.engines import build_with_engine
@@ -74,10 +75,10 @@ def test_shell_pages_say_what_the_engine_says_of_each_page(tmp_path) -> None:
     assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
     config = load_config(root)
     shell_site = config.site_dir
-    pages = sorted(p.relative_to(shell_site) for section in ("papers", "authors", "keywords")
-                   for p in (shell_site / section).glob("*/index.html"))
-    assert {rel.parts[0] for rel in pages} == {"papers", "authors", "keywords"}
+    pages = sorted(p.relative_to(shell_site) for p in shell_site.rglob("*.html"))
+    assert {rel.parts[0] for rel in pages} >= {"papers", "authors", "keywords", "topics", "index.html", "about"}
     assert not (shell_site / "papers" / "_shell").exists()
+    assert not [rel for rel in pages if postbuild_marks(shell_site / rel)]
 
     engine_site = tmp_path / "engine-site"
     staged = stage_docs(config, shells=False)
@@ -88,3 +89,11 @@ def test_shell_pages_say_what_the_engine_says_of_each_page(tmp_path) -> None:
     paper = next(rel for rel in pages if rel.parts[0] == "papers")
     head, _ = _read(shell_site / paper)
     assert any(tag[0] == "meta" and ("name", "citation_title") in tag[1] for tag in head)
+
+
+def postbuild_marks(path) -> list[str]:  # noqa: ANN001
+    from generator.site import postbuild
+
+    text = path.read_text(encoding="utf-8")
+    marks = (postbuild.TITLE_MARK, postbuild.CONTENT_MARK, postbuild.DESCRIPTION_MARK, postbuild.HEAD_MARK)
+    return [mark for mark in marks if mark in text]

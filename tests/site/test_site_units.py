@@ -53,6 +53,15 @@ def test_only_web_urls_become_links():
     assert layout.is_web_url("http://arxiv.org/abs/1") and not layout.is_web_url("https:///nohost")
 
 
+def test_a_web_url_holds_no_space_control_or_attribute_ending_character_of_any_kind():
+    """Every code point: one that is white space, not printable, or could end an attribute
+    (quotes, <, >, backtick, backslash) makes a URL no web URL; any other leaves it one."""
+    refused = [c for c in map(chr, range(0x110000)) if not layout.is_web_url(f"https://example.org/a{c}b")]
+    expected = [c for c in map(chr, range(0x110000)) if c.isspace() or not c.isprintable() or c in "<>\"'`\\"]
+    assert refused == expected
+    assert {"\u00a0", "\u2028", "\u3000", "\x85", "\u200e", "\ufeff"} <= set(refused)
+
+
 def test_math_becomes_mathml_and_bad_math_stays_literal():
     html, rendered = render_text(r"cost $O(n^2)$ and $$\sum_i x_i$$ but $\frac{$ and $5 or $10")
     assert rendered and html.count("<math") == 2
