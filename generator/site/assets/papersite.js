@@ -352,9 +352,15 @@
         phrases: query.parts.filter(function (p) { return p.phrase; }).map(function (p) { return p.label; }) };
     };
     var sources = [], typos = [];
+    // null: a newer query replaced this one. Without the first index there is no search; without
+    // the abstracts' (a shard failed to load) the first index's results stand, as before they load.
     function answered(found) {
       if (found.some(function (f) { return f === null; })) return null;
-      if (found.some(function (f) { return f.type === "error"; })) throw new Error("a search index shard could not be loaded");
+      if (found[0].type === "error") throw new Error("a search index shard could not be loaded");
+      if (found.length > 1 && found[1].type === "error") {
+        if (window.console) console.warn("papersite: an abstracts shard could not be loaded");
+        found = found.slice(0, 1); sources = sources.slice(0, 1);
+      }
       return found;
     }
     return eng.meta.ready.then(function () {
@@ -374,6 +380,7 @@
       var near = { type: "near", words: typos.map(function (i) { return query.words[i]; }) };
       return Promise.all(sources.map(function (source) { return source.ask(Object.assign({}, near)); })).then(answered).then(function (nearFound) {
         if (!nearFound) return null;
+        found = found.slice(0, nearFound.length);
         nearFound.forEach(function (f, k) { typos.forEach(function (i, j) { found[k].words[i].fuzzy = f.words[j]; }); });
         return found;
       });
@@ -544,7 +551,7 @@
   function addSnippets(eng, numbers, targets, match, still) {
     if (!eng.abstracts || !numbers.length) return;
     eng.abstracts.ask({ type: "texts", refs: numbers }).then(function (answer) {
-      if (!answer || !still()) return;
+      if (!answer || !answer.texts || !still()) return; // (texts that could not load: no snippets)
       answer.texts.forEach(function (text, i) {
         var cut = snippet(text, match);
         if (cut) targets[i].appendChild(el("p", { "class": "ps-snippet" }, [cut]));

@@ -218,7 +218,10 @@
 
   // a query being typed: load the shards its words need before the question comes
   function warm(state, words) {
-    (words || []).forEach(function (word) { if (word && !isStopWord(word)) shardIndex(state, shardOf(word)); });
+    (words || []).forEach(function (word) {
+      // (a shard that fails to load fails the question that needs it, not this)
+      if (word && !isStopWord(word)) shardIndex(state, shardOf(word)).catch(function () { /* the question reports it */ });
+    });
   }
 
   // the shards no question has asked for yet, one at a time (the caller waits for an idle moment)
@@ -241,7 +244,7 @@
     clearTimeout(idle);
     idle = setTimeout(function () {
       var before = asked, loading = nextIdleShard(state);
-      if (loading) loading.then(function () { if (asked === before) prefetch(); });
+      if (loading) loading.then(function () { if (asked === before) prefetch(); }, function () { /* a question reports it */ });
     }, 300);
   }
   // {type: "lunr", url} first, then {type: "open", shards, texts}, then questions (papersite.js sends one at a time)
