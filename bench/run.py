@@ -27,6 +27,7 @@ import http.server
 import json
 import os
 import platform
+import re
 import shutil
 import socketserver
 import statistics
@@ -244,7 +245,7 @@ def kind_bytes(site: Path) -> dict[str, list[int]]:
         rel = path.relative_to(site).parts
         if path.suffix == ".html":
             kind = f"{rel[0]}/* pages" if len(rel) > 2 else ("section index pages" if len(rel) == 2 else "root pages")
-        elif rel[0] == "assets" and len(rel) > 1 and rel[1] == "papersite" and path.name.startswith("search"):
+        elif rel[0] == "assets" and len(rel) > 2 and rel[1] == "papersite" and (path.name.startswith("search") or rel[2] == "search"):
             kind = "search data"
         else:
             kind = f"{rel[0]}/ other files" if len(rel) > 1 else "root files"
@@ -270,14 +271,17 @@ def paper_page_bytes(site: Path) -> tuple[int, int, int]:
 
 
 def search_index_bytes(site: Path) -> dict[str, int]:
-    """Every search index the site ships (Material's and papersite's own), by relative path."""
-    found = {}
+    """Every search index the site ships (Material's and papersite's own), by relative path; papersite's
+    index shards (assets/papersite/search/index-a.json, ...) summed as one entry per index."""
+    found: dict[str, int] = {}
     for path in site.rglob("*"):
         relative = path.relative_to(site).as_posix().lower()
+        shard = re.fullmatch(r"(assets/papersite/search/[a-z]+)-\w+\.json", relative)
         is_index = path.suffix in (".json", ".js", ".gz") and ("search" in relative or "explore" in relative) \
-            and ("index" in path.name.lower() or path.name == "search.json") and "/javascripts/" not in "/" + relative
+            and ("index" in path.name.lower() or path.name == "search.json" or shard) and "/javascripts/" not in "/" + relative
         if path.is_file() and is_index:
-            found[path.relative_to(site).as_posix()] = path.stat().st_size
+            key = f"{shard.group(1)}-*.json" if shard else path.relative_to(site).as_posix()
+            found[key] = found.get(key, 0) + path.stat().st_size
     return dict(sorted(found.items()))
 
 

@@ -91,3 +91,30 @@ def write_project(root: Path, records: list[PaperRecord] | None = None, site_nam
     mkdocs["theme"]["custom_dir"] = str(REPO_ROOT / "generator" / "site" / "templates")
     (root / "mkdocs.yml").write_text(yaml.safe_dump(mkdocs, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return root
+
+
+def lunr_index_of(site_dir: Path, name: str = "index"):
+    """A built site's search index shards (``assets/papersite/search/<name>-*.json``) as one lunr.py index:
+    the serialised lunr.js 2.3.9 index they stand for, loaded by lunr.py, to search it in a test."""
+    import json
+    from collections import defaultdict
+
+    from lunr.index import Index
+
+    inverted, vectors, fields = [], defaultdict(list), []
+    for path in sorted((site_dir / "assets" / "papersite" / "search").glob(f"{name}-*.json")):
+        shard = json.loads(path.read_text(encoding="utf-8"))
+        fields = shard["fields"]
+        for term, number, *per_field in shard["terms"]:
+            posting = {"_index": number}
+            for field, flat in zip(fields, per_field):
+                paper, posting[field] = -1, {}
+                for gap, weight in zip(flat[::2], flat[1::2]):
+                    paper += gap
+                    posting[field][str(paper)] = {}
+                    vectors[f"{field}/{paper}"].append((number, weight / 1000))
+            inverted.append([term, posting])
+    inverted.sort(key=lambda entry: entry[0])
+    field_vectors = [[ref, [x for pair in sorted(pairs) for x in pair]] for ref, pairs in vectors.items()]
+    return Index.load({"version": "2.3.9", "fields": fields, "fieldVectors": field_vectors,
+                       "invertedIndex": inverted, "pipeline": ["stemmer"]})

@@ -1,14 +1,15 @@
-"""Search: lunr indexes prebuilt with lunr.py, their document store, and the Explore page.
+"""Search: lunr indexes (scored as lunr.py scores them), their document store, and the Explore page.
 
 In: the catalog. Out, all under ``assets/papersite/``:
 
-- ``search-index.json``: a serialised lunr.js 2.3.9 index of the short fields
-  (title, authors, keywords, topic). Small: the header search and Explore show
-  their first results from it.
-- ``search-index-abstracts.json``: a second lunr.js 2.3.9 index, of the
-  abstracts only (four fifths of all postings). Loaded in the background once
-  the first one is ready; a paper's score is the sum of its scores in both, so
-  the results are those of one index over all five fields.
+- ``search/index-<shard>.json``: a lunr.js 2.3.9 index of the short fields
+  (title, authors, keywords, topic), in shards by a term's first letter
+  (``search_index.py``): a query loads only the shards of its words' first
+  letters, and the header search and Explore show their first results from them.
+- ``search/abstracts-<shard>.json``: a second index, of the abstracts only
+  (four fifths of all postings), in the same shards. Loaded once the first
+  results are shown; a paper's score is the sum of its scores in both, so the
+  results are those of one index over all five fields.
 - ``search-docs.json``: what a result shows, and each paper's topic, keywords,
   authors and decision for Explore's filters and facet counts; the author,
   keyword and topic names are also what header search offers as pages.
@@ -17,9 +18,10 @@ In: the catalog. Out, all under ``assets/papersite/``:
   hands back the text the result snippets are cut from.
 - ``lunr.js``, copied from the installed mkdocs package.
 
-The browser only calls ``lunr.Index.load`` (in a Web Worker, ``search-worker.js``)
-instead of indexing every page itself. At 11,672 papers one index of everything
-was 36 MB, and parsing and loading it took longer than anyone waits.
+The browser turns the shards into ``lunr.Index`` objects (in a Web Worker,
+``search-worker.js``) instead of indexing every page itself. At 11,672 papers
+one index of everything was 36 MB, and parsing and loading it took longer than
+anyone waits.
 
 Only papers are indexed, so index pages cannot crowd them out (header search
 offers author, keyword and topic pages from the store's names instead). The
@@ -29,7 +31,7 @@ match outrank an abstract match; an exact title comes first.
 
 Text is tokenised here once, the way lunr.js does (lower case, split on white
 space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
-lunr.py's builder as terms; the browser tokenises queries the same way
+the index builder as terms; the browser tokenises queries the same way
 (``papersite.js``). Text is NFKC-normalised first (full-width letters, ligatures,
 math alphanumerics become plain letters), and terms with characters outside the
 Basic Multilingual Plane are dropped: lunr.js orders its vocabulary by UTF-16
@@ -38,24 +40,27 @@ code units and lunr.py by code points, and the two orders agree only within the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
-from collections import defaultdict
 from pathlib import Path
 
 import mkdocs
-from lunr.builder import Builder
-from lunr.index import Index
-from lunr.stemmer import PorterStemmer, stemmer
+from lunr.stemmer import PorterStemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
+from generator.config import ProjectConfig
+from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog
+from generator.site.pagecache import PageCache, content_hash
+from generator.site.search_index import LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, page
 
-INDEX_FILE = "assets/papersite/search-index.json"
-ABSTRACTS_FILE = "assets/papersite/search-index-abstracts.json"
+SHARDS_DIR = "assets/papersite/search"
+INDEX_SHARD = SHARDS_DIR + "/index-{}.json"  # the short fields' index, one file per shard (search_index.py)
+ABSTRACTS_SHARD = SHARDS_DIR + "/abstracts-{}.json"  # the abstracts' index
 DOCS_FILE = "assets/papersite/search-docs.json"
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json"
 LUNR_FILE = "assets/papersite/lunr.js"
@@ -128,49 +133,66 @@ class _Terms:
         return [t for t in map(self.term, words) if t]
 
 
-class _TermBuilder(Builder):
-    """lunr.py's builder, fed terms that are already tokenised (``Builder.add`` would re-tokenise them)."""
-
-    def __init__(self, fields: list[tuple[str, int]]) -> None:
-        super().__init__()
-        self.search_pipeline.add(stemmer)  # serialised as "stemmer": lunr.js stems query terms
-        self.ref("id")
-        for name, boost in fields:
-            self.field(name, boost=boost)
-
-    def add_terms(self, ref: str, fields: dict[str, list[str]]) -> None:
-        self._documents[ref] = {}
-        self.document_count += 1
-        for field_name in self._fields:
-            terms = fields.get(field_name, [])
-            field_ref = f"{field_name}/{ref}"
-            frequencies: dict[str, int] = defaultdict(int)
-            self.field_term_frequencies[field_ref] = frequencies
-            self.field_lengths[field_ref] = len(terms)
-            for term in terms:
-                frequencies[term] += 1
-                posting = self.inverted_index.get(term)
-                if posting is None:
-                    posting = {name: {} for name in self._fields}
-                    posting["_index"] = self.term_index
-                    self.term_index += 1
-                    self.inverted_index[term] = posting
-                posting[field_name].setdefault(ref, {})
-
-    def serialize(self) -> dict:
-        fields = list(self._fields)
-        if not self.document_count:  # lunr.py cannot build an empty index (it divides by the document count)
-            return {"version": "2.3.9", "fields": fields, "fieldVectors": [], "invertedIndex": [], "pipeline": ["stemmer"]}
-        self._calculate_average_field_lengths()
-        self._create_field_vectors()
-        # lunr.Index without its token set: only the browser searches it
-        data = Index(self.inverted_index, self.field_vectors, None, fields, self.search_pipeline).serialize()
-        # lunr.js's TokenSet.Builder wants the terms in UTF-16 order; BMP-only terms sort the same either way
-        data["invertedIndex"].sort(key=lambda entry: entry[0].encode("utf-16-be"))
-        return data
+def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
+    """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
+    author_terms = terms(" ".join(paper.authors))
+    # folded spellings too, so "Jose Garcia" finds "José García"
+    author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in author_terms]
+    keywords = terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""]))
+    return terms(paper.title), author_terms, keywords, terms(paper.abstract or "", ABSTRACT_WORDS)
 
 
-def search_files(catalog: Catalog) -> dict[str, bytes]:
+def _term_inputs(paper: PaperRecord) -> bytes:
+    """What ``_paper_terms`` reads of a paper: the key its cached terms are kept under."""
+    topic = paper.topic.label() if paper.topic else ""
+    return repr((paper.title, paper.authors, paper.keywords, topic, paper.abstract)).encode("utf-8", "surrogatepass")
+
+
+class _SearchCache:
+    """What the last build computed for the search files, in ``build/cache/``: each paper's terms (by the
+    hash of the fields they come from: tokenising and stemming is a third of the work), and each index's
+    shards (by the hash of every paper's terms in catalog order: a title edit leaves the abstracts' index
+    as it was). Without a config (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
+
+    def __init__(self, config: ProjectConfig | None) -> None:
+        self.terms = PageCache(config, "search-terms") if config else None
+        self.shards = PageCache(config, "search-shards") if config else None
+
+    def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
+        if self.terms is None:
+            return _paper_terms(paper, terms)
+        digest = content_hash(_term_inputs(paper))
+        found = self.terms.get(paper.slug, digest)
+        if found is None:
+            found = _paper_terms(paper, terms)
+            self.terms.put(paper.slug, digest, found)
+        return found
+
+    def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> dict[str, bytes]:
+        """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name)."""
+        digest = hashlib.sha1(repr(fields).encode())
+        for paper in papers:
+            for field_name, _ in fields:
+                digest.update("\0".join(paper[field_name]).encode("utf-8", "surrogatepass") + b"\1")
+        found = self.shards.get(name, digest.hexdigest()) if self.shards else None
+        if found is None:
+            index = LunrIndex(fields)
+            for number, paper in enumerate(papers):
+                index.add(number, paper)
+            found = index.shard_files()
+            if self.shards:
+                self.shards.put(name, digest.hexdigest(), found)
+        return found
+
+    def save(self) -> None:
+        for cache in (self.terms, self.shards):
+            if cache is not None:
+                cache.save()
+
+
+def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[str, bytes]:
+    """The search files (module docstring) of the catalog; with ``config``, reusing what the last build
+    of that project computed where its inputs are unchanged (byte-identical either way)."""
     topics: list[list] = []  # [label, slug path, index of its area entry]
     topic_index: dict[tuple[str, str | None], int] = {}
     for area in catalog.areas:
@@ -186,10 +208,11 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
     terms = _Terms()
-    meta = _TermBuilder(META_FIELDS)
-    abstracts = _TermBuilder(ABSTRACT_FIELDS)
+    cache = _SearchCache(config)
+    meta: list[dict[str, list[str]]] = []
+    abstracts: list[dict[str, list[str]]] = []
     papers = []
-    for number, paper in enumerate(catalog.papers):
+    for paper in catalog.papers:
         area = catalog.paper_area(paper)
         sub = catalog.paper_subarea(paper)
         topic = topic_index.get((area.name, sub.name if sub else None)) if area else None
@@ -205,19 +228,9 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
                 decision_number.get(paper.decision) if paper.decision else None,
             ]
         )
-        ref = str(number)
-        author_terms = terms(" ".join(paper.authors))
-        # folded spellings too, so "Jose Garcia" finds "José García"
-        author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in author_terms]
-        meta.add_terms(
-            ref,
-            {
-                "t": terms(paper.title),
-                "a": author_terms,
-                "k": terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""])),
-            },
-        )
-        abstracts.add_terms(ref, {"b": terms(paper.abstract or "", ABSTRACT_WORDS)})
+        title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms)
+        meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
+        abstracts.append({"b": abstract_terms})
         texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
     store = {
         "topics": topics,
@@ -226,9 +239,11 @@ def search_files(catalog: Catalog) -> dict[str, bytes]:
         "decisions": decisions,
         "papers": papers,
     }
+    files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
+    files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts).items()})
+    cache.save()
     return {
-        INDEX_FILE: _compact(meta.serialize()),
-        ABSTRACTS_FILE: _compact(abstracts.serialize()),
+        **files,
         DOCS_FILE: _compact(store),
         ABSTRACT_TEXT_FILE: _compact(texts),
         LUNR_FILE: lunr_js_source().read_bytes(),

@@ -202,7 +202,7 @@ def _generate(
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
         shell_data[layout.PAPERS_SECTION] = pages_data(shelled)
     if search:
-        files.update(search_files(catalog))
+        files.update(search_files(catalog, config))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
@@ -398,8 +398,8 @@ def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
     (out_dir / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
 
 
-def _search_worker(catalog: Catalog, out_dir: Path) -> None:
-    _write_deferred(out_dir, search_files(catalog))
+def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> None:
+    _write_deferred(out_dir, search_files(catalog, config))
 
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
@@ -475,7 +475,7 @@ def stage_docs(
             shutil.rmtree(deferred)
         pending = None
         if parallel and _can_fork():
-            pending = Pending(_Forked("search index", _search_worker, catalog, deferred, nice=10))
+            pending = Pending(_Forked("search index", _search_worker, config, catalog, deferred, nice=10))
             workers.append(pending)
         later = pending is None and search_thread
         target = staged_docs_dir(config)
@@ -502,7 +502,7 @@ def stage_docs(
             else:
                 path.unlink(missing_ok=True)
         if later:
-            pending = Pending(_Threaded("search index", _search_worker, catalog, deferred))
+            pending = Pending(_Threaded("search index", _search_worker, config, catalog, deferred))
     except BaseException:
         for worker in workers:
             worker.cancel()

@@ -1,7 +1,7 @@
 """Incremental builds (generator/site/incremental.py): after an edit, ``papersite build``
 renders only what changed and ends with the site a clean build of the same pages gives.
 
-Each edit a maintainer makes (a title, a keyword, a topic, a deleted page) is
+Each edit a maintainer makes (a title, a keyword, a topic, an abstract, a deleted page) is
 followed by an incremental build of the project and a clean build of a copy of
 it; the two sites must be byte-identical, and a paper page the edit does not
 touch must not have been written again.
@@ -69,6 +69,10 @@ def _rename_author(data: dict) -> None:
     data["authors"] = ["Mingyu Zhou" if name == "Ming-Zhou" else name for name in data["authors"]]
 
 
+def _rewrite_abstract(data: dict) -> None:  # the abstracts' search index and texts change, the meta index does not
+    data["abstract"] = data["abstract"].replace("attention", "sparse attention") + " A closing sentence on lattices."
+
+
 def _describe(data: dict) -> None:  # a maintainer's own key: the paper text the related lists compare is unchanged
     data["description"] = "A maintainer's one-line summary."
 
@@ -78,6 +82,7 @@ EDITS = [
     ("keyword added", "graph-transformers", _add_keyword),
     ("topic changed", "calibrated-flows", _change_topic),
     ("author renamed", "graph-transformers", _rename_author),
+    ("abstract changed", "graph-transformers", _rewrite_abstract),
     ("description added", "one-step-diffusion-via-shortcut-models", _describe),
     ("page deleted", "hostile-paper", None),
 ]
@@ -139,7 +144,8 @@ def test_a_maintainers_body_moves_a_page_to_the_engine_and_back(project: Path, t
 def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:
     """Whatever the build dir's caches hold, the site is the one a clean build gives."""
     caches = project / "build" / "cache"
-    assert {p.name for p in caches.iterdir()} >= {"checked.pickle", "related.pickle", "staged.json"}
+    assert {p.name for p in caches.iterdir()} >= {"checked.pickle", "related.pickle", "staged.json",
+                                                  "search-terms.pickle", "search-shards.pickle"}
     for path in caches.iterdir():
         path.write_bytes(b"\x80not a cache")
     edit_front_matter(project / PAPERS / "calibrated-flows.md", _retitle_again)

@@ -24,8 +24,9 @@ from generator.cli import main as papersite
 from generator.config import load_config
 from generator.site.catalog import build_catalog
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
+from generator.site.search_index import SHARD_KEYS
 from generator.site.stage import read_records
-from site_fixtures import REPO_ROOT, write_project
+from site_fixtures import REPO_ROOT, lunr_index_of, write_project
 
 pytestmark = pytest.mark.slow
 
@@ -291,20 +292,20 @@ def test_rebuild_is_byte_identical(real, tmp_path):
 
 
 def _search(config):
-    from lunr.index import Index
-
-    index = Index.load(json.loads((config.site_dir / "assets/papersite/search-index.json").read_text("utf-8")))
+    index = lunr_index_of(config.site_dir)
     store = json.loads((config.site_dir / "assets/papersite/search-docs.json").read_text("utf-8"))
     return index, store
 
 
 def test_search_index_is_prebuilt_for_lunr_js(real):
     config, catalog = real
-    data = json.loads((config.site_dir / "assets/papersite/search-index.json").read_text("utf-8"))
-    assert data["version"] == "2.3.9"
+    shards = sorted((config.site_dir / "assets/papersite/search").glob("index-*.json"))
+    assert [p.name for p in shards] == sorted(f"index-{key}.json" for key in SHARD_KEYS)
     assert (config.site_dir / "assets/papersite/lunr.js").read_text("utf-8").count("2.3.9") >= 1
-    _, store = _search(config)
+    index, store = _search(config)
     assert len(store["papers"]) == len(catalog.papers)
+    assert index.fields == ["t", "a", "k"]
+    assert lunr_index_of(config.site_dir, "abstracts").fields == ["b"]
 
 
 def test_exact_title_and_author_find_the_paper(real):

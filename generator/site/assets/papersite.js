@@ -1,7 +1,8 @@
 /* papersite: header search, Explore, the all-papers list and copy buttons.
- * Search runs on lunr indexes that the build serialised (lunr.Index.load is
- * fast; indexing in the browser is not), loaded only when someone starts to
- * search, each in a Web Worker so the page stays responsive: first the short
+ * Search runs on lunr indexes that the build computed (loading them is fast;
+ * indexing in the browser is not), in shards by a term's first letter, loaded
+ * only when someone starts to search and only the shards the query's words
+ * need, each index in a Web Worker so the page stays responsive: first the short
  * fields (titles, authors, keywords, topics), which give the first results, then
  * the abstracts in the background; results are refined once those are in.
  * Everything is fetched from this site: no request leaves the origin. */
@@ -23,19 +24,27 @@
     });
   }
 
-  function getJSON(name) {
-    return fetch(asset(name)).then(function (r) {
-      if (!r.ok) throw new Error(name + ": " + r.status);
-      return r.json();
-    });
-  }
+  // Printable ASCII needs no Unicode normalisation and no Unicode classes: most names and titles
+  // are, and folding 35,000 names and 11,672 titles at 11,672 papers is on the way to the first result.
+  var ASCII = /^[\x20-\x7e]*$/;
 
   function fold(text) {
-    return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+    text = text || "";
+    if (ASCII.test(text)) return text.toLowerCase().replace(/ +/g, " ").trim();
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+  }
+
+  // folded, each run of anything but letters and digits one space: what page names are matched in
+  function foldedWords(text) {
+    var f = fold(text);
+    return ASCII.test(f) ? f.replace(/[^a-z0-9]+/g, " ") : f.replace(/[^\p{L}\p{N}]+/gu, " ");
   }
 
   // what an exact title match compares: folded, without punctuation
-  function titleKey(text) { return fold(text).replace(/[^\p{L}\p{N} ]/gu, "").replace(/ +/g, " ").trim(); }
+  function titleKey(text) {
+    var f = fold(text);
+    return (ASCII.test(f) ? f.replace(/[^a-z0-9 ]/g, "") : f.replace(/[^\p{L}\p{N} ]/gu, "")).replace(/ +/g, " ").trim();
+  }
 
   /* A query's words, split and trimmed the way the build split the indexed text
    * (generator/site/search.py): NFKC, lower case, white space and hyphens
@@ -51,48 +60,41 @@
   function measure(name, start) {
     try { performance.measure(name, { start: start, end: performance.now() }); } catch (error) { /* no measure options */ }
   }
-  function timed(file, t) {
-    if (!t || !performance.measure) return;
+  // [what, start, end] (absolute ms) from the worker: fetching, parsing and loading shards
+  function timed(name, entries) {
+    if (!entries || !performance.measure) return;
     var origin = performance.timeOrigin;
-    try {
-      performance.measure("papersite " + file + " parse", { start: t.start - origin, end: t.parsed - origin });
-      performance.measure("papersite " + file + " load", { start: t.parsed - origin, end: t.loaded - origin });
-    } catch (error) { /* older browsers: no measure options */ }
+    entries.forEach(function (e) {
+      try { performance.measure("papersite " + name + " " + e[0], { start: e[1] - origin, end: e[2] - origin }); } catch (error) { /* older browsers: no measure options */ }
+    });
   }
 
-  /* One prebuilt index (and, for the abstracts, their texts), searched in a
-   * worker (or on this thread where workers fail). ask() keeps at most one
-   * question in flight; a question replaced before it was sent resolves with null. */
-  function Source(file, textFile) {
-    var source = this;
+  /* One prebuilt index in shards (and, for the abstracts, their texts), searched in a
+   * worker (or on this thread where workers fail), which fetches the shards a
+   * question needs. ask() keeps at most one question in flight; a question
+   * replaced before it was sent resolves with null, one the index could not
+   * answer (a shard failed to load) with {type: "error"}. */
+  function Source(name, textFile) {
+    var source = this, shards = asset("search/" + name + "-"), texts = textFile ? asset(textFile) : null;
+    this.name = name; this.shards = shards; this.texts = texts;
     this.busy = false; this.next = null; this.current = null; this.serial = 0;
-    var begun = performance.now();
-    function bytesOf(name) {
-      return fetch(asset(name)).then(function (r) {
-        if (!r.ok) throw new Error(name + ": " + r.status);
-        return r.arrayBuffer();
-      });
-    }
-    // the downloads start at once, while the worker starts and loads lunr.js
-    var download = bytesOf(file).then(function (bytes) { measure("papersite " + file + " fetch", begun); return bytes; });
-    var text = textFile ? bytesOf(textFile) : Promise.resolve(null);
     this.ready = new Promise(function (resolve, reject) {
       var worker;
       try { worker = new Worker(asset("search-worker.js")); } catch (error) { worker = null; }
-      if (!worker) { source.local(download, text).then(resolve, reject); return; }
+      if (!worker) { source.local().then(resolve, reject); return; }
       source.worker = worker;
       worker.onmessage = function (event) {
         var m = event.data || {};
-        if (m.type === "ready") { resolve(); timed(file, m.timing); }
-        else if (m.type === "error") {
-          reject(new Error(file + ": " + m.message));
-          if (source.current) source.current.resolve(null);
+        if (m.type === "ready") { resolve(); return; }
+        if (m.type === "error" && m.id === undefined) {
+          reject(new Error(name + ": " + m.message));
+          if (source.current) source.current.resolve({ type: "error" });
           if (source.next) source.next.resolve(null);
           source.current = source.next = null;
-        }
-        else if (source.current && source.current.message.id === m.id) {
+        } else if (source.current && source.current.message.id === m.id) {
           var done = source.current;
           source.current = null; source.busy = false;
+          timed(name, m.timing);
           done.resolve(m);
           source.pump();
         }
@@ -103,21 +105,22 @@
         if (source.current && !source.next) source.next = source.current; // ask again on this thread
         else if (source.current) source.current.resolve(null);
         source.current = null;
-        source.local(bytesOf(file), textFile ? bytesOf(textFile) : null)
-          .then(function () { resolve(); source.busy = false; source.pump(); }, reject);
+        source.local().then(function () { resolve(); source.busy = false; source.pump(); }, reject);
       };
       worker.postMessage({ type: "lunr", url: asset("lunr.js") });
-      Promise.all([download, text]).then(function (both) {
-        if (source.worker) worker.postMessage({ type: "load", data: both[0], text: both[1] }, both[1] ? [both[0], both[1]] : [both[0]]);
-      }, reject);
+      worker.postMessage({ type: "open", shards: shards, texts: texts });
     });
   }
-  Source.prototype.local = function (download, text) {
+  Source.prototype.local = function () {
     var source = this;
-    return helpers().then(function () { return window.papersiteIndex.load(download, text); })
-      .then(function (loaded) { source.index = loaded; });
+    return helpers().then(function () { source.index = window.papersiteIndex.open(source.shards, source.texts); });
   };
-  // message: {type: "query" | "texts", ...} (see search-worker.js); resolves with the answer, or null
+  // a query is being typed: the worker loads the shards of its words meanwhile (no answer)
+  Source.prototype.warm = function (words) {
+    if (this.worker) this.worker.postMessage({ type: "warm", words: words });
+    else if (this.index) window.papersiteIndex.warm(this.index, words);
+  };
+  // message: {type: "query" | "near" | "texts", ...} (see search-worker.js); resolves with the answer, or null
   Source.prototype.ask = function (message) {
     var source = this;
     return new Promise(function (resolve) {
@@ -129,17 +132,24 @@
   };
   Source.prototype.pump = function () {
     if (this.busy || !this.next) return;
-    var job = this.next;
+    var job = this.next, source = this;
     this.next = null;
     if (this.worker) {
       this.busy = true; this.current = job;
       this.worker.postMessage(job.message);
     } else if (this.index) {
-      job.resolve(window.papersiteIndex.answer(this.index, job.message));
+      this.busy = true;
+      window.papersiteIndex.answer(this.index, job.message).then(function (m) {
+        timed(source.name, m.timing);
+        return m;
+      }, function () { return { type: "error" }; }).then(function (m) {
+        source.busy = false;
+        job.resolve(m);
+        source.pump();
+      });
     } else {
-      var source = this;
       this.next = job;
-      this.ready.then(function () { source.pump(); }, function () { job.resolve(null); });
+      this.ready.then(function () { source.pump(); }, function () { job.resolve({ type: "error" }); });
     }
   };
 
@@ -155,26 +165,39 @@
     return helping;
   }
 
+  // The first index's worker, started when the page is idle (lunr.js, 100 KB, no index yet): a
+  // worker takes a few hundred ms to start on a busy two-core machine, all of it before the first
+  // result when it only starts once the reader types.
+  var firstSource = null;
+  function firstIndex() { return firstSource || (firstSource = new Source("index")); }
+
   /* The store (what results show; loadEngine resolves with it), the first
    * index (engine.meta), then the abstracts and their texts in the background.
    * engine.full is true once the abstracts are searched too (or could not
    * load); the functions in engine.onFull run then, to refresh what is shown. */
   function loadEngine() {
     if (!engine) {
-      var meta = new Source("search-index.json");
+      var meta = firstIndex();
       engine = { full: false, onFull: [], meta: meta, abstracts: null };
       var begun = performance.now();
-      var docs = getJSON("search-docs.json").then(function (store) {
+      // The store is parsed once the worker has started (or failed to): parsing 3.6 MB (11,672
+      // papers) holds this thread a few hundred ms, and a worker cannot start while it is held,
+      // so the first shards would only begin to load after the store.
+      var docs = Promise.all([fetch(asset("search-docs.json")).then(function (r) {
+        if (!r.ok) throw new Error("search-docs.json: " + r.status);
+        return r.text();
+      }), meta.ready.catch(function () { /* search() reports it */ })]).then(function (got) {
+        var store = JSON.parse(got[0]);
         measure("papersite search-docs.json fetch+parse", begun);
         return store;
       });
-      // The abstracts load once the first results are shown (or a moment after the
-      // first index is ready): on two cores, loading them at once slows those down.
+      // The abstracts load once the first results are shown: on two cores, loading
+      // them at once slows those down.
       var started = false;
       engine.startAbstracts = function () {
         if (started) return;
         started = true;
-        var abstracts = new Source("search-index-abstracts.json", "search-abstracts.json");
+        var abstracts = new Source("abstracts", "search-abstracts.json");
         abstracts.ready.then(function () { engine.abstracts = abstracts; }, function (error) {
           if (window.console) console.warn("papersite: abstracts are not searched:", error);
         }).then(function () {
@@ -183,11 +206,6 @@
           engine.onFull.forEach(function (fn) { fn(); });
         });
       };
-      meta.ready.then(function () {
-        engine.searchable = true;
-        measure("papersite search ready", begun);
-        setTimeout(engine.startAbstracts, 400);
-      }, function () { /* search() reports it */ });
       var helped = helpers().catch(function () { /* highlighting falls back to plain prefixes */ });
       engine.ready = Promise.all([docs, helped]).then(function (got) {
         var store = got[0], byTitle = new Map();
@@ -202,6 +220,12 @@
       });
     }
     return engine.ready;
+  }
+
+  // the first index starts loading the shards of a query's words while the store still loads
+  function warmUp(text) {
+    loadEngine();
+    engine.meta.warm(parseQuery(text).words);
   }
 
   /* ---- what a query asks ---- */
@@ -327,20 +351,44 @@
       return { type: "query", words: query.words, prefix: prefix,
         phrases: query.parts.filter(function (p) { return p.phrase; }).map(function (p) { return p.label; }) };
     };
-    return eng.meta.ready.then(function () {
-      var asks = [eng.meta.ask(message(query.prefix))];
-      // the abstracts' vocabulary is five times the titles': a short prefix there stands for too many words
-      if (eng.abstracts) asks.push(eng.abstracts.ask(message(query.prefix && last.length >= ABSTRACT_PREFIX_MIN)));
-      full = eng.full;
-      return Promise.all(asks);
-    }).then(function (found) {
+    var sources = [], typos = [];
+    // null: a newer query replaced this one. Without the first index there is no search; without
+    // the abstracts' (a shard failed to load) the first index's results stand, as before they load.
+    function answered(found) {
       if (found.some(function (f) { return f === null; })) return null;
-      measure("papersite query", begun);
-      var docs = new Map(), stops = 0, typos = [];
+      if (found[0].type === "error") throw new Error("a search index shard could not be loaded");
+      if (found.length > 1 && found[1].type === "error") {
+        if (window.console) console.warn("papersite: an abstracts shard could not be loaded");
+        found = found.slice(0, 1); sources = sources.slice(0, 1);
+      }
+      return found;
+    }
+    return eng.meta.ready.then(function () {
+      sources = eng.abstracts ? [eng.meta, eng.abstracts] : [eng.meta];
+      full = eng.full;
+      return Promise.all(sources.map(function (source, k) {
+        // the abstracts' vocabulary is five times the titles': a short prefix there stands for too many words
+        return source.ask(message(k ? query.prefix && last.length >= ABSTRACT_PREFIX_MIN : query.prefix));
+      }));
+    }).then(answered).then(function (found) {
+      if (!found) return null;
       // a word no index holds as typed is taken for a typo: its near spellings count instead
       query.words.forEach(function (word, i) {
         if (!found.some(function (f) { return f.words[i].refs.length; })) typos.push(i);
       });
+      if (!typos.length) return found;
+      var near = { type: "near", words: typos.map(function (i) { return query.words[i]; }) };
+      return Promise.all(sources.map(function (source) { return source.ask(Object.assign({}, near)); })).then(answered).then(function (nearFound) {
+        if (!nearFound) return null;
+        found = found.slice(0, nearFound.length);
+        nearFound.forEach(function (f, k) { typos.forEach(function (i, j) { found[k].words[i].fuzzy = f.words[j]; }); });
+        return found;
+      });
+    }).then(function (found) {
+      if (!found) return null;
+      measure("papersite query", begun);
+      eng.searchable = true; // the first index has answered: the exact title need not be shown apart any more
+      var docs = new Map(), stops = 0;
       found.forEach(function (f) {
         f.words.forEach(function (exact, i) {
           var w = typos.indexOf(i) >= 0 ? exact.fuzzy : exact;
@@ -433,6 +481,7 @@
 
   function pageIndex(store) {
     if (store.pageIndex) return store.pageIndex;
+    var begun = performance.now();
     var counts = { a: new Int32Array(store.authors.length), k: new Int32Array(store.keywords.length), t: new Int32Array(store.topics.length) };
     store.papers.forEach(function (p) {
       p[2].forEach(function (a) { counts.a[a]++; });
@@ -440,22 +489,23 @@
       if (p[3] != null) { counts.t[p[3]]++; if (store.topics[p[3]][2] !== p[3]) counts.t[store.topics[p[3]][2]]++; }
     });
     var entries = [];
-    function add(kind, list, href, count, label) {
+    // (each page's URL is made when it is shown: 37,000 new URL() calls took 150 ms at 11,672 papers)
+    function add(kind, list, section, count) {
       list.forEach(function (e, i) {
-        var name = label ? label(e) : e[0];
-        entries.push({ kind: kind, name: name, href: href(e), count: count[i], folded: " " + fold(name).replace(/[^\p{L}\p{N}]+/gu, " ") });
+        entries.push({ kind: kind, name: e[0], path: section + e[1] + "/", count: count[i], folded: " " + foldedWords(e[0]) });
       });
     }
-    add("Author", store.authors, function (e) { return new URL("authors/" + e[1] + "/", root).href; }, counts.a);
-    add("Keyword", store.keywords, function (e) { return new URL("keywords/" + e[1] + "/", root).href; }, counts.k);
-    add("Topic", store.topics, function (e) { return new URL("topics/" + e[1] + "/", root).href; }, counts.t);
+    add("Author", store.authors, "authors/", counts.a);
+    add("Keyword", store.keywords, "keywords/", counts.k);
+    add("Topic", store.topics, "topics/", counts.t);
+    measure("papersite page index", begun);
     return (store.pageIndex = entries);
   }
 
   /* Up to `limit` pages whose name holds every word of the query (each at the
    * start of a word of the name): a name equal to the query first, then by papers. */
   function matchingPages(store, text, limit) {
-    var words = fold(text).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    var words = foldedWords(text).trim();
     if (words.length < 3) return [];
     var needles = words.split(" ").map(function (w) { return " " + w; }), whole = " " + words;
     var found = [];
@@ -464,7 +514,10 @@
       found.push({ entry: e, exact: e.folded.trim() === words || e.folded.slice(e.folded.lastIndexOf(" ")) === whole });
     });
     found.sort(function (a, b) { return b.exact - a.exact || b.entry.count - a.entry.count || a.entry.name.localeCompare(b.entry.name); });
-    return found.slice(0, limit).map(function (f) { return f.entry; });
+    return found.slice(0, limit).map(function (f) {
+      if (!f.entry.href) f.entry.href = new URL(f.entry.path, root).href;
+      return f.entry;
+    });
   }
 
   function paperHref(slug) { return new URL("papers/" + slug + "/", root).href; }
@@ -498,7 +551,7 @@
   function addSnippets(eng, numbers, targets, match, still) {
     if (!eng.abstracts || !numbers.length) return;
     eng.abstracts.ask({ type: "texts", refs: numbers }).then(function (answer) {
-      if (!answer || !still()) return;
+      if (!answer || !answer.texts || !still()) return; // (texts that could not load: no snippets)
       answer.texts.forEach(function (text, i) {
         var cut = snippet(text, match);
         if (cut) targets[i].appendChild(el("p", { "class": "ps-snippet" }, [cut]));
@@ -596,6 +649,7 @@
         list.textContent = ""; first = null; list.removeAttribute("data-ps-query");
         meta.textContent = "Type to search titles, authors, keywords and abstracts"; return;
       }
+      warmUp(text);
       loadEngine().then(function (eng) {
         if (!listening) { listening = true; eng.onFull.push(function () { if (input.value.trim()) render(); }); }
         if (input.value !== text) return null;
@@ -608,6 +662,7 @@
       }).catch(function () { meta.textContent = "The search index could not be loaded"; });
     }
 
+    (window.requestIdleCallback || setTimeout)(firstIndex, { timeout: 2000 });
     input.addEventListener("focus", function () {
       // Material shows the results panel only while its #__search toggle is on
       if (toggle && !toggle.checked) toggle.checked = true;
@@ -695,6 +750,7 @@
     if (!q.value) q.value = params.get("q") || "";
     var preload = el("link", { rel: "preload", as: "fetch", href: asset("search-docs.json"), crossorigin: "anonymous" });
     document.head.appendChild(preload);
+    if (q.value) warmUp(q.value);
 
     loadEngine().then(function (eng) {
       var store = eng.store;

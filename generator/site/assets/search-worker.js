@@ -1,17 +1,23 @@
-/* papersite: one prebuilt lunr index, loaded and searched off the main thread.
- * papersite.js starts one worker per index file (search-index.json first, then
- * search-index-abstracts.json), downloads the file meanwhile and hands its bytes
- * over (the abstracts worker also gets search-abstracts.json, the texts), then
- * asks one question at a time, each with an id the answer repeats:
- *   {type: "query", id, words, prefix, phrases} -> {type: "hits", id, words: [{refs, scores, fields, stop, fuzzy}], phrases}
+/* papersite: one prebuilt lunr index, in shards, loaded and searched off the main thread.
+ * papersite.js starts one worker per index (search/index-*.json first, then
+ * search/abstracts-*.json, whose worker also has search-abstracts.json, the
+ * texts), then asks one question at a time, each with an id the answer repeats:
+ *   {type: "query", id, words, prefix, phrases} -> {type: "hits", id, words: [{refs, scores, fields, stop}], phrases, timing}
  *     one lunr search per word, so papersite.js can count how many of the
  *     query's words each paper matches and in which fields (fieldBits);
  *     phrases: for each quoted phrase, the papers whose text holds it (null
  *     without texts);
- *   {type: "texts", id, refs} -> {type: "texts", id, texts}: abstracts for snippets.
- * Parsing and loading a large index takes a while: in a worker the page stays
- * responsive meanwhile. Where workers are unavailable, papersite.js loads this
- * file as a plain script and calls papersiteIndex.load / .answer itself. */
+ *   {type: "near", id, words} -> the same, for the words at one edit (typos: asked
+ *     only for words that no index holds, of 5+ letters);
+ *   {type: "texts", id, refs} -> {type: "texts", id, texts}: abstracts for snippets;
+ *   {type: "warm", words} (no answer): a query is being typed, load its shards.
+ * A word is answered from the shard of its first letter (generator/site/search_index.py
+ * says why that gives lunr's own scores), fetched and turned into a lunr.Index
+ * the first time a word needs it; near spellings (one edit) from all shards in
+ * one index. Once a question is answered, the other shards load one at a time
+ * while no question waits, so later words seldom wait for a download.
+ * Where workers are unavailable, papersite.js loads this file as a plain script
+ * and calls papersiteIndex.open / .answer itself. */
 (function (scope) {
   "use strict";
 
@@ -21,21 +27,111 @@
   // A word being typed counts as a prefix from this many letters: "co*" stands for thousands of
   // terms at 11,672 papers, and scoring them all took up to a second per keystroke.
   var PREFIX_MIN = 3;
+  // search_index.py: SHARD_KEYS and shard_of
+  var SHARD_KEYS = "0abcdefghijklmnopqrstuvwxyz".split("").concat(["other"]);
+  function shardOf(word) {
+    var first = word.charAt(0);
+    if (first >= "a" && first <= "z") return first;
+    return first >= "0" && first <= "9" ? "0" : "other";
+  }
 
-  // data: the index file's bytes (an ArrayBuffer, or a promise of one); text: the texts' bytes or null;
-  // timing: where loading went (absolute ms), for performance.measure in papersite.js
-  function load(data, text, timing) {
-    var clock = function () { return scope.performance.timeOrigin + scope.performance.now(); };
-    timing = timing || {};
-    return Promise.all([data, text]).then(function (bytes) {
-      timing.start = clock();
-      var parsed = JSON.parse(new TextDecoder().decode(bytes[0]));
-      timing.parsed = clock();
-      var loaded = { index: scope.lunr.Index.load(parsed), texts: null, normal: null };
-      if (bytes[1]) loaded.texts = JSON.parse(new TextDecoder().decode(bytes[1]));
-      timing.loaded = clock();
-      return loaded;
+  function clock() { return scope.performance.timeOrigin + scope.performance.now(); }
+
+  function getJSON(url) {
+    return scope.fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(url + ": " + r.status);
+      return r.json();
     });
+  }
+
+  /* Parsed shards (search_index.py's format) -> one lunr.Index of their terms: what
+   * lunr.Index.load builds from a serialised index, without the copy of every
+   * weight that the serialised form holds twice. */
+  function lunrIndex(shards) {
+    var lunr = scope.lunr, invertedIndex = Object.create(null), vectors = Object.create(null), terms = [];
+    shards.forEach(function (shard) {
+      var fields = shard.fields;
+      shard.terms.forEach(function (entry) {
+        var term = entry[0], number = entry[1], posting = { _index: number };
+        for (var f = 0; f < fields.length; f++) {
+          var flat = entry[2 + f], docs = {}, paper = -1;
+          for (var i = 0; i < flat.length; i += 2) {
+            paper += flat[i];
+            docs[paper] = {};
+            var ref = fields[f] + "/" + paper;
+            (vectors[ref] || (vectors[ref] = [])).push(number, flat[i + 1] / 1000);
+          }
+          posting[fields[f]] = docs;
+        }
+        invertedIndex[term] = posting;
+        terms.push(term);
+      });
+    });
+    terms.sort(); // shards hold terms in UTF-16 order; several shards together need sorting again
+    var builder = new lunr.TokenSet.Builder();
+    terms.forEach(function (term) { builder.insert(term); });
+    builder.finish();
+    var fieldVectors = Object.create(null);
+    Object.keys(vectors).forEach(function (ref) { fieldVectors[ref] = new lunr.Vector(sortedPairs(vectors[ref])); });
+    return new lunr.Index({
+      invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: builder.root,
+      fields: shards.length ? shards[0].fields : [], pipeline: lunr.Pipeline.load(["stemmer"])
+    });
+  }
+
+  // [number, weight, ...] in term-number order, as lunr.Vector wants its elements
+  function sortedPairs(flat) {
+    var sorted = true;
+    for (var i = 2; i < flat.length; i += 2) if (flat[i] < flat[i - 2]) { sorted = false; break; }
+    if (sorted) return flat;
+    var pairs = [];
+    for (var j = 0; j < flat.length; j += 2) pairs.push([flat[j], flat[j + 1]]);
+    pairs.sort(function (a, b) { return a[0] - b[0]; });
+    return [].concat.apply([], pairs);
+  }
+
+  /* An index in shards: shards, the start of their urls (".../search/index-": the
+   * shard's key and ".json" follow), each fetched once; textsUrl: the texts' url or
+   * null. timing collects where loading went (absolute ms), for performance.measure
+   * in papersite.js. */
+  function open(shards, textsUrl) {
+    return { shards: shards, textsUrl: textsUrl, parsed: {}, indexes: {}, whole: null, texts: null, normal: null, timing: [] };
+  }
+
+  function shardData(state, key) {
+    if (!state.parsed[key]) {
+      var start = clock();
+      state.parsed[key] = getJSON(state.shards + key + ".json").then(function (shard) {
+        state.timing.push(["shard " + key + " fetch+parse", start, clock()]);
+        return shard;
+      });
+    }
+    return state.parsed[key];
+  }
+
+  function shardIndex(state, key) {
+    if (!state.indexes[key]) {
+      state.indexes[key] = shardData(state, key).then(function (shard) {
+        var start = clock(), index = lunrIndex([shard]);
+        state.timing.push(["shard " + key + " load", start, clock()]);
+        return index;
+      });
+    }
+    return state.indexes[key];
+  }
+
+  // every shard in one index: what a word with a typo is looked up in (one edit may change its first letter)
+  function wholeIndex(state) {
+    if (!state.whole) {
+      state.whole = Promise.all(SHARD_KEYS.map(function (key) { return shardData(state, key); })).then(lunrIndex);
+    }
+    return state.whole;
+  }
+
+  function texts(state) {
+    if (!state.textsUrl) return Promise.resolve(null);
+    if (!state.texts) state.texts = getJSON(state.textsUrl);
+    return state.texts;
   }
 
   // " words of the text " in lower case, anything but letters and digits one space: what phrases are found in
@@ -46,8 +142,8 @@
   /* One word -> the papers that hold it (refs), its lunr score in each and the
    * fields it matched there (bits). The word is stemmed as the index was; while
    * it is being typed (prefix) it also counts as the start of a longer word.
-   * A long word this index does not hold is also looked up at one edit (a typo),
-   * apart (fuzzy): papersite.js uses those only for a word that no index holds. */
+   * A long word that no index holds is looked up at one edit (a typo) in a
+   * second question ("near"). */
   function hitsOf(index, build) {
     var hits = [];
     // (a query without clauses would match every paper)
@@ -64,71 +160,110 @@
     return { refs: refs, scores: scores, fields: fields };
   }
 
-  function searchWord(index, word, prefix) {
+  function none() { return { refs: new Int32Array(0), scores: new Float64Array(0), fields: new Uint8Array(0) }; }
+
+  // a promise of the word's hits (see hitsOf), loading the shard it needs
+  function searchWord(state, word, prefix) {
     var lunr = scope.lunr, stop = !word || isStopWord(word);
-    var found = hitsOf(index, stop ? null : function (q) {
-      q.term(word, { boost: 1 });
-      if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
+    var found = stop ? Promise.resolve(none()) : shardIndex(state, shardOf(word)).then(function (index) {
+      return hitsOf(index, function (q) {
+        q.term(word, { boost: 1 });
+        if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
+      });
     });
-    found.stop = stop;
-    var typo = !stop && !found.refs.length && word.length >= FUZZY_MIN;
-    found.fuzzy = hitsOf(index, typo ? function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); } : null);
-    return found;
+    return found.then(function (hits) { hits.stop = stop; return hits; });
   }
 
-  function withPhrase(loaded, phrase) {
-    if (!loaded.texts) return null;
-    if (!loaded.normal) loaded.normal = loaded.texts.map(normal);
+  // a promise of the word's hits at one edit, from every shard (an edit may change its first letter)
+  function searchNear(state, word) {
+    if (!word || word.length < FUZZY_MIN || isStopWord(word)) return Promise.resolve(none());
+    return wholeIndex(state).then(function (index) {
+      return hitsOf(index, function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); });
+    });
+  }
+
+  function withPhrase(state, all, phrase) {
+    if (!all) return null;
+    if (!state.normal) state.normal = all.map(normal);
     var needle = normal(phrase).replace(/ $/, ""); // the last word may go on: "diffusion model" finds "diffusion models"
     var found = [];
-    for (var i = 0; i < loaded.normal.length; i++) if (loaded.normal[i].indexOf(needle) >= 0) found.push(i);
+    for (var i = 0; i < state.normal.length; i++) if (state.normal[i].indexOf(needle) >= 0) found.push(i);
     return Int32Array.from(found);
   }
 
-  // a message -> [answer, transferable buffers]
-  function answer(loaded, message) {
+  // a message -> a promise of [answer, transferable buffers]
+  function answer(state, message) {
     if (message.type === "texts") {
-      var texts = (message.refs || []).map(function (r) { return loaded.texts ? loaded.texts[r] || "" : ""; });
-      return [{ type: "texts", id: message.id, texts: texts }, []];
+      return texts(state).then(function (all) {
+        var picked = (message.refs || []).map(function (r) { return all ? all[r] || "" : ""; });
+        return [{ type: "texts", id: message.id, texts: picked }, []];
+      });
     }
-    var words = message.words || [], buffers = [];
-    var perWord = words.map(function (word, i) {
-      var found = searchWord(loaded.index, word, message.prefix && i === words.length - 1);
-      [found, found.fuzzy].forEach(function (f) { buffers.push(f.refs.buffer, f.scores.buffer, f.fields.buffer); });
-      return found;
+    var words = message.words || [], phrases = message.phrases || [];
+    var perWord = Promise.all(words.map(function (word, i) {
+      return message.type === "near" ? searchNear(state, word) : searchWord(state, word, message.prefix && i === words.length - 1);
+    }));
+    var phraseHits = phrases.length ? texts(state).then(function (all) {
+      return phrases.map(function (p) { return withPhrase(state, all, p); });
+    }) : Promise.resolve([]);
+    return Promise.all([perWord, phraseHits]).then(function (got) {
+      var buffers = [];
+      got[0].forEach(function (f) { buffers.push(f.refs.buffer, f.scores.buffer, f.fields.buffer); });
+      got[1].forEach(function (p) { if (p) buffers.push(p.buffer); });
+      var timing = state.timing;
+      state.timing = [];
+      return [{ type: "hits", id: message.id, words: got[0], phrases: got[1], timing: timing }, buffers];
     });
-    var phrases = (message.phrases || []).map(function (p) { return withPhrase(loaded, p); });
-    phrases.forEach(function (p) { if (p) buffers.push(p.buffer); });
-    return [{ type: "hits", id: message.id, words: perWord, phrases: phrases }, buffers];
+  }
+
+  // a query being typed: load the shards its words need before the question comes
+  function warm(state, words) {
+    (words || []).forEach(function (word) {
+      // (a shard that fails to load fails the question that needs it, not this)
+      if (word && !isStopWord(word)) shardIndex(state, shardOf(word)).catch(function () { /* the question reports it */ });
+    });
+  }
+
+  // the shards no question has asked for yet, one at a time (the caller waits for an idle moment)
+  function nextIdleShard(state) {
+    for (var i = 0; i < SHARD_KEYS.length; i++) if (!state.indexes[SHARD_KEYS[i]]) return shardIndex(state, SHARD_KEYS[i]);
+    return null;
   }
 
   var inWorker = typeof scope.importScripts === "function" && typeof scope.document === "undefined";
   if (!inWorker) {
-    scope.papersiteIndex = { load: load, answer: function (loaded, message) { return answer(loaded, message)[0]; }, normal: normal };
+    scope.papersiteIndex = {
+      open: open, normal: normal, warm: warm,
+      answer: function (state, message) { return answer(state, message).then(function (out) { return out[0]; }); }
+    };
     return;
   }
 
-  var loaded = null, waiting = null;
-  function reply(message) {
-    var out = answer(loaded, message);
-    scope.postMessage(out[0], out[1]);
+  var state = null, asked = 0, idle = null;
+  function prefetch() {
+    clearTimeout(idle);
+    idle = setTimeout(function () {
+      var before = asked, loading = nextIdleShard(state);
+      if (loading) loading.then(function () { if (asked === before) prefetch(); }, function () { /* a question reports it */ });
+    }, 300);
   }
-  // {type: "lunr", url} first (lunr.js loads while papersite.js downloads the index), then {type: "load", data, text}
+  // {type: "lunr", url} first, then {type: "open", shards, texts}, then questions (papersite.js sends one at a time)
   scope.onmessage = function (event) {
     var message = event.data || {};
     if (message.type === "lunr") {
       try { scope.importScripts(message.url); } catch (error) { scope.postMessage({ type: "error", message: String(error) }); }
-    } else if (message.type === "load") {
-      var timing = {};
-      load(message.data, message.text || null, timing).then(function (index) {
-        loaded = index;
-        scope.postMessage({ type: "ready", timing: timing });
-        if (waiting) { reply(waiting); waiting = null; }
-      }, function (error) { scope.postMessage({ type: "error", message: String(error) }); });
-    } else if (loaded) {
-      reply(message);
+    } else if (message.type === "open") {
+      state = open(message.shards, message.texts || null);
+      scope.postMessage({ type: "ready" });
+    } else if (message.type === "warm") {
+      warm(state, message.words);
     } else {
-      waiting = message; // papersite.js has at most one question in flight
+      asked++;
+      clearTimeout(idle);
+      answer(state, message).then(function (out) {
+        scope.postMessage(out[0], out[1]);
+        prefetch();
+      }, function (error) { scope.postMessage({ type: "error", id: message.id, message: String(error) }); });
     }
   };
 })(self);

@@ -1,0 +1,97 @@
+"""Header search on an index in shards (generator/site/search_index.py): a query loads the shards its
+words need, shows results before the abstracts are in, and ranks as one index would.
+
+Runs on the small site of search_corpus.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from search_corpus import search_site  # noqa: F401 (fixture)
+from site_ui import HEADER_SEARCH_INPUT, header_search_settled, paper_slug_of, result_hrefs
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def desk(page_factory, search_site):  # noqa: F811
+    return page_factory(search_site, viewport={"width": 1280, "height": 900})
+
+
+def _papers(results) -> list[str]:
+    return [s for s in map(paper_slug_of, result_hrefs(results)) if s]
+
+
+def _shards_asked(requests: list[str], index: str) -> list[str]:
+    return [url.rsplit("/", 1)[1] for url in requests if f"/assets/papersite/search/{index}-" in url]
+
+
+def test_a_query_loads_the_shards_of_its_words_first_letters(desk):
+    asked: list[str] = []
+    desk.page.on("request", lambda request: asked.append(request.url))
+    desk.goto("")
+    _, results = header_search_settled(desk.page, "graph safety")
+    assert _papers(results)[0] == "graph-control", "the paper holding both words (one in each shard) comes first"
+    # the other shards may load afterwards, while the reader reads: not before the answer
+    assert set(_shards_asked(asked, "index")[:2]) == {"index-g.json", "index-s.json"}, _shards_asked(asked, "index")
+    assert set(_shards_asked(asked, "abstracts")[:2]) == {"abstracts-g.json", "abstracts-s.json"}
+
+
+def test_first_results_are_shown_while_the_abstracts_still_load(desk):
+    page, held, release = desk.page, [], []
+
+    def hold(route):  # noqa: ANN001
+        if release:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/assets/papersite/search/abstracts-*.json", hold)
+    desk.goto("")
+    page.locator(HEADER_SEARCH_INPUT).first.fill("graph safety")
+    page.wait_for_function("() => { const l = document.querySelector('[data-ps-search-results]');"
+                           " return l && l.getAttribute('data-ps-state') === 'partial' && l.children.length > 0; }")
+    meta = page.locator("[data-ps-search-meta]").inner_text()
+    assert "searching the abstracts too" in meta, meta
+    partial = _papers(page.locator(".md-search-result__item"))
+    assert {"graph-control", "safety-layers", "graph-partitioning"} <= set(partial), partial
+    for _ in range(200):  # the abstracts are asked for once the first results are drawn
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the abstracts' shards were never asked for"
+    page.wait_for_timeout(300)
+    state = page.locator("[data-ps-search-results]").get_attribute("data-ps-state")
+    assert state == "partial" and _papers(page.locator(".md-search-result__item")) == partial, "the first results stay"
+
+    release.append(True)
+    for route in held:
+        route.continue_()
+    meta, results = header_search_settled(page, "graph safety")
+    assert _papers(results)[0] == "graph-control", "with the abstracts in, the paper with both words comes first"
+    assert meta.startswith("1 paper matches every word"), meta
+
+
+def test_a_typo_in_a_words_first_letter_is_found_in_another_shard(desk):
+    desk.goto("")
+    _, results = header_search_settled(desk.page, "rtansformers")
+    assert _papers(results)[0] == "sparse-transformers", "one swapped pair of letters, the first one included"
+
+
+def test_search_works_where_web_workers_do_not(desk):
+    desk.page.add_init_script("window.Worker = undefined;")
+    desk.goto("")
+    meta, results = header_search_settled(desk.page, "graph safety")
+    assert _papers(results)[0] == "graph-control"
+    assert meta.startswith("1 paper matches every word"), meta
+
+
+def test_the_first_indexs_results_stand_when_the_abstracts_cannot_load(desk):
+    page = desk.page
+    page.route("**/assets/papersite/search/abstracts-*.json", lambda route: route.abort())
+    desk.goto("")
+    meta, results = header_search_settled(page, "graph safety")
+    assert {"graph-control", "safety-layers", "graph-partitioning"} <= set(_papers(results)), _papers(results)
+    assert "could not be loaded" not in meta, meta
+    assert desk.log.page_errors == []

@@ -1,0 +1,120 @@
+"""generator/site/search_index.py: the shards hold exactly what lunr.py's builder would have serialised."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import defaultdict
+
+from lunr.builder import Builder
+
+from generator.site.search_index import SHARD_KEYS, LunrIndex, shard_of
+
+FIELDS = [("t", 10), ("a", 6), ("k", 4)]
+
+
+def _lunr_py(papers: list[dict[str, list[str]]]) -> dict:
+    """lunr.py's builder fed the same terms (as search.py did before the shards): the oracle."""
+    builder = Builder()
+    builder.ref("id")
+    for name, boost in FIELDS:
+        builder.field(name, boost=boost)
+    for number, fields in enumerate(papers):
+        ref = str(number)
+        builder._documents[ref] = {}
+        builder.document_count += 1
+        for field_name in builder._fields:
+            terms = fields.get(field_name, [])
+            field_ref = f"{field_name}/{ref}"
+            frequencies: dict[str, int] = defaultdict(int)
+            builder.field_term_frequencies[field_ref] = frequencies
+            builder.field_lengths[field_ref] = len(terms)
+            for term in terms:
+                frequencies[term] += 1
+                posting = builder.inverted_index.get(term)
+                if posting is None:
+                    posting = {name: {} for name in builder._fields}
+                    posting["_index"] = builder.term_index
+                    builder.term_index += 1
+                    builder.inverted_index[term] = posting
+                posting[field_name].setdefault(ref, {})
+    return builder.build().serialize()
+
+
+def _from_shards(files: dict[str, bytes]) -> tuple[dict, dict]:
+    """Shards -> (term -> [number, {field: sorted refs}]), (field ref -> [number, weight, ...]), as the worker rebuilds them."""
+    postings, vectors = {}, defaultdict(list)
+    for data in files.values():
+        shard = json.loads(data)
+        for term, number, *per_field in shard["terms"]:
+            refs = {}
+            for name, flat in zip(shard["fields"], per_field):
+                paper = -1
+                refs[name] = []
+                for gap, weight in zip(flat[::2], flat[1::2]):
+                    paper += gap
+                    refs[name].append(str(paper))
+                    vectors[f"{name}/{paper}"].append((number, weight / 1000))
+            postings[term] = [number, refs]
+    return postings, {ref: [x for pair in sorted(v) for x in pair] for ref, v in vectors.items()}
+
+
+def _papers(seed: int, count: int) -> list[dict[str, list[str]]]:
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(40)] + ["diffus", "model", "é", "ωmega", "1st", "_x", "zeta"]
+    return [{name: [rng.choice(words[: rng.randint(3, len(words))]) for _ in range(rng.randint(0, 12 if name == "t" else 5))]
+             for name, _ in FIELDS} for _ in range(count)]
+
+
+def test_every_weight_and_term_number_is_lunr_pys() -> None:
+    papers = _papers(7, 300)
+    index = LunrIndex(FIELDS)
+    for number, fields in enumerate(papers):
+        index.add(number, fields)
+    postings, vectors = _from_shards(index.shard_files())
+    oracle = _lunr_py(papers)
+    expected_postings = {term: [p["_index"], {name: list(p[name]) for name, _ in FIELDS}] for term, p in oracle["invertedIndex"]}
+    assert postings == expected_postings
+    expected_vectors = {ref: v for ref, v in oracle["fieldVectors"] if v}
+    assert vectors == expected_vectors  # the same doubles, not merely close
+
+
+def test_a_term_is_in_the_shard_of_its_first_letter_and_in_utf16_order() -> None:
+    index = LunrIndex(FIELDS)
+    index.add(0, {"t": ["beta", "alpha", "42", "éclair", "zeta", "ab"]})
+    files = index.shard_files()
+    assert set(files) == set(SHARD_KEYS)  # empty shards are written too
+    terms = {key: [t[0] for t in json.loads(data)["terms"]] for key, data in files.items()}
+    assert terms["a"] == ["ab", "alpha"] and terms["b"] == ["beta"] and terms["0"] == ["42"]
+    assert terms["other"] == ["éclair"] and shard_of("éclair") == "other"
+    assert sum(len(t) for t in terms.values()) == 6
+
+
+def test_an_index_of_no_papers_has_empty_shards() -> None:
+    files = LunrIndex(FIELDS).shard_files()
+    assert all(json.loads(data) == {"fields": ["t", "a", "k"], "terms": []} for data in files.values())
+
+
+def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> None:
+    """search_files with a project: a paper's terms and an index whose terms are unchanged come from build/cache."""
+    import dataclasses
+
+    from generator.config import load_config
+    from generator.site import search
+    from generator.site.catalog import build_catalog
+    from generator.site.stage import read_records
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "site"))
+    records, _ = read_records(config)
+    first = search.search_files(build_catalog(records), config)
+    built, tokenised = [], []
+    monkeypatch.setattr(search, "LunrIndex", lambda fields, real=search.LunrIndex: built.append(fields) or real(fields))
+    monkeypatch.setattr(search, "_paper_terms", lambda paper, terms, real=search._paper_terms: tokenised.append(paper.slug) or real(paper, terms))
+    assert search.search_files(build_catalog(records), config) == first
+    assert built == [] and tokenised == []
+    retitled = [dataclasses.replace(r, title=r.title + " Revisited") if i == 0 else r for i, r in enumerate(records)]
+    again = search.search_files(build_catalog(retitled), config)
+    assert built == [search.META_FIELDS], "a title edit leaves the abstracts' index as it was"
+    assert tokenised == [retitled[0].slug]
+    assert again == search.search_files(build_catalog(retitled))  # the same bytes as without any cache
