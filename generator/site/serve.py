@@ -17,6 +17,7 @@ again.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import threading
@@ -105,6 +106,13 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
     if not port.isdigit():
         print(f"papersite: --dev-addr {dev_addr!r}: expected HOST:PORT, e.g. 127.0.0.1:8000", file=sys.stderr)
         return 2
+    # The server logs a request it answers with 404 as a warning of the "mkdocs" logger, where
+    # MkDocs' strict mode counts warnings: a reader asking for a page while MkDocs rebuilds in
+    # this process failed the rebuild. Its request lines go to stderr on their own instead.
+    requests = logging.getLogger("mkdocs.livereload")
+    if requests.propagate:
+        requests.propagate = False
+        requests.addHandler(logging.StreamHandler(sys.stderr))
     rebuild = Rebuilder(config)
     config.site_dir.mkdir(parents=True, exist_ok=True)
     server = Server(builder=rebuild, host=host or "127.0.0.1", port=int(port), root=str(config.site_dir))
