@@ -166,7 +166,7 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
             continue  # an engine that left the shell out of its sitemap: nothing to stand in for
         template = entry.group(0)
         text = text[: entry.start()] + "".join(template.replace(shell, url) for url in urls) + text[entry.end() :]
-    _write_if_changed(sitemap, text.encode("utf-8"))
+    write_if_changed(sitemap, text.encode("utf-8"))
     if kept_gz.exists():
         # As MkDocs writes it, with the engine's own header time (the build date,
         # from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
@@ -174,15 +174,21 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
         buffer = io.BytesIO()
         with gzip.GzipFile(fileobj=buffer, filename="sitemap.xml", mode="wb", mtime=mtime) as gz:
             gz.write(text.encode("utf-8"))
-        _write_if_changed(compressed, buffer.getvalue())
+        write_if_changed(compressed, buffer.getvalue())
 
 
-def _write_if_changed(path: Path, data: bytes) -> int:
+def write_if_changed(path: Path, data: bytes) -> int:
+    """1 if ``path`` did not hold ``data`` and now does (a file or folder in its way is replaced)."""
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return 0
     except OSError:
         pass
+    if path.is_dir():
+        shutil.rmtree(path)
+    if path.parent.is_file():
+        path.parent.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     return 1
 
@@ -284,7 +290,7 @@ def _rows(data: Path):  # noqa: ANN202 - yields (url, bytes the row is made of, 
                 raise PapersiteError(f"{path}:1: staged page data unreadable ({error.strerror}); build again") from None
             yield url, source, partial(_row_of, path, source)
         else:
-            yield row[0], "\0".join(row).encode("utf-8", "surrogatepass"), partial(lambda r: r, row)
+            yield row[0], "\0".join(row).encode("utf-8", "surrogatepass"), partial(list, row)
 
 
 def _row_of(path: Path, source: bytes) -> list[str]:
@@ -378,7 +384,7 @@ def fill_bodies(config: ProjectConfig, site_dir: Path) -> int:
             raise PapersiteError(f"{target}: the page holds its body's marker {SHELL_BODY!r} {marks} times; "
                                  "did the theme or a Markdown extension change how raw HTML is written?")
         page = text.replace(SHELL_BODY, body).encode("utf-8")
-        if _write_if_changed(target, page):
+        if write_if_changed(target, page):
             filled += 1
     return filled
 

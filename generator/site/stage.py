@@ -40,6 +40,7 @@ from generator.site.render.indices import detail_page_markdown, detail_pages, in
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
 from generator.site.postbuild import (
     BODIES, PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, pages_data, shell_markdown, shell_url,
+    write_if_changed,
 )
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
@@ -191,11 +192,11 @@ def _generate(
             shelled.append((layout.paper_url(paper.slug), f"{PAPER_ROWS_DIR}/{name}"))
             if not staged.unchanged(fragments_dir / name, paper_page_inputs(paper, catalog, neighbours, context)):
                 row = page_row(paper_page(paper, catalog, neighbours, context))
-                written += _write_if_changed(fragments_dir / name, json.dumps(row, ensure_ascii=False).encode("utf-8"))
+                written += write_if_changed(fragments_dir / name, json.dumps(row, ensure_ascii=False).encode("utf-8"))
             continue
         rel = f"{layout.paper_url(paper.slug)}index.md"
         if not staged.unchanged(target / rel, paper_page_inputs(paper, catalog, neighbours, context)):
-            docs_written += _write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
+            docs_written += write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
         files[rel] = None
     write_tree(fragments_dir, fragments)
     if shelled:
@@ -218,22 +219,6 @@ def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
     except OSError:
         taxonomy = "missing"
     return repr((config, context.venue, taxonomy))
-
-
-def _write_if_changed(path: Path, data: bytes) -> int:
-    """1 if ``path`` did not hold ``data`` and now does."""
-    try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return 0
-    except OSError:
-        pass
-    if path.is_dir():
-        shutil.rmtree(path)
-    if path.parent.is_file():
-        path.parent.unlink()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return 1
 
 
 def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list[str] | None = None) -> tuple[int, int]:
@@ -493,7 +478,7 @@ def stage_docs(
         if generated.bodies is None:
             (post / BODIES).unlink(missing_ok=True)
         else:
-            _write_if_changed(post / BODIES, generated.bodies)
+            write_if_changed(post / BODIES, generated.bodies)
         for section in SHELL_SECTIONS:
             path = post / f"{section}.json"
             if section in generated.shell_data:
