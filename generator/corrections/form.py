@@ -33,6 +33,10 @@ MAX_URL_BYTES = 4000
 # Ends an abstract the link had to shorten; ``papersite correct`` knows the mark,
 # so a reader who leaves a shortened abstract alone does not cut the page's.
 CUT_MARK = "[…]"
+# The attribute of the paper page's "Fix this paper" link that asks papersite.js to add
+# the abstract from the page's citation_abstract tag, whole, while the URL stays within
+# its value (MAX_URL_BYTES); a longer abstract is left out, and an empty field changes nothing.
+ABSTRACT_FROM_PAGE = "data-ps-abstract-max"
 
 NO_RESPONSE = "_No response_"  # what GitHub writes for a field left empty
 NO_CHOICE = "None"  # what a dropdown nobody touched may read
@@ -54,7 +58,7 @@ FIELDS: tuple[FormField, ...] = (
     FormField("paper_id", "Paper id", "input", "Filled in by the paper page's \"Fix this paper\" link. Do not change it.", True),
     FormField("paper_title", "Title", "input", "The paper's title as the paper itself gives it."),
     FormField("authors", "Authors", "textarea", "One name per line, in the paper's order."),
-    FormField("abstract", "Abstract", "textarea", "The whole abstract. Formulas may use `$...$`."),
+    FormField("abstract", "Abstract", "textarea", "The whole abstract. Formulas may use `$...$`. Left empty, the abstract stays as it is."),
     FormField("topic", "Topic", "dropdown", "Pick the area and sub-area from the site's taxonomy."),
     FormField("keywords", "Keywords", "textarea", "One keyword per line."),
     FormField("links", "Links", "textarea", "One link per line as `name: URL`, e.g. `pdf: https://...` (openreview, pdf, code, arxiv, project)."),
@@ -122,11 +126,15 @@ def render_issue_form(taxonomy: Taxonomy) -> str:
 # --- the pre-filled link --------------------------------------------------------------------
 
 
-def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None) -> str:
+def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None, with_abstract: bool = True) -> str:
     """A link to the form holding the paper's current values, at most MAX_URL_BYTES long.
 
     A long abstract is cut at a word and ends with CUT_MARK; if even the cut does
     not fit, the longest lists are left out: an empty field changes nothing.
+    ``with_abstract=False`` leaves the abstract out (the paper page's link: the
+    abstract URL-encoded was 1.8 KB of each page, and ``papersite.js`` adds it from
+    the page's ``citation_abstract`` when the reader follows the link; see
+    ``ABSTRACT_FROM_PAGE``).
     """
     title = " ".join(paper.title.split())
     values: dict[str, str] = {"paper_id": paper.id, "paper_title": title}
@@ -143,7 +151,7 @@ def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None) ->
     def url(fields: dict[str, str]) -> str:
         return head + "".join(f"&{key}={quote(value, safe='')}" for key, value in fields.items())
 
-    abstract = " ".join((paper.abstract or "").split())
+    abstract = " ".join((paper.abstract or "").split()) if with_abstract else ""
     if abstract:
         whole = url({**values, "abstract": abstract})
         if len(whole) <= MAX_URL_BYTES:

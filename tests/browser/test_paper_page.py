@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import re
+from urllib.parse import quote
 
 import pytest
+
+from generator.corrections.form import MAX_URL_BYTES
 
 from site_ui import click_link, paper_slug_of
 
@@ -72,7 +76,7 @@ def test_paper_bibtex_copy_button_copies_the_citation(site_page, math_paper):
 
 
 @pytest.mark.parametrize("viewport", ["site_page", "phone_page"])
-def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_paper):
+def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_paper, site_dir):
     from urllib.parse import parse_qs, urlsplit
 
     site_page = request.getfixturevalue(viewport)
@@ -90,4 +94,10 @@ def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_
     query = parse_qs(parts.query)
     assert query["template"] == ["correct-paper.yml"] and query["paper_id"] == [math_paper.id]
     assert query["paper_title"] == [" ".join(math_paper.title.split())]
+    # the built link leaves the abstract out (1.8 KB a page); the page adds it, formulas as written
+    built = re.search(r'<a href="([^"]+)"[^>]*>Fix this paper</a>', (site_dir / "papers" / math_paper.slug / "index.html").read_text(encoding="utf-8"))
+    assert "abstract=" not in built.group(1)
+    flat = " ".join(math_paper.abstract.split())
+    fits = len(html.unescape(built.group(1)) + "&abstract=" + quote(flat, safe="-_.!~*'()")) <= MAX_URL_BYTES
+    assert query.get("abstract") == ([flat] if fits else None)
     # Not followed: the test browser may not leave the local site.

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from generator.config import VenueSettings
 from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord
-from generator.site.render.html import clip
 from generator.layout import is_web_url
 
 UNKNOWN_TITLE_NOTE = "Title unknown: no source gives it"
@@ -131,8 +130,6 @@ def ris(paper: PaperRecord, venue: Venue) -> str:
         lines.append(f"PY  - {venue.year}")
     if paper.keywords:
         lines += [f"KW  - {' '.join(k.split())}" for k in paper.keywords]
-    if paper.abstract:
-        lines.append(f"AB  - {' '.join(paper.abstract.split())}")
     url = _known_url(paper)
     if url:
         lines.append(f"UR  - {url}")
@@ -173,5 +170,7 @@ def scholar_meta(paper: PaperRecord, venue: Venue) -> list[tuple[str, str]]:
     if is_web_url(paper.links.get("pdf", "")):
         tags.append(("citation_pdf_url", paper.links["pdf"]))
     if paper.abstract:
-        tags.append(("citation_abstract", clip(paper.abstract, 1000)))
+        # whole: reference managers read it, and the page's "Fix this paper" link takes the
+        # abstract from it (the RIS record no longer repeats it: 1.4 KB a page at 12k papers)
+        tags.append(("citation_abstract", " ".join(paper.abstract.split())))
     return tags

@@ -46,11 +46,12 @@ def link(href: str, text: str, cls: str | None = None, raw_text: bool = False) -
     return f'<a href="{esc(href)}"{attr}>{text if raw_text else esc(text)}</a>'
 
 
-def out_link(url: str, text: str) -> str:
+def out_link(url: str, text: str, attrs: dict[str, str] | None = None) -> str:
     """Outbound link, only for an http(s) URL; anything else is shown as text."""
     if not layout.is_web_url(url):
         return esc(text)
-    return f'<a href="{esc(url.strip())}" rel="noopener nofollow">{esc(text)}</a>'
+    more = "".join(f' {name}="{esc(value)}"' for name, value in (attrs or {}).items())
+    return f'<a href="{esc(url.strip())}"{more} rel="noopener nofollow">{esc(text)}</a>'
 
 
 def block(*parts: str) -> str:
