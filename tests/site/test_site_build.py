@@ -131,7 +131,7 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     assert '<meta name="citation_title"' in html and '<meta name="citation_conference_title"' in html
     article = _article(html)
     has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
-    assert has("@inproceedings{") and has("TY  - CONF") and has('data-copy="ps-bibtex"') and has('data-copy="ps-text"')
+    assert has("@inproceedings{") and has("TY  - CONF") and has('<code id="ps-bibtex">') and has('<code id="ps-text">')
     assert has('class="ps-badge ps-decision ps-decision-')
     rejected_article = _article(_html(config, f"papers/{rejected.slug}"))
     assert "@misc{" in rejected_article and "@inproceedings{" not in rejected_article

@@ -978,6 +978,16 @@
 
   /* ---- copy buttons (BibTeX, RIS) ---- */
   function setupCopy() {
+    // a Copy button for each citation block (render/paper_pages.py, _cite_block)
+    Array.prototype.forEach.call(document.querySelectorAll(".ps-cite-item > details"), function (details) {
+      var code = details.querySelector("code[id]"), summary = details.querySelector("summary");
+      if (!code || !summary) return;
+      var button = document.createElement("button");
+      button.type = "button"; button.className = "md-button ps-copy"; button.textContent = "Copy";
+      button.setAttribute("data-copy", code.id);
+      button.setAttribute("aria-label", "Copy " + summary.textContent);
+      details.parentNode.insertBefore(button, details.nextSibling);
+    });
     document.addEventListener("click", function (e) {
       var button = e.target.closest && e.target.closest("[data-copy]");
       if (!button) return;
