@@ -272,15 +272,15 @@ def paper_page_bytes(site: Path) -> tuple[int, int, int]:
 
 def search_index_bytes(site: Path) -> dict[str, int]:
     """Every search index the site ships (Material's and papersite's own), by relative path; papersite's
-    index shards (assets/papersite/search/index-a.json, ...) summed as one entry per index."""
+    index shards (assets/papersite/search/index-a.json.gz, ...) summed as one entry per index."""
     found: dict[str, int] = {}
     for path in site.rglob("*"):
         relative = path.relative_to(site).as_posix().lower()
-        shard = re.fullmatch(r"(assets/papersite/search/[a-z]+)-\w+\.json", relative)
+        shard = re.fullmatch(r"(assets/papersite/search/[a-z]+)-\w+\.json(?:\.gz)?", relative)
         is_index = path.suffix in (".json", ".js", ".gz") and ("search" in relative or "explore" in relative) \
             and ("index" in path.name.lower() or path.name == "search.json" or shard) and "/javascripts/" not in "/" + relative
         if path.is_file() and is_index:
-            key = f"{shard.group(1)}-*.json" if shard else path.relative_to(site).as_posix()
+            key = f"{shard.group(1)}-*{''.join(path.suffixes)}" if shard else path.relative_to(site).as_posix()
             found[key] = found.get(key, 0) + path.stat().st_size
     return dict(sorted(found.items()))
 

@@ -93,8 +93,16 @@ def write_project(root: Path, records: list[PaperRecord] | None = None, site_nam
     return root
 
 
+def search_json(path: Path):
+    """A search file as the browser reads it: stored gzipped (generator/site/search.py), then JSON."""
+    import gzip
+    import json
+
+    return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+
+
 def lunr_index_of(site_dir: Path, name: str = "index"):
-    """A built site's search index shards (``assets/papersite/search/<name>-*.json``) as one lunr.py index:
+    """A built site's search index shards (``assets/papersite/search/<name>-*.json.gz``) as one lunr.py index:
     the serialised lunr.js 2.3.9 index they stand for, loaded by lunr.py, to search it in a test."""
     import json
     from collections import defaultdict
@@ -102,8 +110,8 @@ def lunr_index_of(site_dir: Path, name: str = "index"):
     from lunr.index import Index
 
     inverted, vectors, fields = [], defaultdict(list), []
-    for path in sorted((site_dir / "assets" / "papersite" / "search").glob(f"{name}-*.json")):
-        shard = json.loads(path.read_text(encoding="utf-8"))
+    for path in sorted((site_dir / "assets" / "papersite" / "search").glob(f"{name}-*.json.gz")):
+        shard = search_json(path)
         fields = shard["fields"]
         for term, number, *per_field in shard["terms"]:
             posting = {"_index": number}

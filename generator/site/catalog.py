@@ -34,7 +34,9 @@ class Author:
     slug: str
     variants: list[str]  # every spelling seen, display name first
     papers: list[PaperRecord] = field(default_factory=list)
-    coauthors: list[tuple["Author", int]] = field(default_factory=list)
+    # not in repr: each co-author's own co-authors would follow, through the whole graph
+    # (a failing test's report of a catalog ran out of 24 GB of memory)
+    coauthors: list[tuple["Author", int]] = field(default_factory=list, repr=False)
 
     @property
     def url(self) -> str:
@@ -93,6 +95,9 @@ class Catalog:
     subarea_of: dict[tuple[str, str], Subarea]
     # renderers' memo of HTML built from this catalog (it lives and dies with it)
     cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __repr__(self) -> str:  # the whole catalog is every paper many times over
+        return f"<Catalog: {len(self.papers)} papers, {len(self.authors)} authors, {len(self.keywords)} keywords, {len(self.areas)} areas>"
 
     def paper_authors(self, paper: PaperRecord) -> list[Author]:
         return [self.author_of[fold(name)] for name in paper.authors if fold(name)]

@@ -34,8 +34,8 @@ def test_a_query_loads_the_shards_of_its_words_first_letters(desk):
     _, results = header_search_settled(desk.page, "graph safety")
     assert _papers(results)[0] == "graph-control", "the paper holding both words (one in each shard) comes first"
     # the other shards may load afterwards, while the reader reads: not before the answer
-    assert set(_shards_asked(asked, "index")[:2]) == {"index-g.json", "index-s.json"}, _shards_asked(asked, "index")
-    assert set(_shards_asked(asked, "abstracts")[:2]) == {"abstracts-g.json", "abstracts-s.json"}
+    assert set(_shards_asked(asked, "index")[:2]) == {"index-g.json.gz", "index-s.json.gz"}, _shards_asked(asked, "index")
+    assert set(_shards_asked(asked, "abstracts")[:2]) == {"abstracts-g.json.gz", "abstracts-s.json.gz"}
 
 
 def test_first_results_are_shown_while_the_abstracts_still_load(desk):
@@ -47,7 +47,7 @@ def test_first_results_are_shown_while_the_abstracts_still_load(desk):
         else:
             held.append(route)
 
-    page.route("**/assets/papersite/search/abstracts-*.json", hold)
+    page.route("**/assets/papersite/search/abstracts-*.json.gz", hold)
     desk.goto("")
     page.locator(HEADER_SEARCH_INPUT).first.fill("graph safety")
     page.wait_for_function("() => { const l = document.querySelector('[data-ps-search-results]');"
@@ -89,7 +89,7 @@ def test_search_works_where_web_workers_do_not(desk):
 
 def test_the_first_indexs_results_stand_when_the_abstracts_cannot_load(desk):
     page = desk.page
-    page.route("**/assets/papersite/search/abstracts-*.json", lambda route: route.abort())
+    page.route("**/assets/papersite/search/abstracts-*.json.gz", lambda route: route.abort())
     desk.goto("")
     meta, results = header_search_settled(page, "graph safety")
     assert {"graph-control", "safety-layers", "graph-partitioning"} <= set(_papers(results)), _papers(results)

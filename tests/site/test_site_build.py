@@ -26,7 +26,7 @@ from generator.site.catalog import build_catalog
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.search_index import SHARD_KEYS
 from generator.site.stage import read_records
-from site_fixtures import REPO_ROOT, lunr_index_of, write_project
+from site_fixtures import REPO_ROOT, lunr_index_of, search_json, write_project
 
 pytestmark = pytest.mark.slow
 
@@ -198,9 +198,12 @@ def test_author_and_keyword_pages_come_whole_from_their_shell(real):
 def test_nav_holds_sections_only(real):
     config, catalog = real
     html = _html(config, f"papers/{catalog.papers[0].slug}")
-    tabs = re.findall(r'class="md-tabs__item', html)
-    assert len(tabs) == 8
+    tabs = re.search(r'<nav class="md-tabs ps-tabs".*?</nav>', html, re.DOTALL)
+    assert tabs and tabs.group(0).count("<li") == 8, "a paper page's tabs are the eight sections"
+    assert '<li class="ps-on"><a href="../">Papers</a></li>' in tabs.group(0), "the paper's section is marked"
     assert html.count('class="md-nav__link') < 30
+    home = _html(config, "")
+    assert len(re.findall(r'class="md-tabs__item', home)) == 8, "other pages keep Material's tabs"
 
 
 # --- whole site --------------------------------------------------------------
@@ -293,14 +296,14 @@ def test_rebuild_is_byte_identical(real, tmp_path):
 
 def _search(config):
     index = lunr_index_of(config.site_dir)
-    store = json.loads((config.site_dir / "assets/papersite/search-docs.json").read_text("utf-8"))
+    store = search_json(config.site_dir / "assets/papersite/search-docs.json.gz")
     return index, store
 
 
 def test_search_index_is_prebuilt_for_lunr_js(real):
     config, catalog = real
-    shards = sorted((config.site_dir / "assets/papersite/search").glob("index-*.json"))
-    assert [p.name for p in shards] == sorted(f"index-{key}.json" for key in SHARD_KEYS)
+    shards = sorted((config.site_dir / "assets/papersite/search").glob("index-*.json.gz"))
+    assert [p.name for p in shards] == sorted(f"index-{key}.json.gz" for key in SHARD_KEYS)
     assert (config.site_dir / "assets/papersite/lunr.js").read_text("utf-8").count("2.3.9") >= 1
     index, store = _search(config)
     assert len(store["papers"]) == len(catalog.papers)
@@ -327,8 +330,8 @@ def test_exact_title_and_author_find_the_paper(real):
 def test_search_store_carries_decisions_and_the_abstracts_text(fixture_site):
     records, _ = read_records(fixture_site)
     catalog = build_catalog(records)
-    store = json.loads((fixture_site.site_dir / "assets/papersite/search-docs.json").read_text("utf-8"))
-    texts = json.loads((fixture_site.site_dir / "assets/papersite/search-abstracts.json").read_text("utf-8"))
+    store = search_json(fixture_site.site_dir / "assets/papersite/search-docs.json.gz")
+    texts = search_json(fixture_site.site_dir / "assets/papersite/search-abstracts.json.gz")
     assert len(texts) == len(store["papers"]) == len(catalog.papers)
     assert store["decisions"] == sorted({p.decision for p in catalog.papers if p.decision})
     for paper, entry, text in zip(catalog.papers, store["papers"], texts):

@@ -11,9 +11,9 @@ Explore. Marked slow: two whole-site builds, about 30 s.
 
 from __future__ import annotations
 
-import re
-
+import gzip
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -39,7 +39,7 @@ pytestmark = [
 ]
 
 ENGINES = ("mkdocs", "zensical")
-SEARCH_FILES = ("search/index-d.json", "search/abstracts-d.json", "search-docs.json", "search-abstracts.json", "lunr.js",
+SEARCH_FILES = ("search/index-d.json.gz", "search/abstracts-d.json.gz", "search-docs.json.gz", "search-abstracts.json.gz", "lunr.js",
                 "search-worker.js", "papersite.js", "papersite.css")
 
 
@@ -242,13 +242,13 @@ def test_search_works_the_same_under_both_engines(built, chosen):
     sites, records = built
     # The header search and Explore run on our prebuilt lunr index: byte for byte the same files.
     shards = {p.relative_to(sites["mkdocs"] / "assets" / "papersite").as_posix()
-              for p in (sites["mkdocs"] / "assets" / "papersite" / "search").glob("*.json")}
+              for p in (sites["mkdocs"] / "assets" / "papersite" / "search").glob("*.json.gz")}
     assert set(SEARCH_FILES) & shards
     for name in sorted(set(SEARCH_FILES) | shards):
         mk_file, zs_file = (sites[engine] / "assets" / "papersite" / name for engine in ENGINES)
         assert mk_file.is_file() and zs_file.is_file(), name
         assert zs_file.read_bytes() == mk_file.read_bytes(), name
-    docs = (sites["mkdocs"] / "assets" / "papersite" / "search-docs.json").read_text(encoding="utf-8")
+    docs = gzip.decompress((sites["mkdocs"] / "assets" / "papersite" / "search-docs.json.gz").read_bytes()).decode("utf-8")
     for slug in chosen.values():
         assert f'"{slug}"' in docs
     for engine in ENGINES:

@@ -183,12 +183,12 @@
       // The store is parsed once the worker has started (or failed to): parsing 3.6 MB (11,672
       // papers) holds this thread a few hundred ms, and a worker cannot start while it is held,
       // so the first shards would only begin to load after the store.
-      var docs = Promise.all([fetch(asset("search-docs.json")).then(function (r) {
-        if (!r.ok) throw new Error("search-docs.json: " + r.status);
-        return r.text();
+      var docs = Promise.all([fetch(asset("search-docs.json.gz")).then(function (r) {
+        if (!r.ok) throw new Error("search-docs.json.gz: " + r.status);
+        return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).text();  // stored gzipped (search.py)
       }), meta.ready.catch(function () { /* search() reports it */ })]).then(function (got) {
         var store = JSON.parse(got[0]);
-        measure("papersite search-docs.json fetch+parse", begun);
+        measure("papersite search-docs.json.gz fetch+parse", begun);
         return store;
       });
       // The abstracts load once the first results are shown: on two cores, loading
@@ -197,7 +197,7 @@
       engine.startAbstracts = function () {
         if (started) return;
         started = true;
-        var abstracts = new Source("abstracts", "search-abstracts.json");
+        var abstracts = new Source("abstracts", "search-abstracts.json.gz");
         abstracts.ready.then(function () { engine.abstracts = abstracts; }, function (error) {
           if (window.console) console.warn("papersite: abstracts are not searched:", error);
         }).then(function () {
@@ -748,7 +748,7 @@
     // Preloading the store holds the page's load event until its bytes are here, so a page that has
     // loaded shows its restored search (the store is what restores the filters).
     if (!q.value) q.value = params.get("q") || "";
-    var preload = el("link", { rel: "preload", as: "fetch", href: asset("search-docs.json"), crossorigin: "anonymous" });
+    var preload = el("link", { rel: "preload", as: "fetch", href: asset("search-docs.json.gz"), crossorigin: "anonymous" });
     document.head.appendChild(preload);
     if (q.value) warmUp(q.value);
 

@@ -1,6 +1,6 @@
 /* papersite: one prebuilt lunr index, in shards, loaded and searched off the main thread.
- * papersite.js starts one worker per index (search/index-*.json first, then
- * search/abstracts-*.json, whose worker also has search-abstracts.json, the
+ * papersite.js starts one worker per index (search/index-*.json.gz first, then
+ * search/abstracts-*.json.gz, whose worker also has search-abstracts.json.gz, the
  * texts), then asks one question at a time, each with an id the answer repeats:
  *   {type: "query", id, words, prefix, phrases} -> {type: "hits", id, words: [{refs, scores, fields, stop}], phrases, timing}
  *     one lunr search per word, so papersite.js can count how many of the
@@ -37,10 +37,11 @@
 
   function clock() { return scope.performance.timeOrigin + scope.performance.now(); }
 
+  // The search files are stored gzipped (generator/site/search.py, gzipped): inflated here.
   function getJSON(url) {
     return scope.fetch(url).then(function (r) {
       if (!r.ok) throw new Error(url + ": " + r.status);
-      return r.json();
+      return new Response(r.body.pipeThrough(new scope.DecompressionStream("gzip"))).json();
     });
   }
 
@@ -91,7 +92,7 @@
   }
 
   /* An index in shards: shards, the start of their urls (".../search/index-": the
-   * shard's key and ".json" follow), each fetched once; textsUrl: the texts' url or
+   * shard's key and ".json.gz" follow), each fetched once; textsUrl: the texts' url or
    * null. timing collects where loading went (absolute ms), for performance.measure
    * in papersite.js. */
   function open(shards, textsUrl) {
@@ -101,7 +102,7 @@
   function shardData(state, key) {
     if (!state.parsed[key]) {
       var start = clock();
-      state.parsed[key] = getJSON(state.shards + key + ".json").then(function (shard) {
+      state.parsed[key] = getJSON(state.shards + key + ".json.gz").then(function (shard) {
         state.timing.push(["shard " + key + " fetch+parse", start, clock()]);
         return shard;
       });
