@@ -942,7 +942,11 @@
     var list = document.getElementById(controls.getAttribute("data-ps-list"));
     if (!list) return;
     var items = Array.prototype.slice.call(list.children);
-    items.forEach(function (li, i) { li._order = i; });
+    items.forEach(function (li, i) {
+      li._order = i;
+      var title = li.querySelector("a");  // the item's data-text holds its authors and keywords (paper_pages._item_data)
+      li._text = fold(title ? title.textContent : "") + " " + (li.getAttribute("data-text") || "");
+    });
     var filter = controls.querySelector("[data-ps-filter]");
     var area = controls.querySelector("[data-ps-area]"); // absent where every paper has the same area
     var decision = controls.querySelector("[data-ps-decision]");
@@ -952,7 +956,7 @@
       var words = fold(filter.value).split(" ").filter(Boolean);
       var n = 0;
       items.forEach(function (li) {
-        var text = li.getAttribute("data-text");
+        var text = li._text;
         var ok = (!area || !area.value || li.getAttribute("data-area") === area.value) &&
           (!decision || !decision.value || li.getAttribute("data-decision") === decision.value) &&
           words.every(function (w) { return text.indexOf(w) >= 0; });

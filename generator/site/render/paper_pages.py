@@ -129,11 +129,17 @@ def paper_list(
 
 
 def _item_data(paper: PaperRecord) -> str:
-    """The attributes list controls filter and sort a paper's item on: area, first author, folded text."""
+    """The attributes list controls filter and sort a paper's item on: area, first author, and the
+    folded text of the authors and keywords (papersite.js adds the title from the item's link:
+    repeating it was a fifth of a keyword page)."""
     area = paper.topic.area if paper.topic else NO_TOPIC
     first = fold(paper.authors[0]) if paper.authors else "~"
-    text = fold(" ".join([paper.title, *paper.authors, *paper.keywords]))
-    return f' data-area="{esc(area)}" data-first="{esc(first)}" data-text="{esc(text)}"'
+    return f' data-area="{esc(area)}" data-first="{esc(first)}" data-text="{esc(item_text(paper))}"'
+
+
+def item_text(paper: PaperRecord) -> str:
+    """What a list's filter box matches besides the title, folded: its authors and keywords."""
+    return fold(" ".join([*paper.authors, *paper.keywords]))
 
 
 def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str]) -> str:
