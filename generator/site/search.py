@@ -88,8 +88,8 @@ def lunr_js_source() -> Path:
     return path
 
 
-def _compact(data: object) -> bytes:
-    return gzipped(json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8"))
+def _json(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8")
 
 
 def gzipped(data: bytes) -> bytes:
@@ -98,7 +98,7 @@ def gzipped(data: bytes) -> bytes:
     The search files are stored compressed (a third of their size: 32 to 11 MB at 11,672
     papers, on a host that counts stored bytes, as GitHub Pages' 1 GB does) and the browser
     inflates them with its own DecompressionStream (search-worker.js, papersite.js)."""
-    return gzip.compress(data, compresslevel=9, mtime=0)
+    return gzip.compress(data, compresslevel=6, mtime=0)  # 9 took twice the time for 0.3% fewer bytes
 
 
 class _JsPorterStemmer(PorterStemmer):
@@ -196,6 +196,17 @@ class _SearchCache:
                 self.shards.put(name, digest.hexdigest(), found)
         return found
 
+    def gzipped(self, name: str, data: bytes) -> bytes:
+        """``gzipped(data)``, kept by the hash of ``data``: the abstracts' text (16 MB at 11,672
+        papers, a second to compress) changes only when an abstract does."""
+        digest = content_hash(data)
+        found = self.shards.get(name, digest) if self.shards else None
+        if found is None:
+            found = gzipped(data)
+            if self.shards:
+                self.shards.put(name, digest, found)
+        return found
+
     def save(self) -> None:
         for cache in (self.terms, self.shards):
             if cache is not None:
@@ -253,11 +264,12 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     }
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
     files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts).items()})
+    abstract_texts = cache.gzipped("abstract-texts", _json(texts))
     cache.save()
     return {
         **files,
-        DOCS_FILE: _compact(store),
-        ABSTRACT_TEXT_FILE: _compact(texts),
+        DOCS_FILE: gzipped(_json(store)),
+        ABSTRACT_TEXT_FILE: abstract_texts,
         LUNR_FILE: lunr_js_source().read_bytes(),
     }
 

@@ -80,6 +80,8 @@ def test_sitemap_lists_every_page_at_the_site_url(site_dir, site_url):
     pages = {"" if p == "." else p + "/" for p in pages if not p.startswith("assets")}
     assert {loc.removeprefix(site_url) for loc in locs} == pages
     assert all(loc.startswith(site_url) for loc in locs) and "_shell" not in sitemap
+    # one line a page, no <lastmod> (the engine writes the build date there, 1980 in a reproducible build)
+    assert "<lastmod>" not in sitemap and sitemap.count("\n<url><loc>") == len(locs)
 
 
 def test_one_repo_url_drives_the_header_link_and_the_edit_links(site_page, probe, site_project):

@@ -307,3 +307,20 @@ def test_page_description_is_the_first_sentence_and_inert_in_any_template(tmp_pa
     assert description(first) == "Short first sentence here."
     long = first.replace(abstract="word " * 100 + "end.")
     assert description(long).endswith("word…") and len(description(long)) <= 201
+
+
+def test_an_author_page_counts_only_co_authors_of_more_than_one_paper():
+    import dataclasses
+
+    from generator.site.render.indices import author_pages
+
+    records = fixture_records()
+    second = dataclasses.replace(records[1], id="a9", slug="flows-again", title="Flows Again", authors=["José García", "Ana Lee"])
+    catalog = build_catalog([*records, second])
+    pages = {page.url: page.body for page in author_pages(catalog)}
+    garcia = pages[catalog.author_of[fold("José García")].url]
+    assert re.search(r'>Ana Lee</a> <span class=ps-count title="2 shared papers">2</span></li>', garcia), garcia
+    assert re.search(r">Ming Zhou</a></li>", garcia), "one shared paper: no count"
+    assert "how many papers they wrote together" in garcia
+    zhou = pages[catalog.author_of[fold("Ming Zhou")].url]
+    assert "ps-count" not in zhou and "how many papers" not in zhou, "no count at all: no note"
