@@ -79,9 +79,10 @@ def rank_candidates(terms: PaperTerms, index: KeywordIndex, vocabulary: Vocabula
     # "offline reinforcement learning"): dropped as nested above, they come back before any title word.
     broad.sort(key=lambda item: (-item[0], item[1]))
     mentioned = [key for _, key in shared] + [key for _, key in single] + [key for _, key in broad]
-    implied = [key for key in vocabulary.entries
-               if key not in mentioned and any(f" {key} " in f" {other} " for other in mentioned)]
-    implied.sort(key=lambda k: (-index.document_frequency.get(k, 0), k))
+    implied = sorted(
+        {key for key in _word_runs_within(mentioned) if key in vocabulary.entries} - set(mentioned),
+        key=lambda k: (-index.document_frequency.get(k, 0), k),
+    )
     # At the very end, title words that begin a longer term the paper does not use at all.
     covered = {t for key in mentioned for t in key.split()}
     pieces = [t for t in dict.fromkeys(terms.title_tokens)
@@ -105,6 +106,20 @@ def select_keywords(ranked: list[str], fallback: list[str], banned: frozenset[st
         if key not in chosen:
             chosen.append(key)
     return chosen
+
+
+def _word_runs_within(keys: list[str]) -> set[str]:
+    """Every run of whole words inside each key ("reinforcement learning" and "learning" inside
+    "offline reinforcement learning"): the keys ``f" {run} " in f" {key} "`` holds for. A paper's
+    few mentioned terms give a few dozen runs; testing every vocabulary entry against every term
+    instead was 38 million tests at 11,672 papers."""
+    runs: set[str] = set()
+    for key in keys:
+        words = key.split(" ")
+        for start in range(len(words)):
+            for end in range(start + 1, len(words) + 1):
+                runs.add(" ".join(words[start:end]))
+    return runs
 
 
 def _drop_nested(keys: list[str]) -> list[str]:
