@@ -35,7 +35,7 @@ from generator.site.catalog import Catalog, build_catalog
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
-from generator.site.pagecache import PageCache, StagedPages, content_hash
+from generator.site.pagecache import KnownSlugs, PageCache, StagedPages, content_hash
 from generator.site.render.indices import detail_page_markdown, detail_sources, index_pages
 from generator.site.detailrows import write_rows
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
@@ -459,7 +459,9 @@ def stage_docs(
     try:
         related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
         workers.append(related)
+        slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         catalog = build_catalog(records)
+        slugs.save()
         post = data_dir(config)
         deferred = post / "deferred"
         if deferred.exists():

@@ -175,7 +175,7 @@ def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:
     """Whatever the build dir's caches hold, the site is the one a clean build gives."""
     caches = project / "build" / "cache"
     assert {p.name for p in caches.iterdir()} >= {"checked.pickle", "related.pickle", "staged.json", "rows-authors.json",
-                                                  "rows-keywords.json", "search-terms.pickle", "search-shards.pickle"}
+                                                  "rows-keywords.json", "slugs.pickle", "search-terms.pickle", "search-shards.pickle"}
     for path in caches.iterdir():
         path.write_bytes(b"\x80not a cache")
     edit_front_matter(project / PAPERS / "calibrated-flows.md", _retitle_again)
