@@ -159,7 +159,8 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
         # Pages whose bytes the last build checked are not parsed again (pagecache.py).
         checked = CheckedPages(config)
         errors = errors_only(check_pages(config, cache=checked))
-        checked.save()
+        if errors:  # else the stage saves it, once its first worker has started
+            checked.save()
     if errors:
         for problem in errors:
             print(problem, file=sys.stderr)

@@ -79,15 +79,19 @@ def template_files() -> dict[str, bytes]:
     }
 
 
-def read_records(config: ProjectConfig, cache: PageCache | None = None) -> tuple[list[PaperRecord], dict[str, str]]:
+def read_records(
+    config: ProjectConfig, cache: PageCache | None = None, save: bool = True
+) -> tuple[list[PaperRecord], dict[str, str]]:
     """Every paper page, and where each slug's page lives (relative to the repo root).
 
     A page whose bytes are those the last build read is not parsed again (``pagecache.py``);
-    ``cache``: the one the build's check read the pages through (they are not parsed twice)."""
+    ``cache``: the one the build's check read the pages through (they are not parsed twice).
+    ``save=False``: the caller saves ``cache``."""
     cache = cache or PageCache(config, "records")
     pages = read_pages(config, cache=cache)
     pages.raise_errors()
-    cache.save()
+    if save:
+        cache.save()
     return pages.records, {page.record.slug: page.front.label for page in pages.pages if page.record}
 
 
@@ -454,11 +458,13 @@ def stage_docs(
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
-    records, source_of = read_records(config, pages)
+    pages = pages or PageCache(config, "records")
+    records, source_of = read_records(config, pages, save=False)
     workers: list = []
     try:
         related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
         workers.append(related)
+        pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         catalog = build_catalog(records)
         slugs.save()
