@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from generator.pages.check import check_pages, errors_only
+from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
 from generator.pages.store import project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
@@ -158,7 +159,8 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
             clear_caches(config)
         # Pages whose bytes the last build checked are not parsed again (pagecache.py).
         checked = CheckedPages(config)
-        errors = errors_only(check_pages(config, cache=checked))
+        found = read_pages(config, cache=checked)  # staged below as they were checked
+        errors = errors_only(check_pages(config, cache=checked, found=found))
         if errors:  # else the stage saves it, once its first worker has started
             checked.save()
     if errors:
@@ -170,7 +172,7 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
         # `papersite serve` builds beside its server threads: no forked workers there (see
         # stage_docs); the search index is built in a thread beside the engine instead.
         parallel = getattr(args, "parallel", True)
-        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked)
+        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked, checked=found)
     try:
         return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=not parallel)
     finally:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
-from generator.pages.folder import read_pages
+from generator.pages.folder import Pages, read_pages
 from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog, build_catalog
 from generator import layout
@@ -80,15 +80,15 @@ def template_files() -> dict[str, bytes]:
 
 
 def read_records(
-    config: ProjectConfig, cache: PageCache | None = None, save: bool = True
+    config: ProjectConfig, cache: PageCache | None = None, save: bool = True, read: Pages | None = None
 ) -> tuple[list[PaperRecord], dict[str, str]]:
     """Every paper page, and where each slug's page lives (relative to the repo root).
 
     A page whose bytes are those the last build read is not parsed again (``pagecache.py``);
     ``cache``: the one the build's check read the pages through (they are not parsed twice).
-    ``save=False``: the caller saves ``cache``."""
+    ``save=False``: the caller saves ``cache``. ``read``: the pages as the build's check read them."""
     cache = cache or PageCache(config, "records")
-    pages = read_pages(config, cache=cache)
+    pages = read if read is not None else read_pages(config, cache=cache)
     pages.raise_errors()
     if save:
         cache.save()
@@ -436,6 +436,7 @@ class _Related:
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
     pages: PageCache | None = None,
+    checked: Pages | None = None,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
@@ -453,13 +454,14 @@ def stage_docs(
     Only for a process with no other threads (the CLI): forking beside running
     threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
 
-    ``pages``: the cache the build's check read the pages through, to read them from.
+    ``pages``: the cache the build's check read the pages through, to read them from; ``checked``:
+    the pages the check read (each page file is then read once per build).
     """
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
     pages = pages or PageCache(config, "records")
-    records, source_of = read_records(config, pages, save=False)
+    records, source_of = read_records(config, pages, save=False, read=checked)
     workers: list = []
     try:
         related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
