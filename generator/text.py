@@ -53,8 +53,11 @@ _PUNCT_SPACING = re.compile(r"\s*([.\-'’])\s*")
 
 @lru_cache(maxsize=1 << 17)
 def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    if text.isascii():  # no ASCII character decomposes or combines: most names and titles, and the longest texts
+        stripped = text
+    else:
+        decomposed = unicodedata.normalize("NFKD", text)
+        stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     spaced = _SPACES.sub(" ", stripped).strip().casefold()
     # "J.Smith" and "J. Smith", "Jean - Pierre" and "Jean-Pierre" are spacing variants.
     return _PUNCT_SPACING.sub(r"\1", spaced)

@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from generator.config import ProjectConfig
-from generator.pages.folder import Page, display_path, page_paths, read_pages
+from generator.pages.folder import Page, Pages, display_path, page_paths, read_pages
 from generator.pages.markup import scan_body
 from generator.pages.schema import TOPIC_SOURCES
 from generator.problems import PapersiteError, Problem, Severity, errors_only
@@ -268,16 +268,19 @@ def check_pages(
     paths: Iterable[Path] | None = None,
     texts: Mapping[Path, str] | None = None,
     cache: Any = None,
+    found: Pages | None = None,
 ) -> list[Problem]:
     """Every problem in the paper pages (errors and warnings), sorted by file and line.
 
     ``texts`` stands in for the files it names: ``papersite correct`` checks a
     page as it would be written, among all the others, before writing it.
     ``cache`` (``papersite build``: ``site/pagecache.CheckedPages``) answers for
-    pages whose bytes are unchanged (``read_pages``) and for the site's URLs.
+    pages whose bytes are unchanged (``read_pages``) and for the site's URLs. ``found``: the
+    pages as the caller read them (``papersite build`` stages the very pages it checked).
     """
     taxonomy, problems = load_taxonomy(config.taxonomy_file)
-    found = read_pages(config, paths, texts, cache)
+    if found is None:
+        found = read_pages(config, paths, texts, cache)
     problems += found.problems
     pages = [_Page(page) for page in found.pages]
     for page in pages:

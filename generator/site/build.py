@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from generator.pages.check import check_pages, errors_only
+from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
 from generator.pages.store import project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
@@ -158,8 +159,10 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
             clear_caches(config)
         # Pages whose bytes the last build checked are not parsed again (pagecache.py).
         checked = CheckedPages(config)
-        errors = errors_only(check_pages(config, cache=checked))
-        checked.save()
+        found = read_pages(config, cache=checked)  # staged below as they were checked
+        errors = errors_only(check_pages(config, cache=checked, found=found))
+        if errors:  # else the stage saves it, once its first worker has started
+            checked.save()
     if errors:
         for problem in errors:
             print(problem, file=sys.stderr)
@@ -169,7 +172,7 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
         # `papersite serve` builds beside its server threads: no forked workers there (see
         # stage_docs); the search index is built in a thread beside the engine instead.
         parallel = getattr(args, "parallel", True)
-        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked)
+        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked, checked=found)
     try:
         return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=not parallel)
     finally:
@@ -179,7 +182,8 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
 
 def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=False) -> int:  # noqa: ANN001
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
-         f"({staged.written} files written, {staged.removed} removed) in {timings.seconds['stage']:.1f}s")
+         f"({staged.written} files written, {staged.removed} removed; {staged.details_rendered} author and keyword "
+         f"pages rendered) in {timings.seconds['stage']:.1f}s")
     config_file = config.root / MKDOCS_FILE
     if not config_file.exists():
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)

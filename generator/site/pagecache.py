@@ -168,3 +168,43 @@ class StagedPages:
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps({"version": self.version, "pages": self.new}, sort_keys=True), encoding="utf-8")
         os.replace(tmp, self.path)
+
+
+def _slugify_versions() -> str:
+    """What slug_of's answers depend on beside papersite's code: python-slugify and its transliteration backends."""
+    from importlib import metadata
+
+    versions = []
+    for name in ("python-slugify", "Unidecode", "text-unidecode", "anyascii"):
+        try:
+            versions.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name}=-")
+    return " ".join(versions)
+
+
+class KnownSlugs(PageCache):
+    """``layout.slug_of``'s memo, kept in ``build/cache/slugs.pickle``: the catalog slugs every author and
+    keyword name on every build, and slugify is a second of it at 11,672 papers. Kept for papersite's
+    code and the slugify versions; a name's slug never depends on anything else."""
+
+    KEY = "names"
+
+    def __init__(self, config: ProjectConfig) -> None:
+        super().__init__(config, "slugs", scope=_slugify_versions())
+        from generator.layout import known_slugs
+
+        self.memo = known_slugs()
+        kept = self.get(self.KEY, "")
+        if isinstance(kept, dict):
+            for name, slug in kept.items():
+                if isinstance(name, str) and isinstance(slug, str):
+                    self.memo.setdefault(name, slug)
+        self.size = len(kept) if isinstance(kept, dict) else 0
+
+    def save(self) -> None:
+        """Keep the memo if this build slugged names the file did not hold."""
+        if len(self.memo) != self.size:
+            self.put(self.KEY, "", dict(self.memo))
+            self.size = len(self.memo)
+        super().save()

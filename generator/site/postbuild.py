@@ -27,6 +27,7 @@ import gzip
 import hashlib
 import io
 import json
+import os
 import re
 import shutil
 import struct
@@ -104,12 +105,16 @@ def page_row(detail) -> list[str]:  # noqa: ANN001 (render.html.DetailPage)
     return [getattr(detail, name) for name in PAGE_ROW]
 
 
+def row_line(row: list[str]) -> bytes:
+    """A row of a section's data file: one line of JSON (``detailrows.py`` copies lines it kept)."""
+    return json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
 def pages_data(pages: list) -> bytes:
-    """A section's pages for the post-build step, in page order: a row each (``page_row``), or
-    a reference ``(url, file)`` to the file under the data dir that holds the row as JSON (paper
-    pages, each written only when it changes: see ``stage.py``)."""
-    rows = [list(p) if isinstance(p, tuple) else page_row(p) for p in pages]
-    return json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """A section's pages for the post-build step, in page order, one line each: a row
+    (``page_row``), or a reference ``(url, file)`` to the file under the data dir that holds
+    the row as JSON (paper pages, each written only when it changes: see ``stage.py``)."""
+    return b"".join(row_line(list(p) if isinstance(p, tuple) else page_row(p)) for p in pages)
 
 
 @dataclass
@@ -260,14 +265,15 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
         shell_key = hashlib.sha1(shell_text.encode("utf-8")).digest()  # noqa: S324 - a change detector
         made_dirs: set[Path] = set()
         urls = []
+        root = f"{site_dir}{os.sep}"  # strings, not Paths, for the ~48k pages left as they are
         for url, source, row in _rows(data):
             urls.append(url)
             made_from = hashlib.sha1(shell_key + source).hexdigest()  # noqa: S324
-            target = site_dir / url / "index.html"
             last = before.get(url)
-            if isinstance(last, list) and last[0] == made_from and target.is_file():
+            if isinstance(last, list) and last[0] == made_from and os.path.isfile(f"{root}{url}index.html"):
                 now[url] = last
                 continue
+            target = site_dir / url / "index.html"
             page = shell.fill(*row()).encode("utf-8")
             digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
             now[url] = [made_from, digest]
@@ -293,20 +299,28 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
 
 
 def _rows(data: Path):  # noqa: ANN202 - yields (url, bytes the row is made of, () -> row)
-    """The rows of a section's data file, each with the bytes that decide it and a reader
-    of the row itself. A reference ``[url, file]`` stands for the row held in ``file`` (under
-    the data dir), which is read only if the page has to be filled again."""
-    for row in json.loads(data.read_text(encoding="utf-8")):
-        if len(row) == 2:
-            url, name = row
-            path = data.parent / name
+    """The rows of a section's data file (one per line), each with the bytes that decide it and a
+    reader of the row itself, which parses the line only if the page has to be filled again. A
+    reference ``[url, file]`` stands for the row held in ``file`` (under the data dir)."""
+    decoder = json.JSONDecoder()
+    for line in data.read_bytes().splitlines():
+        if not line:
+            continue
+        text = line.decode("utf-8", "surrogatepass")
+        try:
+            url, end = decoder.raw_decode(text, 1)  # the URL only: a body is parsed when it is needed
+            short = len(text) < 2000 and json.loads(text)  # a reference is a short line
+        except ValueError as error:
+            raise PapersiteError(f"{data}:1: staged page data unreadable ({error}); build again") from None
+        if isinstance(short, list) and len(short) == 2:
+            path = data.parent / short[1]
             try:
                 source = path.read_bytes()
             except OSError as error:
                 raise PapersiteError(f"{path}:1: staged page data unreadable ({error.strerror}); build again") from None
             yield url, source, partial(_row_of, path, source)
         else:
-            yield row[0], "\0".join(row).encode("utf-8", "surrogatepass"), partial(list, row)
+            yield url, line, partial(_row_of, data, line)
 
 
 def _row_of(path: Path, source: bytes) -> list[str]:

@@ -57,6 +57,14 @@ def _prune_postings(matrix: "sparse.csr_matrix", keep: int) -> "sparse.csr_matri
     )
 
 
+def load_libraries() -> None:
+    """Import what ``related_papers`` needs (a second, scikit-learn mostly): ``papersite serve`` does it
+    while it waits for the first edit, which would otherwise pay it (a title or abstract edit)."""
+    import numpy  # noqa: F401
+    import scipy.sparse  # noqa: F401
+    import sklearn.feature_extraction.text  # noqa: F401
+
+
 def related_papers(papers: list[PaperRecord], k: int = 5) -> dict[str, list[str]]:
     # Imported here: scikit-learn takes a second to load, which a build that reuses
     # the last related lists (related_inputs) does not pay.

@@ -89,6 +89,10 @@ class Rebuilder:
             else:
                 self.broken = False
                 _say(f"rebuilt in {seconds:.1f}s: {what}")
+                if what == "first build":  # the libraries an edit may need, loaded before it comes
+                    from generator.site.related import load_libraries
+
+                    threading.Thread(target=load_libraries, name="load libraries", daemon=True).start()
 
 
 def serve(config: ProjectConfig, dev_addr: str) -> int:

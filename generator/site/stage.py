@@ -29,14 +29,15 @@ from pathlib import Path
 
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
-from generator.pages.folder import read_pages
+from generator.pages.folder import Pages, read_pages
 from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog, build_catalog
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
-from generator.site.pagecache import PageCache, StagedPages, content_hash
-from generator.site.render.indices import detail_page_markdown, detail_pages, index_pages
+from generator.site.pagecache import KnownSlugs, PageCache, StagedPages, content_hash
+from generator.site.render.indices import detail_page_markdown, detail_sources, index_pages
+from generator.site.detailrows import write_rows
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
 from generator.site.postbuild import (
     BODIES, PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, pages_data, shell_markdown, shell_url,
@@ -58,6 +59,7 @@ class StageResult:
     docs_changed: bool = True  # False: the docs dir is as the engine last saw it (postbuild.reuse_engine_output)
     pending: "Pending | None" = None  # the search index still being built (parallel)
     removed_paths: list[str] = field(default_factory=list)  # staged files removed, for incremental.py
+    details_rendered: int = 0  # author and keyword pages rendered for the shells (the others were kept)
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -77,15 +79,19 @@ def template_files() -> dict[str, bytes]:
     }
 
 
-def read_records(config: ProjectConfig, cache: PageCache | None = None) -> tuple[list[PaperRecord], dict[str, str]]:
+def read_records(
+    config: ProjectConfig, cache: PageCache | None = None, save: bool = True, read: Pages | None = None
+) -> tuple[list[PaperRecord], dict[str, str]]:
     """Every paper page, and where each slug's page lives (relative to the repo root).
 
     A page whose bytes are those the last build read is not parsed again (``pagecache.py``);
-    ``cache``: the one the build's check read the pages through (they are not parsed twice)."""
+    ``cache``: the one the build's check read the pages through (they are not parsed twice).
+    ``save=False``: the caller saves ``cache``. ``read``: the pages as the build's check read them."""
     cache = cache or PageCache(config, "records")
-    pages = read_pages(config, cache=cache)
+    pages = read if read is not None else read_pages(config, cache=cache)
     pages.raise_errors()
-    cache.save()
+    if save:
+        cache.save()
     return pages.records, {page.record.slug: page.front.label for page in pages.pages if page.record}
 
 
@@ -124,11 +130,12 @@ def directory_page(path: str) -> str:
 class Generated:
     files: dict[str, bytes | None]  # docs dir path -> bytes, for the engine (None: already staged, see _generate)
     catalog: Catalog
-    shell_data: dict[str, bytes]  # section -> its detail pages for postbuild.py
+    shell_data: dict[str, bytes | None]  # section -> its detail pages for postbuild.py (None: written already)
     staged: StagedPages  # what paper pages were rendered from: saved once the docs dir is complete
     written: int = 0  # paper pages written into the post-build data
     docs_written: int = 0  # paper pages written straight into the docs dir
     bodies: bytes | None = None  # postbuild.BODIES: the index pages' bodies
+    details_rendered: int = 0  # author and keyword pages rendered (the others were kept: detailrows.py)
 
 
 def _generate(
@@ -167,16 +174,19 @@ def _generate(
             text, body = own_shell(text)
             bodies.append([staged_path[: -len("index.md")], body])
         files.setdefault(staged_path, text.encode("utf-8"))
-    shell_data: dict[str, bytes] = {}
-    for section, details in detail_pages(catalog).items():
+    shell_data: dict[str, bytes | None] = {}
+    details_rendered = 0  # author and keyword pages not kept from the last build
+    for section, sources in detail_sources(catalog).items():
         # a hand-written page in site_src wins here too
-        details = [d for d in details if f"{d.url}index.md" not in files and f"{d.url[:-1]}.md" not in files]
-        if shells and details:
+        sources = [d for d in sources if f"{d.url}index.md" not in files and f"{d.url[:-1]}.md" not in files]
+        if shells and sources:
             files[f"{shell_url(section)}index.md"] = shell_markdown(section).encode("utf-8")
-            shell_data[section] = pages_data(details)
+            # rendered one at a time (or kept from the last build) and written at once: see detailrows.py
+            details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json")
+            shell_data[section] = None
         else:
-            for detail in details:
-                files[f"{detail.url}index.md"] = detail_page_markdown(detail).encode("utf-8")
+            for source in sources:
+                files[f"{source.url}index.md"] = detail_page_markdown(source.render()).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
     staged = StagedPages(config, _shared_inputs(config, context))
     written = docs_written = 0
@@ -209,7 +219,7 @@ def _generate(
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
     bodies_data = json.dumps(bodies, ensure_ascii=False, separators=(",", ":")).encode("utf-8") if bodies else None
     return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, written=written,
-                     docs_written=docs_written, bodies=bodies_data)
+                     docs_written=docs_written, bodies=bodies_data, details_rendered=details_rendered)
 
 
 def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
@@ -426,6 +436,7 @@ class _Related:
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
     pages: PageCache | None = None,
+    checked: Pages | None = None,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
@@ -443,17 +454,22 @@ def stage_docs(
     Only for a process with no other threads (the CLI): forking beside running
     threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
 
-    ``pages``: the cache the build's check read the pages through, to read them from.
+    ``pages``: the cache the build's check read the pages through, to read them from; ``checked``:
+    the pages the check read (each page file is then read once per build).
     """
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
-    records, source_of = read_records(config, pages)
+    pages = pages or PageCache(config, "records")
+    records, source_of = read_records(config, pages, save=False, read=checked)
     workers: list = []
     try:
         related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
         workers.append(related)
+        pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
+        slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         catalog = build_catalog(records)
+        slugs.save()
         post = data_dir(config)
         deferred = post / "deferred"
         if deferred.exists():
@@ -482,8 +498,9 @@ def stage_docs(
         for section in SHELL_SECTIONS:
             path = post / f"{section}.json"
             if section in generated.shell_data:
-                if not path.exists() or path.read_bytes() != generated.shell_data[section]:
-                    path.write_bytes(generated.shell_data[section])
+                data = generated.shell_data[section]
+                if data is not None:
+                    write_if_changed(path, data)
             else:
                 path.unlink(missing_ok=True)
         if later:
@@ -494,5 +511,5 @@ def stage_docs(
         raise
     return StageResult(
         docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths,
-        docs_changed=docs_changed,
+        docs_changed=docs_changed, details_rendered=generated.details_rendered,
     )

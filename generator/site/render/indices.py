@@ -7,7 +7,11 @@ so an edit to a paper page shows up in every index after the next build.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from itertools import groupby
 
 from generator.pages.decisions import decision_counts, read_decision
@@ -289,28 +293,29 @@ def _related_keywords(catalog: Catalog) -> dict[int, list[tuple[object, int]]]:
     }
 
 
+def _keyword_page(keyword, catalog: Catalog, related: dict[int, list[tuple[object, int]]]) -> DetailPage:  # noqa: ANN001
+    here = keyword.url
+    others = "".join(
+        f'<li>{link(layout.relative(here, other.url), other.name)} <span class="ps-count" title="{n} shared papers">{n}</span></li>'
+        for other, n in related.get(id(keyword), [])
+    )
+    body = block(
+        _crumbs(here, [("keywords/", "Keywords")]),
+        f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
+        f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
+        '<h2 id="related">Related keywords</h2>' if others else "",
+        f'<p class="ps-muted">On the most papers that carry “{esc(keyword.name)}”; the number is how many they share.</p>' if others else "",
+        f'<ul class="ps-columns">{others}</ul>' if others else "",
+        '<h2 id="papers">Papers</h2>',
+        list_controls(keyword.papers, here, "ps-list", {"keyword": keyword.slug}),
+        paper_list(keyword.papers, here, catalog, list_id="ps-list"),
+    )
+    return DetailPage(here, plain_title(f"Keyword: {keyword.name}"), body)
+
+
 def keyword_pages(catalog: Catalog) -> list[DetailPage]:
     related = _related_keywords(catalog)
-    pages = []
-    for keyword in catalog.keywords:
-        here = keyword.url
-        others = "".join(
-            f'<li>{link(layout.relative(here, other.url), other.name)} <span class="ps-count" title="{n} shared papers">{n}</span></li>'
-            for other, n in related.get(id(keyword), [])
-        )
-        body = block(
-            _crumbs(here, [("keywords/", "Keywords")]),
-            f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
-            f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
-            '<h2 id="related">Related keywords</h2>' if others else "",
-            f'<p class="ps-muted">On the most papers that carry “{esc(keyword.name)}”; the number is how many they share.</p>' if others else "",
-            f'<ul class="ps-columns">{others}</ul>' if others else "",
-            '<h2 id="papers">Papers</h2>',
-            list_controls(keyword.papers, here, "ps-list", {"keyword": keyword.slug}),
-            paper_list(keyword.papers, here, catalog, list_id="ps-list"),
-        )
-        pages.append(DetailPage(here, plain_title(f"Keyword: {keyword.name}"), body))
-    return pages
+    return [_keyword_page(keyword, catalog, related) for keyword in catalog.keywords]
 
 
 def _author_page(author: Author, catalog: Catalog) -> DetailPage:
@@ -452,6 +457,50 @@ def index_pages(catalog: Catalog, context: SiteContext) -> dict[str, str]:
     return pages
 
 
+def _papers_inputs(papers: list[PaperRecord], catalog: Catalog) -> list[str]:
+    """A digest of each paper's whole record: what a paper list shows of it, and more."""
+    memo = catalog.cache.setdefault("paper_digest", {})
+    out = []
+    for paper in papers:
+        digest = memo.get(paper.slug)
+        if digest is None:
+            digest = memo[paper.slug] = hashlib.sha1(repr(paper).encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324
+        out.append(digest)
+    return out
+
+
+def _author_inputs(author: Author, catalog: Catalog) -> str:
+    return repr((author.name, author.slug, author.variants, _papers_inputs(author.papers, catalog),
+                 [(other.slug, other.name, n) for other, n in author.coauthors]))
+
+
+def _keyword_inputs(keyword, catalog: Catalog, related: dict[int, list[tuple[object, int]]]) -> str:  # noqa: ANN001
+    return repr((keyword.name, keyword.slug, _papers_inputs(keyword.papers, catalog),
+                 [(other.slug, other.name, n) for other, n in related.get(id(keyword), [])]))
+
+
+@dataclass(frozen=True)
+class DetailSource:
+    """An author or keyword page before it is rendered. ``inputs()``: everything its page depends
+    on, as one string (equal strings give equal pages: an incremental build reuses the page,
+    ``site/detailrows.py``); keep it in step with the page's renderer. ``render()``: the page."""
+
+    url: str
+    inputs: Callable[[], str]
+    render: Callable[[], DetailPage]
+
+
+def detail_sources(catalog: Catalog) -> dict[str, list[DetailSource]]:
+    """Author and keyword pages by section (the folder they live in), not rendered yet."""
+    related = _related_keywords(catalog)
+    return {
+        "authors": [DetailSource(a.url, partial(_author_inputs, a, catalog), partial(_author_page, a, catalog))
+                    for a in catalog.authors],
+        "keywords": [DetailSource(k.url, partial(_keyword_inputs, k, catalog, related), partial(_keyword_page, k, catalog, related))
+                     for k in catalog.keywords],
+    }
+
+
 def detail_pages(catalog: Catalog) -> dict[str, list[DetailPage]]:
     """Author and keyword pages by section (the folder they live in)."""
-    return {"authors": author_pages(catalog), "keywords": keyword_pages(catalog)}
+    return {section: [source.render() for source in sources] for section, sources in detail_sources(catalog).items()}
