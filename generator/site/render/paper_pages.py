@@ -25,7 +25,7 @@ from generator.site.render.mathml import render_abstract, render_text
 from generator.pages.markup import safe_body, theme_meta
 from generator.ingest.titles import plain_text, split_sentences
 from generator.problems import PapersiteError
-from generator.corrections.form import ABSTRACT_FROM_PAGE, MAX_URL_BYTES
+from generator.corrections.form import ABSTRACT_FROM_PAGE, MAX_URL_BYTES, prefill_url
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
 
@@ -49,7 +49,6 @@ class SiteContext:
         """The "Fix this paper" issue form, pre-filled with what the page says now."""
         if not self.config.repo_url:
             return None
-        from generator.corrections.form import prefill_url
         from generator.enrich.taxonomy import load_taxonomy
 
         try:
