@@ -58,3 +58,27 @@ def test_phone_viewport_has_no_horizontal_overflow(phone_page, page_paths, kind)
         f"{page_paths[kind] or '/'} at 390x844: document is {found['scrollWidth']}px wide for a "
         f"{found['innerWidth']}px viewport; wide elements: {found['wide']}"
     )
+
+
+@pytest.mark.parametrize("kind", ["paper", "subarea", "author", "papers"])
+def test_back_to_top_appears_with_its_arrow_and_takes_the_reader_up(phone_page, page_paths, site_dir, kind):
+    """The detail pages write the button without its arrow (papersite.js draws it, partials/top.html):
+    scrolled down and a little back up, a reader sees the arrow and the label, and a tap goes to the top."""
+    path = page_paths[kind]
+    if kind == "author":  # the page of the author with the most papers: long enough to scroll on a phone
+        path = "authors/" + max((site_dir / "authors").glob("*/index.html"), key=lambda f: f.stat().st_size).parent.name + "/"
+    phone_page.goto(path)
+    page = phone_page.page
+    page.wait_for_load_state("networkidle")
+    height = page.evaluate("document.documentElement.scrollHeight - innerHeight")
+    assert height > 900, f"{path}: only {height}px to scroll"
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(300)
+    page.evaluate("window.scrollBy(0, -400)")
+    button = page.get_by_role("button", name="Back to top")
+    button.wait_for(state="visible", timeout=5_000)
+    arrow = button.locator("svg use")
+    assert arrow.count() == 1 and arrow.get_attribute("href").endswith("icons.svg#arrow-up"), path
+    assert arrow.evaluate("use => use.getBoundingClientRect().width") > 0, f"{path}: the arrow is not drawn"
+    button.click()
+    page.wait_for_function("scrollY === 0", timeout=5_000)

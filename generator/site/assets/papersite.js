@@ -1036,8 +1036,23 @@
     if (url.length <= Number(link.getAttribute("data-ps-abstract-max"))) link.href = url;
   }
 
+  /* ---- the back-to-top button's arrow on the detail pages (templates/partials/top.html) ----
+     The button is hidden until Material's script shows it, so its arrow is drawn here (it was
+     0.1 KB of each of 48k pages at 12k papers). */
+  function addTopArrow() {
+    var button = document.querySelector('.md-top[data-md-component="top"]');
+    if (!button || button.querySelector("svg")) return;
+    var svgNS = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(svgNS, "svg"), use = document.createElementNS(svgNS, "use");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    use.setAttribute("href", asset("icons.svg") + "#arrow-up");
+    svg.appendChild(use);
+    button.insertBefore(document.createTextNode(" "), button.firstChild);
+    button.insertBefore(svg, button.firstChild);
+  }
+
   function start() {
-    setupHeaderSearch(); setupExplore(); setupCopy(); setupCite(); setupFixLink();
+    setupHeaderSearch(); setupExplore(); setupCopy(); setupCite(); setupFixLink(); addTopArrow();
     Array.prototype.forEach.call(document.querySelectorAll("[data-ps-list]"), setupPaperList);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
