@@ -115,8 +115,12 @@ def import_listings(
     config: ProjectConfig,
     progress: Callable[[int, int], None] | None = None,
     timings: Timings | None = None,
+    parallel: bool = False,
 ) -> ImportReport:
-    """Import listings into the project's pages; raises PapersiteError before writing anything."""
+    """Import listings into the project's pages; raises PapersiteError before writing anything.
+
+    ``parallel``: enrichment may fork a worker (``generator/workers.py``): only for a process
+    with no other threads, such as the command line."""
     started = time.perf_counter()
     timings = timings or Timings(IMPORT_STAGES)
     report = ImportReport()
@@ -142,7 +146,7 @@ def import_listings(
             taken_slugs={k.slug for k in known.values()} | {k.path.stem for k in known.values() if k.path},
         )
     with timings.stage("enrich"):
-        records = _enrich(drafts, config)
+        records = _enrich(drafts, config, parallel)
     report.papers = len(records)
     if reference_report.files:
         report.references = references_json(reference_report, papers, records)
@@ -164,11 +168,11 @@ def import_listings(
     return report
 
 
-def _enrich(records: list[PaperRecord], config: ProjectConfig) -> list[PaperRecord]:
+def _enrich(records: list[PaperRecord], config: ProjectConfig, parallel: bool) -> list[PaperRecord]:
     # imported here: the topic model pulls in numpy and scikit-learn, which a build that skips the import never needs
     from generator.enrich.stage import enrich_records
 
-    enriched = enrich_records(records, config.taxonomy_file)  # a bad taxonomy: PapersiteError
+    enriched = enrich_records(records, config.taxonomy_file, parallel=parallel)  # a bad taxonomy: PapersiteError
     if len(enriched) != len(records) or [r.id for r in enriched] != [r.id for r in records]:
         raise PapersiteError.at(config.taxonomy_file, 1, "enrichment must return one record per paper, in order")
     return list(enriched)

@@ -148,8 +148,13 @@ def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None, wi
         values["links"] = "\n".join(f"{name}: {paper.links[name]}" for name in sorted(paper.links))
     head = f"{repo_url}/issues/new?template={TEMPLATE_FILE}&title={quote('Correct: ' + title[:100], safe='')}"
 
+    encoded: dict[str, str] = {}  # a field's value -> its encoding: the link may be built three times
+
     def url(fields: dict[str, str]) -> str:
-        return head + "".join(f"&{key}={quote(value, safe='')}" for key, value in fields.items())
+        for value in fields.values():
+            if value not in encoded:
+                encoded[value] = quote(value, safe="")
+        return head + "".join(f"&{key}={encoded[value]}" for key, value in fields.items())
 
     abstract = " ".join((paper.abstract or "").split()) if with_abstract else ""
     if abstract:

@@ -39,7 +39,8 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
             recovered = recover(config)
             if recovered and not quiet:
                 print(f"papersite: {recovered}", file=sys.stderr)
-            report = import_listings(sources, config, progress=None if quiet else _progress_bar, timings=timings)
+            # the command line: no other threads, so enrichment may fork a worker
+            report = import_listings(sources, config, progress=None if quiet else _progress_bar, timings=timings, parallel=True)
     except PapersiteError as failure:
         for line in failure.lines():
             print(f"papersite: {line}", file=sys.stderr)

@@ -19,11 +19,8 @@ a live-reloading server sees exactly what changed.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import shutil
-import threading
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +35,7 @@ from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.pagecache import KnownSlugs, PageCache, StagedPages, content_hash
 from generator.site.render.indices import detail_page_markdown, detail_sources, index_pages
 from generator.site.detailrows import write_rows
+from generator.workers import Forked, Threaded, can_fork
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
 from generator.site.postbuild import (
     BODIES, PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, pages_data, shell_markdown, shell_url,
@@ -280,87 +278,6 @@ def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list
     return written, removed
 
 
-def _can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
-    if nice:
-        os.nice(nice)
-    try:
-        writer.send(("ok", fn(*args)))
-    except BaseException:  # noqa: BLE001 - reported to the parent, which raises
-        writer.send(("error", traceback.format_exc()))
-    finally:
-        writer.close()
-
-
-class _Forked:
-    """``fn(*args)`` in a forked child: the child shares our memory (records,
-    catalog) instead of receiving a pickled copy; only its result comes back.
-    The staging is plain Python, one core; this puts the second core to work."""
-
-    def __init__(self, what: str, fn, *args, nice: int = 0) -> None:  # noqa: ANN001
-        context = multiprocessing.get_context("fork")
-        self.what = what
-        self.reader, writer = context.Pipe(duplex=False)
-        self.process = context.Process(target=_run_child, args=(writer, fn, args, nice), daemon=True)
-        self.process.start()
-        writer.close()
-
-    def result(self):  # noqa: ANN201
-        if self.process is None:
-            raise PapersiteError(f"{self.what}: the worker was stopped")
-        try:
-            status, value = self.reader.recv()  # before join: a large result would fill the pipe
-        except EOFError:
-            status, value = "error", "the worker ended without a result"
-        self.process.join()
-        self.process = None
-        self.reader.close()
-        if status != "ok":
-            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
-        return value
-
-    def cancel(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.join()
-            self.process = None
-            self.reader.close()
-
-
-class _Threaded:
-    """``fn(*args)`` in a thread, for a process that must not fork (``papersite serve``).
-
-    Started once staging is done, it overlaps the engine subprocess, during which
-    the main thread only waits on a pipe (the GIL is free)."""
-
-    def __init__(self, what: str, fn, *args) -> None:  # noqa: ANN001
-        self.what = what
-        self.outcome: tuple[str, object] = ("error", "the worker ended without a result")
-
-        def run() -> None:
-            try:
-                self.outcome = ("ok", fn(*args))
-            except BaseException:  # noqa: BLE001 - reported by result()
-                self.outcome = ("error", traceback.format_exc())
-
-        self.thread = threading.Thread(target=run, name=what, daemon=True)
-        self.thread.start()
-
-    def result(self):  # noqa: ANN201
-        self.thread.join()
-        status, value = self.outcome
-        if status != "ok":
-            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
-        return value
-
-    def cancel(self) -> None:
-        # A thread cannot be stopped; waiting keeps it from writing into the next build's files.
-        self.thread.join()
-
-
 class Pending:
     """The search index, built by a forked worker while the engine runs.
 
@@ -371,7 +288,7 @@ class Pending:
     ``postbuild.py`` copies that into the site after the engine.
     """
 
-    def __init__(self, worker: "_Forked | _Threaded | None") -> None:
+    def __init__(self, worker: "Forked | Threaded | None") -> None:
         self.worker = worker
 
     def wait(self) -> None:
@@ -415,7 +332,7 @@ class _Related:
         if self.value is None and fork:
             from generator.site.related import related_papers
 
-            self.worker = _Forked("related papers", related_papers, records)
+            self.worker = Forked("related papers", related_papers, records)
 
     def result(self) -> dict[str, list[str]]:
         if self.value is None:
@@ -464,7 +381,7 @@ def stage_docs(
     records, source_of = read_records(config, pages, save=False, read=checked)
     workers: list = []
     try:
-        related = _Related(config, records, fork=parallel and _can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
+        related = _Related(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
         workers.append(related)
         pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
@@ -475,8 +392,8 @@ def stage_docs(
         if deferred.exists():
             shutil.rmtree(deferred)
         pending = None
-        if parallel and _can_fork():
-            pending = Pending(_Forked("search index", _search_worker, config, catalog, deferred, nice=10))
+        if parallel and can_fork():
+            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, nice=10))
             workers.append(pending)
         later = pending is None and search_thread
         target = staged_docs_dir(config)
@@ -504,7 +421,7 @@ def stage_docs(
             else:
                 path.unlink(missing_ok=True)
         if later:
-            pending = Pending(_Threaded("search index", _search_worker, config, catalog, deferred))
+            pending = Pending(Threaded("search index", _search_worker, config, catalog, deferred))
     except BaseException:
         for worker in workers:
             worker.cancel()

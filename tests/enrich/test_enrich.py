@@ -40,3 +40,24 @@ def test_same_output_whatever_the_order_and_inputs_untouched():
     second = {r.id: r for r in enrich_records(shuffled, bundled_taxonomy())}
     assert first == second
     assert shuffled == snapshot
+
+
+def test_topics_inferred_in_a_worker_are_the_same(monkeypatch):
+    """With ``parallel`` (the command line), topics are inferred in a forked worker while keywords
+    are chosen: the records are the same as without it, and a failing worker fails the stage."""
+    import pytest
+
+    from generator.enrich import stage
+    from generator.problems import PapersiteError
+
+    alone = enrich_records(records(), bundled_taxonomy())
+    monkeypatch.setattr(stage, "TOPICS_IN_WORKER_FROM", 1)
+    assert stage.can_fork()
+    assert enrich_records(records(), bundled_taxonomy(), parallel=True) == alone
+
+    def broken(*args):
+        raise RuntimeError("the topic model broke")
+
+    monkeypatch.setattr(stage, "infer_topics", broken)
+    with pytest.raises(PapersiteError, match="topic inference failed in its worker"):
+        enrich_records(records(), bundled_taxonomy(), parallel=True)

@@ -1,0 +1,98 @@
+"""Work beside the main process: a forked child, or a thread where forking is unsafe.
+
+The pipeline is plain Python on one core; the target machine has two. A forked
+child shares the parent's memory (records, catalog, models) instead of receiving
+a pickled copy, and only its result comes back through a pipe. Used by the site
+stage (related papers, the search index) and by enrichment (topics beside keywords).
+Fork only from a process with no other threads (the command line): ``papersite
+serve`` uses ``Threaded`` instead.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import traceback
+
+from generator.problems import PapersiteError
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
+    if nice:
+        os.nice(nice)
+    try:
+        writer.send(("ok", fn(*args)))
+    except BaseException:  # noqa: BLE001 - reported to the parent, which raises
+        writer.send(("error", traceback.format_exc()))
+    finally:
+        writer.close()
+
+
+class Forked:
+    """``fn(*args)`` in a forked child; ``result()`` waits for its value, and raises
+    ``PapersiteError`` with the child's traceback if it failed."""
+
+    def __init__(self, what: str, fn, *args, nice: int = 0) -> None:  # noqa: ANN001
+        context = multiprocessing.get_context("fork")
+        self.what = what
+        self.reader, writer = context.Pipe(duplex=False)
+        self.process = context.Process(target=_run_child, args=(writer, fn, args, nice), daemon=True)
+        self.process.start()
+        writer.close()
+
+    def result(self):  # noqa: ANN201
+        if self.process is None:
+            raise PapersiteError(f"{self.what}: the worker was stopped")
+        try:
+            status, value = self.reader.recv()  # before join: a large result would fill the pipe
+        except EOFError:
+            status, value = "error", "the worker ended without a result"
+        self.process.join()
+        self.process = None
+        self.reader.close()
+        if status != "ok":
+            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
+        return value
+
+    def cancel(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join()
+            self.process = None
+            self.reader.close()
+
+
+class Threaded:
+    """``fn(*args)`` in a thread, for a process that must not fork (``papersite serve``).
+
+    Started once staging is done, it overlaps the engine subprocess, during which
+    the main thread only waits on a pipe (the GIL is free)."""
+
+    def __init__(self, what: str, fn, *args) -> None:  # noqa: ANN001
+        self.what = what
+        self.outcome: tuple[str, object] = ("error", "the worker ended without a result")
+
+        def run() -> None:
+            try:
+                self.outcome = ("ok", fn(*args))
+            except BaseException:  # noqa: BLE001 - reported by result()
+                self.outcome = ("error", traceback.format_exc())
+
+        self.thread = threading.Thread(target=run, name=what, daemon=True)
+        self.thread.start()
+
+    def result(self):  # noqa: ANN201
+        self.thread.join()
+        status, value = self.outcome
+        if status != "ok":
+            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
+        return value
+
+    def cancel(self) -> None:
+        # A thread cannot be stopped; waiting keeps it from writing into the next build's files.
+        self.thread.join()
