@@ -182,8 +182,8 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
 
 def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=False) -> int:  # noqa: ANN001
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
-         f"({staged.written} files written, {staged.removed} removed; {staged.details_rendered} author and keyword "
-         f"pages rendered) in {timings.seconds['stage']:.1f}s")
+         f"({staged.written} files written, {staged.removed} removed; {staged.papers_rendered} paper, "
+         f"{staged.details_rendered} author and keyword pages rendered) in {timings.seconds['stage']:.1f}s")
     config_file = config.root / MKDOCS_FILE
     if not config_file.exists():
         print(f"papersite: {config_file}:1: no mkdocs.yml in the project; run 'papersite init' or add one", file=sys.stderr)

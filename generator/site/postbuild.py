@@ -53,7 +53,7 @@ SHELL_SECTIONS = (layout.PAPERS_SECTION, "authors", "keywords")
 # Scholar tags); the others show the site's description, as their shell does.
 OWN_HEAD_SECTIONS = (layout.PAPERS_SECTION,)
 DATA_DIR = "postbuild"  # under the build dir: {section}.json, papers/, deferred/, filled.json
-PAPER_ROWS_DIR = "papers"  # under DATA_DIR: one row file per paper page of the papers shell
+OLD_PAPER_ROWS_DIR = "papers"  # under DATA_DIR: a row file per paper page, as builds before one data file kept them
 BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY
 RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each page filled here
 FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
@@ -111,10 +111,8 @@ def row_line(row: list[str]) -> bytes:
 
 
 def pages_data(pages: list) -> bytes:
-    """A section's pages for the post-build step, in page order, one line each: a row
-    (``page_row``), or a reference ``(url, file)`` to the file under the data dir that holds
-    the row as JSON (paper pages, each written only when it changes: see ``stage.py``)."""
-    return b"".join(row_line(list(p) if isinstance(p, tuple) else page_row(p)) for p in pages)
+    """A section's pages for the post-build step, in page order, one row each (``page_row``)."""
+    return b"".join(row_line(page_row(p)) for p in pages)
 
 
 @dataclass
@@ -300,27 +298,16 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
 
 def _rows(data: Path):  # noqa: ANN202 - yields (url, bytes the row is made of, () -> row)
     """The rows of a section's data file (one per line), each with the bytes that decide it and a
-    reader of the row itself, which parses the line only if the page has to be filled again. A
-    reference ``[url, file]`` stands for the row held in ``file`` (under the data dir)."""
+    reader of the row itself, which parses the line only if the page has to be filled again."""
     decoder = json.JSONDecoder()
     for line in data.read_bytes().splitlines():
         if not line:
             continue
-        text = line.decode("utf-8", "surrogatepass")
         try:
-            url, end = decoder.raw_decode(text, 1)  # the URL only: a body is parsed when it is needed
-            short = len(text) < 2000 and json.loads(text)  # a reference is a short line
+            url, _ = decoder.raw_decode(line.decode("utf-8", "surrogatepass"), 1)  # the URL only
         except ValueError as error:
             raise PapersiteError(f"{data}:1: staged page data unreadable ({error}); build again") from None
-        if isinstance(short, list) and len(short) == 2:
-            path = data.parent / short[1]
-            try:
-                source = path.read_bytes()
-            except OSError as error:
-                raise PapersiteError(f"{path}:1: staged page data unreadable ({error.strerror}); build again") from None
-            yield url, source, partial(_row_of, path, source)
-        else:
-            yield url, line, partial(_row_of, data, line)
+        yield url, line, partial(_row_of, data, line)
 
 
 def _row_of(path: Path, source: bytes) -> list[str]:

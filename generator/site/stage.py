@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,12 +34,12 @@ from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.pagecache import KnownSlugs, PageCache, StagedPages, content_hash
-from generator.site.render.indices import detail_page_markdown, detail_sources, index_pages
+from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
 from generator.site.detailrows import write_rows
 from generator.workers import Forked, Threaded, can_fork
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
 from generator.site.postbuild import (
-    BODIES, PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, pages_data, shell_markdown, shell_url,
+    BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, shell_markdown, shell_url,
     write_if_changed,
 )
 from generator.site.search import explore_page, search_files
@@ -58,6 +59,7 @@ class StageResult:
     pending: "Pending | None" = None  # the search index still being built (parallel)
     removed_paths: list[str] = field(default_factory=list)  # staged files removed, for incremental.py
     details_rendered: int = 0  # author and keyword pages rendered for the shells (the others were kept)
+    papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -130,10 +132,10 @@ class Generated:
     catalog: Catalog
     shell_data: dict[str, bytes | None]  # section -> its detail pages for postbuild.py (None: written already)
     staged: StagedPages  # what paper pages were rendered from: saved once the docs dir is complete
-    written: int = 0  # paper pages written into the post-build data
     docs_written: int = 0  # paper pages written straight into the docs dir
     bodies: bytes | None = None  # postbuild.BODIES: the index pages' bodies
     details_rendered: int = 0  # author and keyword pages rendered (the others were kept: detailrows.py)
+    papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
 
 
 def _generate(
@@ -148,10 +150,10 @@ def _generate(
     """``related``: the related papers being computed by a worker (else computed here).
 
     ``target``: the docs dir being staged. Paper pages are written as they are rendered
-    (not held in memory): into the post-build data dir for the papers shell (with
-    ``shells``), or into ``target`` for those the engine renders (``needs_engine``), left
-    in ``files`` as None. A page whose inputs are those its staged file was rendered from
-    is not rendered at all (``pagecache.StagedPages``).
+    (not held in memory): as rows of the papers shell's data file (with ``shells``; a row
+    whose inputs are unchanged is kept, ``detailrows.py``), or into ``target`` for those the
+    engine renders (``needs_engine``), left in ``files`` as None; such a page whose inputs
+    are those its staged file was rendered from is not rendered at all (``pagecache.StagedPages``).
     """
     from generator.site.related import related_papers  # scikit-learn: only where papers are compared
 
@@ -186,38 +188,43 @@ def _generate(
             for source in sources:
                 files[f"{source.url}index.md"] = detail_page_markdown(source.render()).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
-    staged = StagedPages(config, _shared_inputs(config, context))
-    written = docs_written = 0
-    # Paper pages the papers shell takes: one data file each, rewritten only when the page changes.
-    fragments: dict[str, bytes | None] = {}  # file name -> None: written (write_tree keeps it)
-    fragments_dir = data_dir(config) / PAPER_ROWS_DIR
-    shelled: list[tuple[str, str]] = []  # (page URL, its row's file under the data dir), in page order
+    shared = _shared_inputs(config, context)
+    staged = StagedPages(config, shared)
+    docs_written = papers_rendered = 0
+    # Paper pages the papers shell takes: rows of one data file, kept by their inputs like the
+    # author and keyword pages (detailrows.py). One file, not one per page: 11,672 files
+    # created by the stage and opened again by the post-build step cost seconds on a slow disk.
+    shelled: list[DetailSource] = []
     for paper in catalog.papers:
         neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
         if shells and not needs_engine(paper):
-            name = f"{paper.slug}.json"
-            fragments[name] = None
-            shelled.append((layout.paper_url(paper.slug), f"{PAPER_ROWS_DIR}/{name}"))
-            if not staged.unchanged(fragments_dir / name, paper_page_inputs(paper, catalog, neighbours, context)):
-                row = page_row(paper_page(paper, catalog, neighbours, context))
-                written += write_if_changed(fragments_dir / name, json.dumps(row, ensure_ascii=False).encode("utf-8"))
+            shelled.append(DetailSource(
+                layout.paper_url(paper.slug),
+                partial(_paper_row_inputs, shared, paper, catalog, neighbours, context),
+                partial(paper_page, paper, catalog, neighbours, context),
+            ))
             continue
         rel = f"{layout.paper_url(paper.slug)}index.md"
         if not staged.unchanged(target / rel, paper_page_inputs(paper, catalog, neighbours, context)):
             docs_written += write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
         files[rel] = None
-    write_tree(fragments_dir, fragments)
+    shutil.rmtree(data_dir(config) / OLD_PAPER_ROWS_DIR, ignore_errors=True)  # a row file per page, before
     if shelled:
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
-        shell_data[layout.PAPERS_SECTION] = pages_data(shelled)
+        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json")
+        shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(search_files(catalog, config))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
     bodies_data = json.dumps(bodies, ensure_ascii=False, separators=(",", ":")).encode("utf-8") if bodies else None
-    return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, written=written,
-                     docs_written=docs_written, bodies=bodies_data, details_rendered=details_rendered)
+    return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, docs_written=docs_written,
+                     bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered)
+
+
+def _paper_row_inputs(shared: str, paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> str:
+    return shared + paper_page_inputs(paper, catalog, related, context)
 
 
 def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
@@ -404,7 +411,7 @@ def stage_docs(
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
         docs_changed = bool(written or removed or generated.docs_written)
-        written += generated.written + generated.docs_written
+        written += generated.docs_written + (generated.papers_rendered > 0)
         generated.staged.save()
         write_tree(staged_overrides_dir(config), template_files())
         post.mkdir(parents=True, exist_ok=True)
@@ -428,5 +435,5 @@ def stage_docs(
         raise
     return StageResult(
         docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths,
-        docs_changed=docs_changed, details_rendered=generated.details_rendered,
+        docs_changed=docs_changed, details_rendered=generated.details_rendered, papers_rendered=generated.papers_rendered,
     )

@@ -9,6 +9,7 @@ touch must not have been written again.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -50,7 +51,7 @@ def edit_front_matter(page: Path, change) -> None:  # noqa: ANN001
 
 PAPERS = "site_src/papers"
 UNTOUCHED = "site/papers/uncertainty-measures-derived/index.html"  # shares no author, keyword or topic with the edits
-STAGED_UNTOUCHED = "build/postbuild/papers/uncertainty-measures-derived.json"  # its row for the papers shell
+PAPER_PAGES_RENDERED = re.compile(r"; (\d+) paper, \d+ author and keyword pages rendered\)")
 
 
 def _retitle(data: dict) -> None:
@@ -115,7 +116,6 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, what: str, slug: str, change, untouched: bool) -> None:  # noqa: ANN001
     page = project / PAPERS / f"{slug}.md"
     untouched_before = (project / UNTOUCHED).stat().st_mtime_ns
-    staged_before = (project / STAGED_UNTOUCHED).stat().st_mtime_ns
     if change is None:
         page.unlink()
     else:
@@ -131,7 +131,10 @@ def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, wha
     assert not differing, f"{what}: these files differ from a clean build: {differing[:10]}"
     if untouched:
         assert (project / UNTOUCHED).stat().st_mtime_ns == untouched_before, f"{what}: an unrelated paper page was rendered again"
-        assert (project / STAGED_UNTOUCHED).stat().st_mtime_ns == staged_before, f"{what}: an unrelated paper page was staged again"
+        # the papers shell's rows are kept by their inputs (detailrows.py): the edited page is rendered
+        # again, and those whose related lists show what changed (a topic: 3 of the 6), never all six
+        rendered = int(PAPER_PAGES_RENDERED.search(result.stderr).group(1))
+        assert rendered <= 3, f"{what}: {rendered} paper pages rendered again\n{result.stderr}"
     if change is None:
         assert not (project / "site" / "papers" / slug).exists()
 
@@ -146,7 +149,7 @@ def test_a_title_edit_renders_only_the_author_and_keyword_pages_that_list_the_pa
     data = yaml.safe_load(page.read_text(encoding="utf-8").split("---\n", 2)[1])
     expected = len({fold(a) for a in data["authors"]}) + len({fold(k) for k in data["keywords"]})
     result = papersite(project, "build", "--no-import")
-    assert f"; {expected} author and keyword pages rendered)" in result.stderr, result.stderr
+    assert f" paper, {expected} author and keyword pages rendered)" in result.stderr, result.stderr
 
 
 def test_a_maintainers_body_moves_a_page_to_the_engine_and_back(project: Path, tmp_path: Path) -> None:
