@@ -47,3 +47,40 @@ def test_a_row_is_rendered_only_when_its_inputs_change_and_the_file_is_what_a_fu
     calls.clear()
     write_rows(config, "authors", _sources(bodies, calls), target)
     assert calls == list(bodies) and target.read_bytes() == data
+
+
+def test_rows_written_by_two_processes_are_those_one_writes(tmp_path: Path) -> None:
+    """``split_from`` (the command line, at scale): a forked worker writes the second half of the rows;
+    the file and the record are those one process writes, kept lines are reused by either half,
+    and a row that fails to render in the worker fails the whole write."""
+    import pytest
+
+    from generator.problems import PapersiteError
+
+    (tmp_path / "papersite.yml").write_text("{}\n", encoding="utf-8")
+    config = load_config(tmp_path)
+    bodies = {f"papers/p{n}/": f"<h1>P{n} ‹{n}›</h1>" * (n + 1) for n in range(7)}
+    alone, split = config.build_dir / "alone.json", config.build_dir / "split.json"
+    assert write_rows(config, "alone", _sources(bodies, []), alone) == 7
+    assert write_rows(config, "split", _sources(bodies, []), split, split_from=2) == 7
+    assert split.read_bytes() == alone.read_bytes()
+    record = json.loads((config.build_dir / "cache" / "rows-split.json").read_text(encoding="utf-8"))
+    assert record == json.loads((config.build_dir / "cache" / "rows-alone.json").read_text(encoding="utf-8"))
+    assert not split.with_name("split.json.tail").exists()
+
+    bodies["papers/p1/"] = "<h1>first half</h1>"
+    bodies["papers/p6/"] = "<h1>second half</h1>"  # rendered in the worker: its call is not seen here
+    calls: list[str] = []
+    assert write_rows(config, "split", _sources(bodies, calls), split, split_from=2) == 2
+    assert calls == ["papers/p1/"]
+    write_rows(config, "alone", _sources(bodies, []), alone)
+    assert split.read_bytes() == alone.read_bytes()
+
+    def broken() -> DetailPage:
+        raise RuntimeError("a page that cannot be rendered")
+
+    sources = _sources({**bodies, "papers/p5/": "changed"}, [])
+    sources[5] = DetailSource("papers/p5/", lambda: "changed again", broken)
+    with pytest.raises(PapersiteError, match="split pages failed in its worker"):
+        write_rows(config, "split", sources, split, split_from=2)
+    assert not split.with_name("split.json.tail").exists()
