@@ -21,8 +21,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
-import shutil
-from collections.abc import Sequence
+from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
@@ -30,7 +29,6 @@ from generator.config import ProjectConfig
 from generator.site.pagecache import CACHE_DIR, code_version, content_hash
 from generator.site.postbuild import page_row, row_line
 from generator.site.render.indices import DetailSource
-from generator.workers import Forked, can_fork
 
 
 def _record_path(config: ProjectConfig, section: str) -> Path:
@@ -49,54 +47,16 @@ def _read_record(path: Path, rows: Path) -> dict[str, list]:
     return {}
 
 
-def write_rows(config: ProjectConfig, section: str, sources: Sequence[DetailSource], target: Path,
-               split_from: int | None = None) -> int:
-    """Write the rows of ``sources`` into ``target``, in their order; returns how many were rendered.
-
-    ``split_from``: with that many sources or more (and fork available), a forked worker writes
-    the second half of the rows into a file of its own while this process writes the first;
-    the two are joined. The command line only (``generator/workers.py``): at 11,672 papers the
-    paper pages take ~8 s to render on one core.
-    """
+def write_rows(config: ProjectConfig, section: str, sources: Iterable[DetailSource], target: Path) -> int:
+    """Write the rows of ``sources`` into ``target``, in their order; returns how many were rendered."""
     record_path = _record_path(config, section)
     before = _read_record(record_path, target)
     record_path.unlink(missing_ok=True)  # until the new file is complete
-    tmp = target.with_name(target.name + ".tmp")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    sources = list(sources)
-    half = len(sources) // 2 if split_from is not None and len(sources) >= split_from and can_fork() else len(sources)
-    tail = target.with_name(target.name + ".tail")
-    worker = Forked(f"{section} pages", _write_part, sources[half:], before, target, tail) if half < len(sources) else None
-    try:
-        first = _write_part(sources[:half], before, target, tmp)
-        parts = [first, worker.result()] if worker is not None else [first]
-    except BaseException:
-        if worker is not None:
-            worker.cancel()
-        tail.unlink(missing_ok=True)
-        raise
-    pages: dict[str, list] = {}
-    offset = rendered = 0
-    with tmp.open("ab") as out:
-        for number, (part_pages, part_rendered, size) in enumerate(parts):
-            if number:  # the worker's rows follow this process's
-                with tail.open("rb") as part:
-                    shutil.copyfileobj(part, out)
-                tail.unlink()
-            pages.update((url, [key, start + offset, length, digest]) for url, (key, start, length, digest) in part_pages.items())
-            offset += size
-            rendered += part_rendered
-    os.replace(tmp, target)
-    record_path.parent.mkdir(parents=True, exist_ok=True)
-    record_path.write_text(json.dumps({"version": code_version(), "size": offset, "pages": pages}), encoding="utf-8")
-    return rendered
-
-
-def _write_part(sources: Sequence[DetailSource], before: dict[str, list], old_file: Path, into: Path) -> tuple[dict[str, list], int, int]:
-    """The rows of ``sources`` written into ``into``: (url -> [inputs hash, offset, length, line hash], rendered, bytes)."""
     pages: dict[str, list] = {}
     rendered = offset = 0
-    with into.open("wb") as out, _mapped(old_file if before else None) as old:
+    tmp = target.with_name(target.name + ".tmp")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tmp.open("wb") as out, _mapped(target if before else None) as old:
         for source in sources:
             key = content_hash(source.inputs().encode("utf-8", "surrogatepass"))
             line = _kept_line(old, before.get(source.url), key)
@@ -106,7 +66,10 @@ def _write_part(sources: Sequence[DetailSource], before: dict[str, list], old_fi
             out.write(line)
             pages[source.url] = [key, offset, len(line), content_hash(line)]
             offset += len(line)
-    return pages, rendered, offset
+    os.replace(tmp, target)
+    record_path.parent.mkdir(parents=True, exist_ok=True)
+    record_path.write_text(json.dumps({"version": code_version(), "size": offset, "pages": pages}), encoding="utf-8")
+    return rendered
 
 
 def _kept_line(old: mmap.mmap | None, last: list | None, key: str) -> bytes | None:

@@ -146,12 +146,8 @@ def _generate(
     search: bool,
     target: Path,
     related: "_Related | None" = None,
-    split_from: int | None = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here).
-
-    ``split_from``: the papers shell's rows are written by two processes from that many pages
-    (``detailrows.write_rows``); None (``papersite serve``, ``mkdocs build``): by this one.
 
     ``target``: the docs dir being staged. Paper pages are written as they are rendered
     (not held in memory): as rows of the papers shell's data file (with ``shells``; a row
@@ -215,8 +211,7 @@ def _generate(
     shutil.rmtree(data_dir(config) / OLD_PAPER_ROWS_DIR, ignore_errors=True)  # a row file per page, before
     if shelled:
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
-        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json",
-                                     split_from=split_from)
+        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json")
         shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(search_files(catalog, config))
@@ -327,9 +322,6 @@ def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> No
 
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
-# Paper pages for the papers shell are rendered by two processes from this many: by then the
-# related papers are found and only the low-priority search worker shares the two cores.
-PAPER_ROWS_SPLIT_FROM = 2_000
 
 
 class _Related:
@@ -414,7 +406,7 @@ def stage_docs(
         target = staged_docs_dir(config)
         generated = _generate(
             config, catalog, source_of, shells=shells, search=pending is None and not later, related=related,
-            target=target, split_from=PAPER_ROWS_SPLIT_FROM if parallel else None,
+            target=target,
         )
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
