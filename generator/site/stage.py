@@ -411,7 +411,7 @@ def stage_docs(
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
         docs_changed = bool(written or removed or generated.docs_written)
-        written += generated.docs_written + (generated.papers_rendered > 0)
+        written += generated.docs_written  # the paper rows: counted apart (papers_rendered)
         generated.staged.save()
         write_tree(staged_overrides_dir(config), template_files())
         post.mkdir(parents=True, exist_ok=True)
