@@ -52,7 +52,7 @@ SHELL_SECTIONS = (layout.PAPERS_SECTION, "authors", "keywords")
 # Sections whose pages each have their own description and head tags (a paper's Google
 # Scholar tags); the others show the site's description, as their shell does.
 OWN_HEAD_SECTIONS = (layout.PAPERS_SECTION,)
-DATA_DIR = "postbuild"  # under the build dir: {section}.json, papers/, deferred/, filled.json
+DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, rendered/, filled.json
 OLD_PAPER_ROWS_DIR = "papers"  # under DATA_DIR: a row file per paper page, as builds before one data file kept them
 BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY
 RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each page filled here
@@ -108,11 +108,6 @@ def page_row(detail) -> list[str]:  # noqa: ANN001 (render.html.DetailPage)
 def row_line(row: list[str]) -> bytes:
     """A row of a section's data file: one line of JSON (``detailrows.py`` copies lines it kept)."""
     return json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-
-
-def pages_data(pages: list) -> bytes:
-    """A section's pages for the post-build step, in page order, one row each (``page_row``)."""
-    return b"".join(row_line(page_row(p)) for p in pages)
 
 
 @dataclass

@@ -167,7 +167,7 @@ def test_shell_page_is_filled_with_title_body_url_and_sitemap(tmp_path):
         gz.write(sitemap.encode())
     pages = [postbuild_page("authors/o-neil/", "O'Neil ‹b›", "<h1>O&#x27;Neil</h1>"), postbuild_page("authors/b/", "B", "<h1>B</h1>")]
     postbuild.data_dir(config).mkdir(parents=True)
-    (postbuild.data_dir(config) / "authors.json").write_bytes(postbuild.pages_data(pages))
+    (postbuild.data_dir(config) / "authors.json").write_bytes(b"".join(postbuild.row_line(postbuild.page_row(p)) for p in pages))
 
     assert postbuild.run_postbuild(config, site) == 2
     html = (site / "authors/o-neil/index.html").read_text(encoding="utf-8")
