@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from generator.config import AUTHORITY_FIELDS
+from generator.ingest.authors import PAGE_ORDERS, is_alphabetical
 from generator.layout import is_web_url
 from generator.pages.frontmatter import FrontMatter
 from generator.pages.markup import THEME_FIELDS, theme_field_problem
@@ -27,6 +29,8 @@ from generator.problems import Problem, Severity
 TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
 # What a reference catalogue may fill (``filled_from[].fields``), besides ``links.<name>``.
 FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
+# What ``listed`` may keep: a listing's value where an authoritative reference decided otherwise.
+LISTED_FIELDS = AUTHORITY_FIELDS
 
 
 @dataclass
@@ -78,6 +82,37 @@ def _names(found: _Findings, key: str) -> None:
     for index, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
             found.error(found.front.item_line(key, index), f"author #{index + 1} must be a non-empty name, got {name!r}")
+
+
+def _author_order(found: _Findings, key: str) -> None:
+    value, line = found.front.data[key], found.front.line(key)
+    if value not in PAGE_ORDERS:
+        found.error(line, f"author_order must be one of {', '.join(PAGE_ORDERS)} (or absent: the paper's order), got {value!r}")
+        return
+    names = found.front.data.get("authors")
+    if value == "alphabetical" and isinstance(names, list) and all(isinstance(n, str) for n in names) and len(names) > 1 and not is_alphabetical(names):
+        found.warn(
+            line,
+            "author_order says the authors are only known in alphabetical order, but they are not in alphabetical order: "
+            "if they are now in the paper's order, remove the 'author_order' line",
+        )
+
+
+def _listed(found: _Findings, key: str) -> None:
+    """A listing's own values where an authoritative reference decided otherwise: written by the importer."""
+    listed = found.front.data[key]
+    if not isinstance(listed, dict):
+        found.error(found.front.line(key), f"field 'listed' must be a mapping of some of {', '.join(LISTED_FIELDS)}, got {_type_name(listed)}")
+        return
+    for name, value in listed.items():
+        line = found.front.line(key, str(name))
+        if name not in LISTED_FIELDS:
+            found.error(line, f"unknown listed field '{name}'; expected some of {', '.join(LISTED_FIELDS)}")
+        elif name == "authors":
+            if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
+                found.error(line, f"listed authors must be a list of names, got {value!r}")
+        elif not isinstance(value, str) or not value.strip():
+            found.error(line, f"listed {name} must be text, got {value!r}")
 
 
 def _keywords(found: _Findings, key: str) -> None:
@@ -209,6 +244,7 @@ FIELDS: tuple[Field, ...] = (
     Field("title", _text, required=True),
     Field("title_derived", _flag),
     Field("authors", _names, required=True, missing="a list of names; [] if unknown"),
+    Field("author_order", _author_order),
     Field("topic", _topic, keys=("area", "subarea", "source", "confidence", "area_confidence")),
     Field("keywords", _keywords),
     Field("decision", _text),
@@ -218,6 +254,7 @@ FIELDS: tuple[Field, ...] = (
     Field("sources", _sources, required=True, keys=("file", "entry", "format"),
           missing="the listing entries this paper was read from"),
     Field("filled_from", _fills, keys=("reference", "record", "match", "score", "fields")),
+    Field("listed", _listed, keys=LISTED_FIELDS),
 )
 FRONT_MATTER_FIELDS = tuple(f.name for f in FIELDS)
 TOPIC_FIELDS = next(f.keys for f in FIELDS if f.name == "topic")
