@@ -43,7 +43,8 @@ def project(tmp_path: Path) -> Path:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file's bytes but the project lock's (a correction takes it, as an import does)."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != "lock"}
 
 
 def correct(project: Path, body: str | bytes, *args: str, capsys) -> tuple[int, str, str, Path]:
@@ -197,8 +198,19 @@ HOSTILE = {
     "shell in a name": (a1_values(authors="Kevin Frans\n`id`; $(reboot) | tee /etc/passwd"), ("authors", 1), "a name is letters"),
     "another paper's fields": (
         a1_values(paper_title=OTHER.title, authors="\n".join(OTHER.authors), abstract=OTHER.abstract),
-        "paper_title", "describes another paper",
+        "paper_title", "that is another paper, not paper 'a1'",
     ),
+    "another paper's title and authors": (
+        a1_values(paper_title=OTHER.title, authors="\n".join(OTHER.authors)), "paper_title", "that is another paper",
+    ),
+    "bidi mark in the title": (a1_values(paper_title="One Step Diffusion via Shortcut\u200e Models"), "paper_title", "U+200E"),
+    "arabic letter mark in a keyword": (a1_values(keywords="diffusion models\nshortcut\u061c models"), ("keywords", 1), "U+061C"),
+    "zero-width joiner in a keyword": (a1_values(keywords="diffu\u200dsion models"), "keywords", "U+200D"),
+    "tag characters in a keyword": (a1_values(keywords="diffusion models\U000e0069\U000e0067"), "keywords", "U+E0069"),
+    "variation selector in the title": (a1_values(paper_title="One Step Diffusion\ufe0f via Shortcut Models"), "paper_title", "U+FE0F"),
+    "cyrillic look-alike keyword": (a1_values(keywords="diffusion models\nshortcut mоdels"), ("keywords", 1), "look-alikes"),
+    "full-width keyword": (a1_values(keywords="ｄｉｆｆｕｓｉｏｎ models"), "keywords", "write 'diffusion models'"),
+    "decision not on the form": (a1_values(decision="Accept (Best Paper)"), "decision", "is not one of the form's choices"),
     "duplicate keywords": (a1_values(keywords="diffusion models\nDiffusion Models"), None, "(in the corrected page)"),
 }
 
@@ -254,7 +266,7 @@ def test_an_issue_not_made_with_the_form_is_refused(project: Path, capsys) -> No
 
 def test_a_body_that_is_not_utf8_is_refused(project: Path, capsys) -> None:
     code, _, err, path = correct(project, b"### Paper id\n\na1\n\n### Title\n\n\xff\xfe", capsys=capsys)
-    assert code == 1 and f"{path}:1: the issue body is not UTF-8 text" in err
+    assert code == 1 and f"{path}:7: the issue body is not UTF-8 text" in err  # the line of the first bad byte
 
 
 def test_the_failure_comment_quotes_the_problems_in_a_fence_they_cannot_close(project: Path, capsys) -> None:
@@ -263,7 +275,7 @@ def test_the_failure_comment_quotes_the_problems_in_a_fence_they_cannot_close(pr
     code, _, _, _ = correct(project, github_body(values), "--dry-run", "--comment", str(comment), capsys=capsys)
     assert code == 1
     text = comment.read_text(encoding="utf-8")
-    assert text.startswith("**This correction cannot be applied yet.**")
+    assert text.startswith("**This correction cannot be applied yet**")
     fence = re.search(r"^(`{3,})$", text, re.MULTILINE).group(1)
     inner = text.split(fence + "\n", 1)[1].rsplit("\n" + fence, 1)[0]
     assert "`" * len(fence) not in inner
