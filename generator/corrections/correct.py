@@ -129,11 +129,12 @@ def read_issue_body(path: Path) -> str:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise PapersiteError.at(label, 1, f"cannot read the issue body ({error.strerror})") from None
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
+        raise PapersiteError.at(label, 1, "the issue body is not a regular file (a folder, a device or a pipe); "
+                                "save the body in a file")
     with os.fdopen(descriptor, "rb") as handle:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise PapersiteError.at(label, 1, "the issue body is not a regular file (a folder, a device or a pipe); "
-                                    "save the body in a file")
         if status.st_size > limit:
             raise PapersiteError.at(label, 1, f"the issue body is {status.st_size:,} bytes; an issue holds at most {MAX_BODY_CHARS:,} characters")
         try:
