@@ -104,7 +104,6 @@ class CorrectionResult:
     before: str
     after: str
     changed: list[str]  # front-matter fields the correction changes
-    body_sha256: str = ""  # of the body it read (``body_sha256``): what an approval names
 
     def diff(self) -> str:
         return "".join(
@@ -522,20 +521,20 @@ def correct_page(
     if "paper_id" in correction.problems:  # no page to compare with: every problem counts
         raise PapersiteError(*(p for found in correction.problems.values() for p in found))
     if dry_run:
-        return _corrected(config, correction, body_label, base_dir, dry_run, digest)
+        return _corrected(config, correction, body_label, base_dir, dry_run)
     with project_lock(config, "correct"):
         recover(config)  # an import killed half way is finished first, or it would later undo this
-        return _corrected(config, correction, body_label, base_dir, dry_run, digest)
+        return _corrected(config, correction, body_label, base_dir, dry_run)
 
 
 def _corrected(
-    config: ProjectConfig, correction: Correction, body_label: str, base_dir: Path | None, dry_run: bool, digest: str
+    config: ProjectConfig, correction: Correction, body_label: str, base_dir: Path | None, dry_run: bool
 ) -> CorrectionResult:
     path, record, before = find_page(config, correction.paper_id, body_label, correction.lines.get("paper_id", 1))
     base = _base_page(base_dir, path.name) if base_dir is not None else None
     corrected, changed = apply_correction(record, correction, body_label, base)
     after = render_page(corrected) if changed else before
-    result = CorrectionResult(path, display_path(path, config.root), before, after, changed, digest)
+    result = CorrectionResult(path, display_path(path, config.root), before, after, changed)
     if not changed:
         return result
     problems = [p for p in check_pages(config, texts={path: after}) if p.is_error and p.path == result.label]
@@ -559,9 +558,17 @@ def approved_hashes(text: str) -> set[str]:
     return {
         match.group(1)
         for comment in comments
-        if isinstance(comment, dict) and comment.get("author_association") in MAINTAINERS and isinstance(comment.get("body"), str)
+        if _by_a_maintainer(comment) and isinstance(comment.get("body"), str)
         for match in APPROVE.finditer(comment["body"])
     }
+
+
+def _by_a_maintainer(comment: object) -> bool:
+    """A person with write access; never a bot, whose dry-run comment shows the very line to post."""
+    if not isinstance(comment, dict) or comment.get("author_association") not in MAINTAINERS:
+        return False
+    user = comment.get("user")
+    return not (isinstance(user, dict) and (user.get("type") == "Bot" or str(user.get("login", "")).endswith("[bot]")))
 
 
 # --------------------------------------------------------------------------- command line

@@ -520,7 +520,7 @@ def test_the_comment_for_a_huge_body_stays_under_githubs_limit(project: Path, ca
     from generator.corrections.correct import CorrectionResult, comment_markdown
 
     before = "".join(f"line {n} of the page\n" for n in range(20000))
-    result = CorrectionResult(project / A1, A1, before, before.replace("of the", "of a"), ["abstract"], "0" * 64)
+    result = CorrectionResult(project / A1, A1, before, before.replace("of the", "of a"), ["abstract"])
     text = comment_markdown(result, [], dry_run=True, digest="0" * 64)
     assert len(text) <= MAX_COMMENT_CHARS and "the first" in text and "/approve sha256:" + "0" * 64 in text
     assert text.count("```") == 4  # both fences closed
@@ -565,7 +565,8 @@ def test_only_the_body_a_maintainer_approved_is_applied(project: Path, capsys) -
     approvals = project.parent / "comments.json"
 
     def comments(*entries: tuple[str, str]) -> str:
-        pages = [[{"author_association": who, "body": text}] for who, text in entries]
+        pages = [[{"author_association": who, "body": text, "user": {"login": who.lower(), "type": "User"}}]
+                 for who, text in entries]
         return "".join(json.dumps(page) for page in pages)  # gh api --paginate: one array per page
 
     before = snapshot(project)
@@ -574,6 +575,8 @@ def test_only_the_body_a_maintainer_approved_is_applied(project: Path, capsys) -
         (body, comments(("NONE", approve), ("CONTRIBUTOR", approve))),  # not a maintainer
         (edited, comments(("OWNER", approve))),  # edited after the approval
         (body, comments(("MEMBER", "looks good"))),  # no hash
+        (body, json.dumps([{"author_association": "MEMBER", "body": approve,  # the bot's own dry-run comment
+                            "user": {"login": "github-actions[bot]", "type": "Bot"}}])),
     ):
         approvals.write_text(approvals_json, encoding="utf-8")
         code, _, err, path = correct(project, text, "--approvals", str(approvals), capsys=capsys)
