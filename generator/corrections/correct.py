@@ -388,18 +388,20 @@ def same_paper(before: PaperRecord, after: PaperRecord) -> str | None:
 
     A paper is known by its title and its authors. A correction may replace either (a later
     official title, a wrong author list from a listing) but not both at once: a title that keeps
-    less than SAME_TITLE of its words and an author list that keeps fewer than half of the page's
-    authors describe another paper, whatever the abstract says. A made-up title
-    (``title_derived``) or a page without authors has nothing to lose.
+    less than SAME_TITLE of its words, with an author list in which fewer than half of the names
+    (of the longer list, old or new: adding many authors replaces them too) are the page's,
+    describes another paper, whatever the abstract says. A made-up title (``title_derived``) or a
+    page without authors has nothing to lose.
     """
     if before.title_derived or not before.authors:
         return None
     title_kept = _title_similarity(before.title, after.title)
     kept = _authors_kept(before.authors, after.authors)
-    if title_kept >= SAME_TITLE or 2 * kept >= len(before.authors):
+    out_of = max(len(before.authors), len(after.authors))
+    if title_kept >= SAME_TITLE or 2 * kept >= out_of:
         return None
-    return (f"the form replaces the title ({title_kept:.0%} of its words kept) and the authors ({kept} of "
-            f"{len(before.authors)} kept) at once: that is another paper")
+    return (f"the form replaces the title ({title_kept:.0%} of its words kept) and the authors (only {kept} of "
+            f"{out_of} names are the page's) at once: that is another paper")
 
 
 def _title_similarity(before: str, after: str) -> float:

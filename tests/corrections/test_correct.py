@@ -421,6 +421,9 @@ def test_the_identity_rule_in_numbers() -> None:
     assert same_paper(page, page.replace(title=other_title, authors=page.authors[:2])) is None  # half kept
     assert "another paper" in same_paper(page, page.replace(title=other_title, authors=page.authors[:1] + ["X Y"]))
     assert "another paper" in same_paper(page, page.replace(title=other_title, authors=[]))
+    # keeping the page's authors but adding more of another paper's is replacing them too
+    assert "another paper" in same_paper(page, page.replace(title=other_title, authors=page.authors + list("VWXYZ")))
+    assert same_paper(page, page.replace(title=other_title, authors=page.authors + ["Grace Hopper"])) is None
     derived = next(r for r in fixture_records() if r.id == "a3")
     assert same_paper(derived, derived.replace(title="A Real Title", authors=["Ada Lovelace"])) is None
 
