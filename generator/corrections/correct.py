@@ -336,10 +336,12 @@ def find_page(config: ProjectConfig, paper_id: str, body_label: str, line: int) 
     """The page whose front matter has this id, its record and its text; PapersiteError if none has."""
     pattern = re.compile(rf"^id:\s*['\"]?{re.escape(paper_id)}['\"]?\s*$", re.MULTILINE)
     for path in page_paths(config):
+        if not path.is_file():
+            continue  # a folder or a pipe named *.md (reading a pipe would wait): papersite check names it
         try:
             text = path.read_text(encoding="utf-8", errors="replace")  # a page that is not UTF-8 may still be another's
         except OSError:
-            continue  # not a file: papersite check names it; it is not this paper's page
+            continue  # unreadable: papersite check names it; it is not this paper's page
         if pattern.search(text[: text.find("\n---", 3) + 1 or len(text)]):
             label = display_path(path, config.root)
             try:
