@@ -424,6 +424,10 @@ def test_the_identity_rule_in_numbers() -> None:
     # keeping the page's authors but adding more of another paper's is replacing them too
     assert "another paper" in same_paper(page, page.replace(title=other_title, authors=page.authors + list("VWXYZ")))
     assert same_paper(page, page.replace(title=other_title, authors=page.authors + ["Grace Hopper"])) is None
+    # a title one word away from another paper's passes only with the page's abstract
+    near = page.replace(title="One Step Diffusion via Consistency Models", authors=["Ana Lee", "Bo Chen"])
+    assert same_paper(page, near) is None
+    assert "another paper" in same_paper(page, near.replace(abstract="We distil consistency models into one step."))
     derived = next(r for r in fixture_records() if r.id == "a3")
     assert same_paper(derived, derived.replace(title="A Real Title", authors=["Ada Lovelace"])) is None
 
