@@ -611,3 +611,30 @@ def test_the_decision_is_pre_filled_and_applied_as_a_maintainer_edit(project: Pa
     assert code == 0, err
     assert read_page(project / A1).decision is None
     assert main(["--project", str(project), "check"]) == 0
+
+
+def test_a_correction_is_refused_while_another_thread_holds_the_lock(project: Path, capsys, monkeypatch) -> None:
+    import threading
+
+    from generator.config import load_config
+    from generator.pages.store import project_lock
+
+    monkeypatch.setenv("PAPERSITE_LOCK_WAIT", "0")
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with project_lock(load_config(project), "build"):
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(30)
+        before = snapshot(project)
+        code, _, err, _ = correct(project, github_body(a1_values(paper_title="One-Step Diffusion via Shortcut Models")),
+                                  capsys=capsys)
+        assert code == 1 and "the project is locked by papersite build" in err and snapshot(project) == before
+    finally:
+        release.set()
+        holder.join(30)
