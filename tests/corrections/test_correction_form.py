@@ -92,6 +92,9 @@ def test_the_link_opens_the_form_holding_the_page_values() -> None:
     assert values["topic"] == "Deep Learning · Theory"
     assert values["keywords"] == "diffusion models" and values["links"] == "pdf: https://example.org/a.pdf"
     assert values["abstract"] == "We introduce shortcut models."
+    assert values["decision"] == NO_DECISION  # the page has none
+    assert query(prefill_url(REPO, paper(decision="Accept (Spotlight)"), TAXONOMY))["decision"] == "Accept (Spotlight)"
+    assert "decision" not in query(prefill_url(REPO, paper(decision="Accept (Talk)"), TAXONOMY))  # no choice of the form
     assert "reason" not in values
 
 
