@@ -732,11 +732,13 @@ def run_correct(args: argparse.Namespace, config: ProjectConfig) -> int:
 
 def _read_approvals(path: Path) -> set[str]:
     """``--approvals FILE``: the issue's comments as the API gives them."""
+    if not path.is_file():  # never a pipe: reading one would wait
+        raise PapersiteError.at(path, 1, "--approvals names no file; it holds the issue's comments as the API gives them")
     try:
-        return approved_hashes(read_text(path, str(path)))
-    except PapersiteError as error:
-        raise error.noting("(--approvals: the issue's comments as the API gives them)") from None
-    except ValueError as error:
+        return approved_hashes(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise PapersiteError.at(path, 1, f"cannot read the approvals ({error.strerror})") from None
+    except ValueError as error:  # not UTF-8, or not JSON
         raise PapersiteError.at(path, 1, f"not the JSON of an issue's comments ({error})") from None
 
 
