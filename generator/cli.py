@@ -50,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
         "--base-pages", type=Path, metavar="DIR",
         help="the paper pages the form was filled from (a batch): fields left as they were there undo nothing",
     )
+    correct.add_argument(
+        "--approvals", type=Path, metavar="FILE",
+        help="the issue's comments (GitHub API JSON): apply the body only if a maintainer approved its sha256",
+    )
 
     form = commands.add_parser("issue-form", help=f"write the correction form from the taxonomy ({TEMPLATE_PATH})")
     form.add_argument("--check", action="store_true", help="only report whether the committed form is up to date")

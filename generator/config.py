@@ -17,6 +17,7 @@ from generator.ingest.authors import SOURCE_ORDERS
 from generator.layout import is_web_url
 from generator.inputs import InputError, load_yaml_with_lines
 from generator.problems import PapersiteError
+from generator.text import invisible_characters
 
 CONFIG_FILE = "papersite.yml"
 
@@ -103,7 +104,6 @@ def bundled_taxonomy() -> Path:
 
 _PATH_KEYS = ("corpus_dir", "docs_dir", "papers_dir", "state_file", "taxonomy_file", "site_dir", "build_dir", "settled_matches")
 _BRANCH = re.compile(r"^[A-Za-z0-9._/-]+$")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Path) -> None:
@@ -128,8 +128,8 @@ def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Pat
 
 def site_name_problem(name: Any) -> str | None:
     """Why ``name`` cannot be a site name, or None (shared with ``papersite init --site-name``)."""
-    if not isinstance(name, str) or not name.strip() or _CONTROL.search(name) or len(name) > 200:
-        return f"must be one line of plain text (at most 200 characters, no control characters), got {name!r}"
+    if not isinstance(name, str) or not name.strip() or invisible_characters(name) or len(name) > 200:
+        return f"must be one line of plain text (at most 200 characters, no control or invisible characters), got {name!r}"
     return None
 
 

@@ -23,6 +23,7 @@ from generator.layout import is_web_url
 from generator.pages.frontmatter import FrontMatter
 from generator.pages.markup import THEME_FIELDS, theme_field_problem
 from generator.problems import Problem, Severity
+from generator.text import code_points, invisible_characters
 
 # listing: a topic line of a listing; conference: the conference's own label, from a
 # reference catalogue; inferred: guessed by the enrichment stage; maintainer: set by hand.
@@ -57,6 +58,14 @@ def _number_in_unit(value: Any) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1
 
 
+def _visible_only(found: _Findings, line: int, what: str, value: str) -> None:
+    """A warning, not an error: listings bring such characters and the renderers neutralise the
+    dangerous ones, but a reader cannot see them and a diff does not show them."""
+    hidden = invisible_characters(value, "\t\n")
+    if hidden:
+        found.warn(line, f"{what} holds the invisible character(s) {code_points(hidden)}; delete them unless the script needs them")
+
+
 # --- one rule per kind of value ---------------------------------------------------
 
 
@@ -66,6 +75,8 @@ def _text(found: _Findings, key: str) -> None:
         found.error(line, f"field '{key}' must be text, got {_type_name(value)}")
     elif not value.strip():
         found.error(line, f"field '{key}' is empty")
+    else:
+        _visible_only(found, line, f"field '{key}'", value)
 
 
 def _flag(found: _Findings, key: str) -> None:
@@ -82,6 +93,8 @@ def _names(found: _Findings, key: str) -> None:
     for index, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
             found.error(found.front.item_line(key, index), f"author #{index + 1} must be a non-empty name, got {name!r}")
+        else:
+            _visible_only(found, found.front.item_line(key, index), f"author #{index + 1}", name)
 
 
 def _author_order(found: _Findings, key: str) -> None:
@@ -133,6 +146,7 @@ def _keywords(found: _Findings, key: str) -> None:
             continue
         if keyword != keyword.strip():
             found.error(line, f"keyword {keyword!r} has leading or trailing spaces")
+        _visible_only(found, line, f"keyword #{index + 1}", keyword)
         folded = keyword.strip().casefold()
         if folded in seen:
             found.error(line, f"keyword {keyword!r} repeats keyword #{seen[folded] + 1} (keywords are compared ignoring case)")

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -65,7 +66,9 @@ def temporary_path(target: Path) -> Path:
 
 # --------------------------------------------------------------------------- lock
 
-_held: dict[Path, list] = {}  # lock path -> [open file, depth]: re-entrant within a process
+# (lock path, thread) -> [open file, depth]: re-entrant within a thread (build runs import inside it);
+# another thread of the process waits like another process (flock locks an open file, not a process).
+_held: dict[tuple[Path, int], list] = {}
 
 
 def _wait_seconds() -> float:
@@ -77,17 +80,18 @@ def _wait_seconds() -> float:
 
 @contextlib.contextmanager
 def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
-    """Hold the project's lock for ``command``; re-entrant (build runs import inside it)."""
+    """Hold the project's lock for ``command``; re-entrant in one thread (build runs import inside it)."""
     path = lock_path(config)
     if fcntl is None:
         yield
         return
-    if path in _held:
-        _held[path][1] += 1
+    key = (path, threading.get_ident())
+    if key in _held:
+        _held[key][1] += 1
         try:
             yield
         finally:
-            _held[path][1] -= 1
+            _held[key][1] -= 1
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -113,11 +117,11 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
         handle.truncate()
         handle.write(f"papersite {command} (pid {os.getpid()})\n")
         handle.flush()
-        _held[path] = [handle, 1]
+        _held[key] = [handle, 1]
         try:
             yield
         finally:
-            del _held[path]
+            del _held[key]
             with contextlib.suppress(OSError):
                 handle.seek(0)
                 handle.truncate()

@@ -347,3 +347,14 @@ def test_check_and_import_read_the_taxonomy_alike(project: Path, tmp_path: Path)
     (project / "corpus").mkdir(exist_ok=True)
     (project / "corpus" / "a.jsonl").write_text('{"title": "A paper on graphs", "abstract": "We study graphs and more graphs."}\n', encoding="utf-8")
     assert main(["--project", str(project), "import", "--quiet"]) == 1
+
+
+def test_invisible_characters_in_page_values_are_warnings_at_their_line(project: Path) -> None:
+    page = write(project, make_record("hidden", title="A title\u200e with a mark",
+                                      authors=["Ada Lovelace", "Alan\u200b Turing"], keywords=["diffusion\u2060 models"]))
+    found = {(p.line, p.message, p.severity) for p in problems(project)}
+    assert (line_of(page, "title:"), "field 'title' holds the invisible character(s) U+200E; delete them unless the script needs them",
+            Severity.WARNING) in found
+    assert any(line == 7 and "author #2 holds the invisible character(s) U+200B" in m for line, m, _ in found), found
+    assert any("keyword #1 holds the invisible character(s) U+2060" in m for _, m, _ in found), found
+    assert all(severity is Severity.WARNING for *_, severity in found)
