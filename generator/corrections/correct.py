@@ -43,7 +43,8 @@ from generator.pages.check import check_pages
 from generator.pages.folder import display_path, page_paths
 from generator.config import ProjectConfig
 from generator.corrections.form import (
-    CUT_MARK, FIELD_BY_ID, NO_DECISION, TEMPLATE_PATH, FormValue, decision_choices, parse_issue_body, render_issue_form,
+    CUT_MARK, FIELD_BY_ID, NO_DECISION, ORDER_AS_ON_PAPER, ORDER_CHOICES, TEMPLATE_PATH, FormValue, decision_choices,
+    parse_issue_body, render_issue_form,
 )
 from generator.pages.frontmatter import read_text
 from generator.pages.store import project_lock, recover, write_alone
@@ -72,8 +73,8 @@ MAX_COMMENT_CHARS = 60000
 APPROVE = re.compile(r"^\s*/approve\s+sha256:([0-9a-f]{64})\s*$", re.MULTILINE)
 MAINTAINERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})  # GitHub's author_association of people with write access
 # form field -> the page field it changes (reason changes nothing)
-PAGE_FIELD = {"paper_title": "title", "authors": "authors", "abstract": "abstract", "topic": "topic",
-              "decision": "decision", "keywords": "keywords", "links": "links"}
+PAGE_FIELD = {"paper_title": "title", "authors": "authors", "author_order": "author_order", "abstract": "abstract",
+              "topic": "topic", "decision": "decision", "keywords": "keywords", "links": "links"}
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Correction:
     abstract_cut: str | None = None  # the form kept the link's shortened abstract (ends with CUT_MARK)
     topic: tuple[str, str | None] | None = None
     decision: str | None = None  # NO_DECISION removes the page's
+    author_order: str | None = None  # one of ORDER_CHOICES
     keywords: list[str] | None = None
     links: dict[str, str] | None = None
     lines: dict[str, int] = field(default_factory=dict)  # field id -> body line, for messages
@@ -96,7 +98,7 @@ class Correction:
     def problems_of(self, fields: set[str]) -> list[str]:
         """The problems of these form fields, and of those whose value is never compared with the page
         (the id, the reason, a topic or decision that is no choice of the form)."""
-        always = {"paper_id", "reason"} | {key for key in ("topic", "decision") if getattr(self, key) is None}
+        always = {"paper_id", "reason"} | {key for key in ("topic", "decision", "author_order") if getattr(self, key) is None}
         return [p for key, found in self.problems.items() if key in fields | always for p in found]
 
 
@@ -234,6 +236,14 @@ def parse_correction(text: str, path: str, taxonomy: Taxonomy) -> Correction:
         else:
             error_in("decision")(value, f"decision {_shown(choice)} is not one of the form's choices "
                                  f"({', '.join(decision_choices())})")
+
+    if "author_order" in values:
+        value = values["author_order"]
+        choice = " ".join(value.text.split())
+        if choice in ORDER_CHOICES:
+            correction.author_order = choice
+        else:
+            error_in("author_order")(value, f"author order {_shown(choice)} is not one of the form's choices ({', '.join(ORDER_CHOICES)})")
 
     if "keywords" in values:
         value, error = values["keywords"], error_in("keywords")
@@ -380,7 +390,7 @@ def _comparable(record: PaperRecord, key: str):
         return [" ".join(item.split()) for item in value]
     if key == "topic":
         return (value.area, value.subarea) if value is not None else None
-    if key == "decision":
+    if key in ("decision", "author_order"):
         return " ".join(value.split()) if value else None
     return dict(value)
 
@@ -493,6 +503,11 @@ def apply_correction(
         wanted["topic"] = Topic(correction.topic[0], correction.topic[1], "maintainer")
     if correction.decision is not None:
         wanted["decision"] = None if correction.decision == NO_DECISION else correction.decision
+    if correction.author_order is not None:
+        known = correction.author_order == ORDER_AS_ON_PAPER
+        wanted["author_order"] = None if known else (base.author_order or "unknown")
+    elif correction.authors is not None and record.author_order:
+        wanted["author_order"] = None  # a form without the choice: its Authors field asks for the paper's order
     if correction.keywords is not None:
         wanted["keywords"] = correction.keywords
     if correction.links is not None:

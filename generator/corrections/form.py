@@ -42,6 +42,11 @@ ABSTRACT_FROM_PAGE = "data-ps-abstract-max"
 NO_RESPONSE = "_No response_"  # what GitHub writes for a field left empty
 NO_CHOICE = "None"  # what a dropdown nobody touched may read
 NO_DECISION = "No decision"  # the Decision choice that removes the page's decision
+# The Author order choices: the first makes the page's order the paper's (no ``author_order``),
+# the second says it is not known (the site then names no first author).
+ORDER_AS_ON_PAPER = "As the paper gives them"
+ORDER_NOT_KNOWN = "Not known (for example alphabetical)"
+ORDER_CHOICES = (ORDER_AS_ON_PAPER, ORDER_NOT_KNOWN)
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,8 @@ FIELDS: tuple[FormField, ...] = (
     FormField("paper_title", "Title", "input", "The paper's title as the paper itself gives it."),
     FormField("authors", "Authors", "textarea",
               "One name per line, in the order the paper gives them: the order matters (it is the citation's)."),
+    FormField("author_order", "Author order", "dropdown",
+              "Are the authors above in the order the paper gives them? Only then does the site name a first author."),
     FormField("abstract", "Abstract", "textarea", "The whole abstract. Formulas may use `$...$`. Left empty, the abstract stays as it is."),
     FormField("topic", "Topic", "dropdown", "Pick the area and sub-area from the site's taxonomy."),
     FormField("decision", "Decision", "dropdown",
@@ -92,6 +99,13 @@ def topic_choices(taxonomy: Taxonomy) -> list[str]:
     return choices
 
 
+def dropdown_choices(field_id: str, taxonomy: Taxonomy) -> list[str]:
+    """The options of one dropdown of the form."""
+    if field_id == "topic":
+        return topic_choices(taxonomy)
+    return decision_choices() if field_id == "decision" else list(ORDER_CHOICES)
+
+
 def decision_choices() -> list[str]:
     """The Decision dropdown: the decisions the site knows (``pages/decisions.py``), then none."""
     return [decision.text for decision in KNOWN_DECISIONS] + [NO_DECISION]
@@ -115,7 +129,7 @@ def render_issue_form(taxonomy: Taxonomy) -> str:
     for f in FIELDS:
         element: dict = {"type": f.kind, "id": f.id, "attributes": {"label": f.label, "description": f.description}}
         if f.kind == "dropdown":
-            element["attributes"]["options"] = topic_choices(taxonomy) if f.id == "topic" else decision_choices()
+            element["attributes"]["options"] = dropdown_choices(f.id, taxonomy)
         if f.required:
             element["validations"] = {"required": True}
         body.append(element)
@@ -150,6 +164,8 @@ def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None, wi
     values: dict[str, str] = {"paper_id": paper.id, "paper_title": title}
     if paper.authors:
         values["authors"] = "\n".join(" ".join(a.split()) for a in paper.authors)
+    if paper.authors:
+        values["author_order"] = ORDER_NOT_KNOWN if paper.author_order else ORDER_AS_ON_PAPER
     if paper.topic is not None and taxonomy is not None and taxonomy.contains(paper.topic.area, paper.topic.subarea):
         values["topic"] = paper.topic.label()
     if not paper.decision or paper.decision in decision_choices():  # another venue's words cannot be picked

@@ -17,8 +17,8 @@ import pytest
 
 from generator.cli import main
 from generator.config import bundled_taxonomy
-from generator.corrections.form import CUT_MARK, FIELDS, prefill_url
-from generator.pages.record import read_page
+from generator.corrections.form import CUT_MARK, FIELDS, ORDER_AS_ON_PAPER, ORDER_NOT_KNOWN, prefill_url
+from generator.pages.record import read_page, render_page
 from generator.enrich.taxonomy import load_taxonomy
 from site_fixtures import fixture_records, write_project
 
@@ -608,6 +608,27 @@ def test_the_decision_is_pre_filled_and_applied_as_a_maintainer_edit(project: Pa
     code, out, err, _ = correct(project, github_body(values), capsys=capsys)
     assert code == 0, err
     assert read_page(project / A1).decision is None
+    assert main(["--project", str(project), "check"]) == 0
+
+
+def test_the_author_order_is_pre_filled_and_a_reader_can_make_it_known(project: Path, capsys) -> None:
+    page = read_page(project / A1)
+    (project / A1).write_text(render_page(page.replace(authors=sorted(page.authors), author_order="alphabetical")), encoding="utf-8")
+    values = current_values(project, "one-step-diffusion-via-shortcut-models")
+    assert values["author_order"] == ORDER_NOT_KNOWN
+    # the same names in the paper's order, said so: the page names its first author again
+    values.update(authors="\n".join(page.authors), author_order=ORDER_AS_ON_PAPER, reason="The PDF's order.")
+    code, out, err, _ = correct(project, github_body(values), capsys=capsys)
+    assert code == 0, err
+    after = read_page(project / A1)
+    assert after.authors == page.authors and after.author_order is None and "author_order" in out
+    assert current_values(project, "one-step-diffusion-via-shortcut-models")["author_order"] == ORDER_AS_ON_PAPER
+    # and back: a reader who knows the order shown is not the paper's
+    values = current_values(project, "one-step-diffusion-via-shortcut-models")
+    values.update(author_order=ORDER_NOT_KNOWN, reason="These are sorted.")
+    code, _, err, _ = correct(project, github_body(values), capsys=capsys)
+    assert code == 0, err
+    assert read_page(project / A1).author_order == "unknown"
     assert main(["--project", str(project), "check"]) == 0
 
 

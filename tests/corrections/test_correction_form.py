@@ -10,6 +10,7 @@ import yaml
 from generator.cli import main
 from generator.config import bundled_taxonomy
 from generator.corrections.form import (
+    ORDER_CHOICES,
     CUT_MARK,
     FIELDS,
     MAX_URL_BYTES,
@@ -59,8 +60,9 @@ def test_the_template_is_a_valid_issue_form_whose_fields_are_the_parsers() -> No
     assert [(e["id"], e["attributes"]["label"], e["type"]) for e in fields] == [(f.id, f.label, f.kind) for f in FIELDS]
     ids = [e["id"] for e in fields]
     assert len(set(ids)) == len(ids) and not set(ids) & GITHUB_QUERY_KEYS
-    topic, decision = [e for e in fields if e["type"] == "dropdown"]
-    assert decision["id"] == "decision"
+    order, topic, decision = [e for e in fields if e["type"] == "dropdown"]
+    assert decision["id"] == "decision" and order["id"] == "author_order"
+    assert order["attributes"]["options"] == list(ORDER_CHOICES)
     assert decision["attributes"]["options"] == [d.text for d in KNOWN_DECISIONS] + [NO_DECISION] == decision_choices()
     options = topic["attributes"]["options"]
     assert options == topic_choices(TAXONOMY) and len(set(options)) == len(options)
