@@ -160,7 +160,7 @@ def import_listings(
         check_plan(writes, to_verify)
     with timings.stage("write"):
         state_text = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in state)
-        if read_text_or_none(config.state_file) != state_text:
+        if read_text_or_none(config.state_file, config.root) != state_text:
             writes.append((config.state_file, state_text))  # last: renamed after every page
         write_together(writes, config)  # all pages and the state, or none (pages/store.py)
     report.stage_seconds = dict(timings.seconds)

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generator.pages.check import check_pages, errors_only
+from generator.pages.check import check_pages, errors_only, project_file_problems
 from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
 from generator.pages.store import project_lock, recover
@@ -160,7 +160,7 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
         # Pages whose bytes the last build checked are not parsed again (pagecache.py).
         checked = CheckedPages(config)
         found = read_pages(config, cache=checked)  # staged below as they were checked
-        errors = errors_only(check_pages(config, cache=checked, found=found))
+        errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))
         if errors:  # else the stage saves it, once its first worker has started
             checked.save()
     if errors:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
-from generator.pages.folder import Pages, read_pages
+from generator.pages.folder import Pages, docs_files, read_pages
 from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog, build_catalog
 from generator import layout
@@ -96,22 +96,14 @@ def read_records(
 
 
 def _site_src_files(config: ProjectConfig) -> dict[str, bytes]:
-    """site_src as it is, minus the paper pages (they become display pages) and the staging dir."""
-    files: dict[str, bytes] = {}
-    if not config.docs_dir.is_dir():
-        return files
-    skip = {config.build_dir.resolve(), config.site_dir.resolve()}
-    for dirpath, dirnames, filenames in os.walk(config.docs_dir):
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and (here / d).resolve() not in skip)
-        for name in sorted(filenames):
-            path = here / name
-            if name.startswith("."):
-                continue
-            if path.parent == config.papers_dir and path.suffix == ".md":
-                continue
-            files[path.relative_to(config.docs_dir).as_posix()] = path.read_bytes()
-    return files
+    """site_src as it is, minus the paper pages (they become display pages) and the staging dir.
+
+    Found by ``folder.docs_files``, which refuses what ``papersite check`` refuses: a file
+    linked from outside the project is never copied into the site."""
+    found, problems = docs_files(config, skip=(config.build_dir, config.site_dir))
+    if problems:
+        raise PapersiteError(*problems)
+    return {rel: path.read_bytes() for rel, path in found.items()}
 
 
 def directory_page(path: str) -> str:
