@@ -29,7 +29,8 @@ from generator.ingest.sources import complete_from_references, read_listings, re
 from generator.ingest.threeway import check_plan, plan
 from generator.ingest.titles import assign_identity, draft_record
 from generator.pages.record import PaperRecord
-from generator.pages.store import write_alone, write_together
+from generator.outputs import write_output
+from generator.pages.store import write_together
 from generator.problems import PapersiteError
 
 
@@ -90,7 +91,7 @@ def write_timings(path: Path, *timings: Timings) -> None:
     """``--timings FILE``: seconds per stage as one JSON object (the stage names of both tables differ)."""
     seconds = {name: round(value, 4) for t in timings for name, value in t.seconds.items()}
     try:
-        write_alone(path, json.dumps(seconds, indent=1) + "\n")
+        write_output(path, json.dumps(seconds, indent=1) + "\n")
     except OSError as error:
         raise PapersiteError.at(path, 1, f"cannot write the stage timings ({error.strerror})") from None
 
