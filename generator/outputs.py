@@ -23,8 +23,12 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.problems import PapersiteError
+
+if TYPE_CHECKING:
+    from generator.config import ProjectConfig
 
 
 def output_problem(path: Path | str) -> str | None:
@@ -89,3 +93,36 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def project_place_problems(config: "ProjectConfig") -> list[str]:
+    """Symlinks leading out of the project where papersite writes inside it, as ``path:1: message``.
+
+    ``config.py`` keeps site_dir, build_dir, papers_dir and the state file inside the project;
+    this looks one step further, where a committed link would make a build write outside it:
+    anywhere in build_dir (small: staged docs, caches), the folders at the top of site_dir
+    (deeper, the build's own writers replace a link instead of following it: ``stage.write_tree``,
+    ``postbuild.write_if_changed``), and the entries of the state folder (the pages are refused
+    when read: ``inputs.readable_file``)."""
+    from generator.inputs import outside_problem
+
+    links: list[Path] = []
+    if config.build_dir.is_dir():
+        for dirpath, dirnames, filenames in os.walk(config.build_dir):
+            links += [Path(dirpath) / name for name in dirnames + filenames if os.path.islink(os.path.join(dirpath, name))]
+    for folder in (config.site_dir, config.state_file.parent):
+        if folder.is_dir():
+            links += [entry for entry in folder.iterdir() if entry.is_symlink()]
+    problems = []
+    for link in sorted(set(links)):
+        problem = outside_problem(link, config.root)
+        if problem is not None:
+            problems.append(f"{link}:1: {problem}; papersite will not write through it: remove the link")
+    return problems
+
+
+def check_project_places(config: "ProjectConfig") -> None:
+    """``PapersiteError`` listing ``project_place_problems``; called before a build or import writes."""
+    problems = project_place_problems(config)
+    if problems:
+        raise PapersiteError(*problems)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.config import ProjectConfig
-from generator.outputs import check_output, write_output
+from generator.outputs import check_output, check_project_places, write_output
 from generator.pages.store import project_lock, recover
 from generator.pipeline import IMPORT_STAGES, Timings, import_listings, write_timings
 from generator.problems import PapersiteError
@@ -45,6 +45,7 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
         print("papersite: import not started; nothing was written", file=sys.stderr)
         return 1
     try:
+        check_project_places(config)  # a lock, journal or state linked out of the project
         with project_lock(config, "import"):
             recovered = recover(config)
             if recovered and not quiet:

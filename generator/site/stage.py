@@ -25,6 +25,7 @@ from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.outputs import check_project_places
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.pages.folder import Pages, docs_files, read_pages
@@ -237,8 +238,13 @@ def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list
     written = removed = 0
     target.mkdir(parents=True, exist_ok=True)
     existing: dict[str, int] = {}  # rel path -> size, from one walk of the tree
-    for dirpath, _, filenames in os.walk(target):
+    for dirpath, dirnames, filenames in os.walk(target):
         here = Path(dirpath)
+        # a link in the tree is none of ours: removed, so nothing is written through it
+        for name in [n for n in dirnames + filenames if os.path.islink(here / n)]:
+            (here / name).unlink()
+            dirnames[:] = [d for d in dirnames if d != name]
+            filenames[:] = [f for f in filenames if f != name]
         for name in filenames:
             path = here / name
             existing[path.relative_to(target).as_posix()] = path.stat().st_size
@@ -373,6 +379,7 @@ def stage_docs(
     ``pages``: the cache the build's check read the pages through, to read them from; ``checked``:
     the pages the check read (each page file is then read once per build).
     """
+    check_project_places(config)  # before the first write: no link out of the project in build_dir or site_dir
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
