@@ -35,7 +35,7 @@ def output_problem(path: Path | str) -> str | None:
     """Why papersite may not write the user-named ``path``, or None."""
     try:
         mode = os.lstat(path).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # not there (a file in its folders: said below)
         mode = None
     except OSError as error:
         return f"cannot be written ({error.strerror})"
