@@ -224,7 +224,7 @@ def no_hang():
         raise AssertionError("papersite hung: it opened a FIFO")
 
     previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(300)
+    signal.alarm(120)
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)
