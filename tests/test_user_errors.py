@@ -123,7 +123,7 @@ KINDS = ("link outside", "link inside", "fifo", "folder")
 
 
 def _secret_copy(project: Path, text: str) -> Path:
-    outside = project.parent / "outside" / "secret.txt"
+    outside = project.parent / "elsewhere" / "secret.txt"
     outside.parent.mkdir(exist_ok=True)
     outside.write_text(text, encoding="utf-8")
     return outside
@@ -158,15 +158,15 @@ def _page(project: Path, kind: str) -> str:
 
 
 def _docs_page(project: Path, kind: str) -> str:
-    _put(project, "site_src/notes.md", kind, f"# Notes\n\n{SECRET}\n")
-    return "site_src/notes.md"
+    _put(project, "site_src/about/index.md", kind, f"# About\n\n{SECRET}\n")  # in the nav: strict MkDocs builds it
+    return "site_src/about/index.md"
 
 
 def _docs_folder(project: Path, kind: str) -> str:
     import os
 
     folder = project / "site_src" / "more"
-    target = project.parent / "outside" if kind == "link outside" else project / "kept" / "more"
+    target = project.parent / "elsewhere" if kind == "link outside" else project / "kept" / "more"
     target.mkdir(parents=True, exist_ok=True)
     (target / "secret.md").write_text(f"# More\n\n{SECRET}\n", encoding="utf-8")
     folder.symlink_to(os.path.relpath(target, folder.parent))
@@ -272,14 +272,14 @@ def test_every_input_is_a_regular_file_inside_the_project(tmp_path: Path, capsys
 def test_a_link_inside_docs_dir_is_published_and_one_outside_never_is(tmp_path: Path, capsys) -> None:
     from generator.cli import main
 
-    project = _project(tmp_path / "inside")
+    project = _project(tmp_path / "linked-in")
     _docs_page(project, "link inside")
     assert main(["--project", str(project), "build", "--quiet"]) == 0, capsys.readouterr().err
-    assert SECRET in (project / "site" / "notes" / "index.html").read_text(encoding="utf-8")
-    project = _project(tmp_path / "outside")
+    assert SECRET in (project / "site" / "about" / "index.html").read_text(encoding="utf-8")
+    project = _project(tmp_path / "linked-out")
     _docs_page(project, "link outside")
     assert main(["--project", str(project), "build", "--quiet"]) != 0
-    assert "site_src/notes.md:1: leads outside the project" in capsys.readouterr().err
+    assert "site_src/about/index.md:1: leads outside the project" in capsys.readouterr().err
     assert SECRET not in _written(project) and not (project / "site").exists()
 
 
