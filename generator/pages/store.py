@@ -94,7 +94,8 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # never through a symlink, never a FIFO: the holder's name is written into this file
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o666)
+        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(path, flags, 0o666)
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             os.close(descriptor)
             raise PapersiteError.at(path, 1, "the project lock is not a regular file; remove it")
@@ -220,7 +221,9 @@ def recover(config: ProjectConfig) -> str | None:
         # a journal is a file of the project like any other: it renames only our temporaries onto
         # files of the project, never a file from elsewhere into the site or one of ours out of it
         if not all(t == temporary_path(p) and lies_inside(t.parent, config.root) for t, p in pairs):
-            raise PapersiteError.at(journal, 1, "the import journal names files that are not an import's; delete it and run the import again")
+            raise PapersiteError.at(
+                journal, 1, "the import journal names files that are not an import's; delete it and run the import again"
+            )
         try:
             _roll_forward(pairs)
             os.unlink(journal)

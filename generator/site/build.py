@@ -169,7 +169,10 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
     if errors:
         for problem in errors:
             print(problem, file=sys.stderr)
-        print(f"papersite: {len(errors)} problem(s) in the paper pages or the project's files; fix them (see `papersite check`)", file=sys.stderr)
+        print(
+            f"papersite: {len(errors)} problem(s) in the paper pages or the project's files; fix them (see `papersite check`)",
+            file=sys.stderr,
+        )
         return 1
     with timings.stage("stage"):
         # `papersite serve` builds beside its server threads: no forked workers there (see
