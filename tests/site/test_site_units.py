@@ -324,3 +324,18 @@ def test_an_author_page_counts_only_co_authors_of_more_than_one_paper():
     assert "how many papers they wrote together" in garcia
     zhou = pages[catalog.author_of[fold("Ming Zhou")].url]
     assert "ps-count" not in zhou and "how many papers" not in zhou, "no count at all: no note"
+
+
+def test_write_tree_replaces_a_link_in_the_tree_instead_of_writing_through_it(tmp_path):
+    from generator.site.stage import write_tree
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    target = tmp_path / "docs"
+    (target / "about").mkdir(parents=True)
+    (target / "about" / "index.md").symlink_to(victim)
+    (target / "papers").symlink_to(tmp_path / "elsewhere")
+    write_tree(target, {"about/index.md": b"# About\n", "papers/x/index.md": b"# X\n"})
+    assert victim.read_text(encoding="utf-8") == "keep me" and not any((tmp_path / "elsewhere").iterdir())
+    assert not (target / "about" / "index.md").is_symlink() and (target / "papers" / "x" / "index.md").read_bytes() == b"# X\n"
