@@ -11,7 +11,11 @@ import sys
 from pathlib import Path
 from generator.config import load_config
 from generator.corrections.form import TEMPLATE_PATH
+from generator.outputs import check_output
 from generator.problems import PapersiteError
+
+# Options naming a file a command writes: each must be a regular file or missing (outputs.py).
+OUTPUT_OPTIONS = ("report", "timings", "comment")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -75,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             from generator.scaffold import run_init
 
             return run_init(args)
+        for option in OUTPUT_OPTIONS:  # before any command changes anything (generator/outputs.py)
+            if getattr(args, option, None):
+                check_output(getattr(args, option))
         config = load_config(args.project)
         if args.command == "import":
             from generator.ingest.importer import run_import
