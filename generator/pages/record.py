@@ -20,7 +20,7 @@ from typing import Any, Mapping
 import yaml
 
 from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text, render_front_matter
-from generator.pages.schema import FRONT_MATTER_FIELDS, field_problems
+from generator.pages.schema import FRONT_MATTER_FIELDS, field_problems, link_problem
 from generator.problems import PapersiteError, errors_only
 
 @dataclass(frozen=True, order=True)
@@ -188,7 +188,14 @@ def dump_yaml(data: Any, dumper: type | None = None) -> str:
 
 
 def render_page(record: PaperRecord) -> str:
-    """The full page text: front matter, then the maintainers' body if any."""
+    """The full page text: front matter, then the maintainers' body if any.
+
+    Raises ValueError for a link the page reader would refuse: a page that cannot be
+    read back must never be written (every stage filters links with the same rule)."""
+    for name, url in record.links.items():
+        problem = link_problem(name, url)
+        if problem:
+            raise ValueError(f"page {record.slug!r}: {problem}")
     return render_front_matter(dump_yaml(record.to_front_matter()), record.body)
 
 

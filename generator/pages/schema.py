@@ -138,8 +138,17 @@ def _links(found: _Findings, key: str) -> None:
         found.error(found.front.line(key), f"field 'links' must map names to URLs, got {_type_name(links)}")
         return
     for name, url in links.items():
-        if not is_web_url(url):
-            found.error(found.front.line(key, str(name)), f"link '{name}' must be an http(s) URL, got {url!r}")
+        problem = link_problem(name, url)
+        if problem:
+            found.error(found.front.line(key, str(name)), problem)
+
+
+def link_problem(name: object, url: object) -> str | None:
+    """What is wrong with one ``links`` entry, if anything: the one rule that both the page
+    reader and ``render_page`` apply, so a record never writes a link its page would refuse."""
+    if not is_web_url(url):
+        return f"link '{name}' must be an http(s) URL, got {url!r}"
+    return None
 
 
 def _sources(found: _Findings, key: str) -> None:

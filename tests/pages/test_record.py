@@ -6,6 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.layout import is_web_url
 from generator.pages.record import PaperRecord, SourceRef, Topic, _PurePageDumper, dump_yaml, parse_page, render_page
 
 HOSTILE = [
@@ -40,7 +41,8 @@ def record_strategy(text=texts(), max_codepoint: int = 0x10FFFF):
     # a URL the page model accepts: http(s), a host, no space, quote, angle bracket or control character
     url_text = st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Lo", "Nd"), max_codepoint=max_codepoint)
                        | st.sampled_from(list("/?=&%#.-_~:+!$,;@()*[]{}|^")), min_size=1, max_size=30)
-    url = st.builds(lambda scheme, rest: f"{scheme}://x{rest}", st.sampled_from(["http", "https"]), url_text)
+    # filtered by the page reader's own test, so the strategy cannot drift from it (``http://x[`` is no URL)
+    url = st.builds(lambda scheme, rest: f"{scheme}://x{rest}", st.sampled_from(["http", "https"]), url_text).filter(is_web_url)
     return st.builds(
         PaperRecord,
         id=st.from_regex(r"[0-9a-f]{12}", fullmatch=True),
@@ -156,3 +158,12 @@ def test_pages_that_would_crash_or_lose_data_are_record_errors(front, line, word
     with pytest.raises(PapersiteError) as caught:
         parse_page(f"---\n{front}---\n", "p.md")
     assert caught.value.first.line == line and words in caught.value.first.message, str(caught.value)
+
+
+def test_a_link_the_page_reader_refuses_is_never_written():
+    # Hypothesis found it: ``http://x[`` (urlsplit takes ``[`` for an IPv6 host) was written, then refused on reading.
+    record = PaperRecord(id="abc", slug="s", title="T", links={"code": "http://x["})
+    with pytest.raises(ValueError, match="link 'code' must be an http"):
+        render_page(record)
+    fine = PaperRecord(id="abc", slug="s", title="T", links={"code": "http://x/["})
+    assert parse_page(render_page(fine)).links == {"code": "http://x/["}
