@@ -15,7 +15,7 @@ import os
 import threading
 import traceback
 
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, Problem
 
 
 def can_fork() -> bool:
@@ -56,7 +56,7 @@ class Forked:
         self.process = None
         self.reader.close()
         if status != "ok":
-            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
+            raise PapersiteError(Problem("", 0, f"{self.what} failed in its worker:", detail=value))
         return value
 
     def cancel(self) -> None:
@@ -90,7 +90,7 @@ class Threaded:
         self.thread.join()
         status, value = self.outcome
         if status != "ok":
-            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
+            raise PapersiteError(Problem("", 0, f"{self.what} failed in its worker:", detail=value))
         return value
 
     def cancel(self) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.problems import one_line
+
 
 @dataclass
 class ImportReport:
@@ -67,5 +69,5 @@ class ImportReport:
             f"conflict: {c['slug']}: field '{c['field']}' changed in the listing and by hand; kept the page's value"
             for c in self.conflicts
         ]
-        lines += [f"warning: {w}" for w in self.warnings]
+        lines += [one_line(f"warning: {w}") for w in self.warnings]
         return "\n".join(lines)

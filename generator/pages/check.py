@@ -294,24 +294,13 @@ def check_pages(
     return sorted(problems)
 
 
-def github_annotation(problem: Problem) -> str:
-    """The problem as a GitHub Actions workflow command: the pull request shows it on the page's line."""
-
-    def escape(text: str, in_property: bool = False) -> str:
-        text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
-
-    command = "error" if problem.is_error else "warning"
-    return f"::{command} file={escape(problem.path, True)},line={problem.line}::{escape(problem.message)}"
-
-
 def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
     started = time.perf_counter()
     count = len(page_paths(config))
     problems = check_pages(config)
     github = getattr(args, "format", "text") == "github"
     for problem in problems:
-        print(github_annotation(problem) if github else problem)
+        print(problem.github_annotation() if github else problem)
     errors = len(errors_only(problems))
     warnings = len(problems) - errors
     elapsed = time.perf_counter() - started

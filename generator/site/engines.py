@@ -32,7 +32,7 @@ from typing import Any
 
 import yaml
 
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, Problem, one_line
 
 ENGINES = ("mkdocs", "zensical")
 
@@ -70,7 +70,10 @@ class EngineError(PapersiteError):
     """A build that could not run or did not succeed; the message says what to do."""
 
     def __init__(self, message: str, result: EngineResult | None = None):
-        super().__init__(message)
+        # the engine's own lines (warnings that quote pages) follow the first line as detail
+        first, _, rest = message.partition("\n")
+        problem = Problem.parse(first)
+        super().__init__(Problem(problem.path, problem.line, problem.message, detail=rest))
         self.result = result
 
 
@@ -280,8 +283,8 @@ def _run(command: list[str], cwd: Path, quiet: bool) -> tuple[int, str]:
     assert process.stdout is not None
     for line in process.stdout:
         lines.append(line)
-        if not quiet:
-            sys.stdout.write(line)
+        if not quiet:  # a page's text may be quoted: one printed line per line, made safe
+            sys.stdout.write(one_line(line.rstrip("\n")) + "\n")
     return process.wait(), "".join(lines)
 
 

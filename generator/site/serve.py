@@ -25,12 +25,13 @@ import time
 from pathlib import Path
 
 from generator.config import ProjectConfig
+from generator.problems import one_line
 
 MKDOCS_FILE = "mkdocs.yml"
 
 
 def _say(message: str) -> None:
-    print(f"papersite serve: {message}", file=sys.stderr, flush=True)
+    print(one_line(f"papersite serve: {message}"), file=sys.stderr, flush=True)
 
 
 def _sources(config: ProjectConfig) -> dict[str, tuple[int, int]]:
