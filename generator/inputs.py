@@ -25,6 +25,8 @@ import yaml
 # A listing (after gzip inflation). The 11,672-paper reference catalogue is ~20 MB
 # inflated; the cap leaves room for corpora twenty times that size.
 MAX_LISTING_BYTES = 512 * 1024 * 1024
+# The paper count a listing's header announces: a 512 MiB listing holds fewer entries than this.
+MAX_ANNOUNCED_PAPERS = 10_000_000
 # Paper records are two or three levels deep; nothing legitimate nests 64 levels.
 MAX_JSON_DEPTH = 64
 # Digits in one JSON number: an entry number or a confidence, never a 5,000-digit integer.

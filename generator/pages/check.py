@@ -34,7 +34,7 @@ from urllib.parse import unquote, urlsplit
 from generator.config import ProjectConfig
 from generator.pages.folder import Page, Pages, display_path, page_paths, read_pages
 from generator.pages.markup import scan_body
-from generator.pages.schema import TOPIC_SOURCES
+from generator.pages.schema import TOPIC_SOURCES, topic_problem
 from generator.problems import PapersiteError, Problem, Severity, errors_only
 from generator.layout import PAPERS_SECTION, RESERVED_SLUGS
 
@@ -92,8 +92,8 @@ def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
     area, subarea = topic.get("area"), topic.get("subarea")
     if source not in TOPIC_SOURCES or not isinstance(area, str) or not area.strip():
         return
-    if subarea is not None and not isinstance(subarea, str):
-        return
+    if subarea is not None and not isinstance(subarea, str) or topic_problem(area, subarea or None):
+        return  # malformed: the schema said so
     # The conference's own words (a listing's topic line, a reference's label) are kept with a
     # warning; only topics a person or the model chose must be in the taxonomy.
     report = page.warn if source in ("listing", "conference") else page.error

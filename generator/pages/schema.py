@@ -128,6 +128,24 @@ def _topic(found: _Findings, key: str) -> None:
         found.error(found.front.line(key, "area"), f"topic needs a non-empty 'area', got {area!r}")
     elif subarea is not None and not isinstance(subarea, str):
         found.error(found.front.line(key, "subarea"), f"topic subarea must be text, got {subarea!r}")
+    else:
+        problem = topic_problem(area, subarea or None)
+        if problem:
+            found.error(found.front.line(key, "subarea" if problem.startswith("topic sub-area") else "area"), problem)
+
+
+TOPIC_SEPARATOR = "·"  # between area and sub-area in a listing's topic line ("Area · Sub-area")
+
+
+def topic_problem(area: str, subarea: str | None) -> str | None:
+    """What is wrong with a topic read from a file, if anything: the one rule for topic lines,
+    JSON records and pages. A part that is empty, white space or only the separator names no
+    subject; an area holding the separator could never be told from area and sub-area."""
+    if not area.strip() or TOPIC_SEPARATOR in area:
+        return f"topic area must be a name, without '{TOPIC_SEPARATOR}' (which separates area and sub-area), got {area!r}"
+    if subarea is not None and not all(part.strip() for part in subarea.split(TOPIC_SEPARATOR)):
+        return f"topic sub-area must be a name, with no empty part around '{TOPIC_SEPARATOR}', got {subarea!r}"
+    return None
 
 
 def _links(found: _Findings, key: str) -> None:

@@ -347,3 +347,15 @@ def test_check_and_import_read_the_taxonomy_alike(project: Path, tmp_path: Path)
     (project / "corpus").mkdir(exist_ok=True)
     (project / "corpus" / "a.jsonl").write_text('{"title": "A paper on graphs", "abstract": "We study graphs and more graphs."}\n', encoding="utf-8")
     assert main(["--project", str(project), "import", "--quiet"]) == 1
+
+
+@pytest.mark.parametrize(("area", "subarea", "at"), [("·", None, "area"), ("Deep Learning", "·", "subarea"),
+                                                    ("Deep Learning", " · Theory", "subarea"), ("Deep · Learning", "Theory", "area")])
+def test_a_page_topic_with_an_empty_part_or_the_separator_is_refused(project: Path, area, subarea, at) -> None:
+    page = write(project, make_record("sep", topic=Topic("Deep Learning", "Theory", "maintainer")))
+    edit(page, "area: Deep Learning", f"area: '{area}'")
+    if subarea is not None:
+        edit(page, "subarea: Theory", f"subarea: '{subarea}'")
+    problems = [p for p in check_pages(load_config(project)) if p.is_error]
+    assert [(p.line, p.message.split(",")[0]) for p in problems] == [
+        (line_of(page, f"{at}:"), f"topic {'area' if at == 'area' else 'sub-area'} must be a name")]
