@@ -14,9 +14,27 @@ from generator.corrections.form import TEMPLATE_PATH
 from generator.problems import PapersiteError
 
 
+def _project_dir(text: str) -> Path:
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: {'not a directory' if path.exists() else 'no such directory'}; "
+                                         "expected the folder holding papersite.yml")
+    return path
+
+
+def _dev_addr(text: str) -> str:
+    from generator.site.serve import parse_dev_addr
+
+    try:
+        parse_dev_addr(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="papersite", description=__doc__.splitlines()[0])
-    parser.add_argument("--project", type=Path, default=Path("."), help="project root (default: current directory)")
+    parser.add_argument("--project", type=_project_dir, default=Path("."), help="project root (default: current directory)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     imp = commands.add_parser("import", help="read listings and write/update one page per paper")
@@ -34,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
-    serve.add_argument("--dev-addr", default="127.0.0.1:8000")
+    serve.add_argument("--dev-addr", type=_dev_addr, default="127.0.0.1:8000", metavar="HOST:PORT")
 
     check = commands.add_parser("check", help="validate every paper page; report all problems as path:line: message")
     check.add_argument(

@@ -96,6 +96,17 @@ class Rebuilder:
                     threading.Thread(target=load_libraries, name="load libraries", daemon=True).start()
 
 
+def parse_dev_addr(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (host optional, ``[::1]`` allowed) as (host, port); ValueError saying what is wrong."""
+    host, colon, port = text.rpartition(":")
+    if not colon or not port.isascii() or not port.isdigit() or not 0 < int(port) <= 65535:
+        raise ValueError(f"expected HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:8000; got {text!r}")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if any(c.isspace() or c in "[]/" for c in host) or not host.isprintable():
+        raise ValueError(f"expected HOST:PORT with a host name or address, e.g. 127.0.0.1:8000; got {text!r}")
+    return host or "127.0.0.1", int(port)
+
+
 def serve(config: ProjectConfig, dev_addr: str) -> int:
     from mkdocs.livereload import LiveReloadServer
 
@@ -107,9 +118,10 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
             print(f"papersite serve: serving {config.site_dir} on {self.url}", file=sys.stderr, flush=True)
             threading.Thread(target=rebuild, name="first build", daemon=True).start()
 
-    host, _, port = dev_addr.rpartition(":")
-    if not port.isdigit():
-        print(f"papersite: --dev-addr {dev_addr!r}: expected HOST:PORT, e.g. 127.0.0.1:8000", file=sys.stderr)
+    try:
+        host, port = parse_dev_addr(dev_addr)
+    except ValueError as error:
+        print(f"papersite: --dev-addr: {error}", file=sys.stderr)
         return 2
     # The server logs a request it answers with 404 as a warning of the "mkdocs" logger, where
     # MkDocs' strict mode counts warnings: a reader asking for a page while MkDocs rebuilds in
@@ -120,7 +132,11 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
         requests.addHandler(logging.StreamHandler(sys.stderr))
     rebuild = Rebuilder(config)
     config.site_dir.mkdir(parents=True, exist_ok=True)
-    server = Server(builder=rebuild, host=host or "127.0.0.1", port=int(port), root=str(config.site_dir))
+    try:
+        server = Server(builder=rebuild, host=host, port=port, root=str(config.site_dir))
+    except OSError as error:  # the port is taken, the host is not this machine's
+        print(f"papersite: cannot serve on {dev_addr}: {error.strerror or error}", file=sys.stderr)
+        return 1
 
     def error_page(code: int) -> bytes | None:
         page = config.site_dir / f"{code}.html"
