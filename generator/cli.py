@@ -106,8 +106,12 @@ def main(argv: list[str] | None = None) -> int:
             return run_check(args, config)
         if args.command == "correct":
             from generator.corrections.correct import run_correct
+            from generator.pages.store import project_lock
 
-            return run_correct(args, config)
+            if args.dry_run:
+                return run_correct(args, config)
+            with project_lock(config, "correct"):  # it writes a page: never under an import or a build
+                return run_correct(args, config)
         if args.command == "issue-form":
             from generator.corrections.correct import run_issue_form
 

@@ -3,14 +3,18 @@
 In:  the project config, and the files one import wants to write (every page and
      the state file).
 Out: ``project_lock`` (an exclusive ``fcntl.flock`` on ``<state folder>/lock``
-     held by ``papersite import`` and ``papersite build``), ``write_together``
+     held by everything that writes pages or the site: ``papersite import``, ``build``,
+     ``serve``'s rebuilds, ``correct``, and the MkDocs plugin under ``mkdocs build`` /
+     ``mkdocs serve``), ``write_together``
      (all the files or none) and ``recover`` (finishes or undoes an import that
      was killed).
 
 Two imports at once used to interleave: one same-title paper overwrote the
 other and the state file kept half the rows. With the lock, a second process
 waits (``LOCK_WAIT_SECONDS``, or ``PAPERSITE_LOCK_WAIT``) and then fails with a
-message naming the holder.
+message naming the holder. The engine that ``papersite build`` runs as a subprocess loads
+the MkDocs plugin, which asks for the lock too: the holder names itself in the
+environment (``LOCK_HOLDER_ENV``), and its own child goes ahead under the parent's hold.
 
 ``write_together`` writes every file to a temporary name beside its target
 (``.<name>.papersite-tmp``: ignored by every reader, dot-files are never
@@ -66,6 +70,12 @@ def temporary_path(target: Path) -> Path:
 # --------------------------------------------------------------------------- lock
 
 _held: dict[Path, list] = {}  # lock path -> [open file, depth]: re-entrant within a process
+LOCK_HOLDER_ENV = "PAPERSITE_LOCK_HOLDER"  # "<pid>:<lock path>" while a process holds the lock
+
+
+def _held_by_parent(path: Path) -> bool:
+    # only the holder's direct child (the engine subprocess): not any process that inherits the variable
+    return os.environ.get(LOCK_HOLDER_ENV) == f"{os.getppid()}:{path}"
 
 
 def _wait_seconds() -> float:
@@ -88,6 +98,9 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
             yield
         finally:
             _held[path][1] -= 1
+        return
+    if _held_by_parent(path):
+        yield
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -114,10 +127,12 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
         handle.write(f"papersite {command} (pid {os.getpid()})\n")
         handle.flush()
         _held[path] = [handle, 1]
+        os.environ[LOCK_HOLDER_ENV] = f"{os.getpid()}:{path}"
         try:
             yield
         finally:
             del _held[path]
+            os.environ.pop(LOCK_HOLDER_ENV, None)
             with contextlib.suppress(OSError):
                 handle.seek(0)
                 handle.truncate()
