@@ -7,11 +7,15 @@ module that owns it, called with the parsed arguments and the project config.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 from pathlib import Path
 from generator.config import load_config
 from generator.corrections.form import TEMPLATE_PATH
 from generator.problems import PapersiteError
+
+INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command stopped by Ctrl-C
 
 
 def _project_dir(text: str) -> Path:
@@ -83,6 +87,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt as stop:  # Ctrl-C in any command, any stage: one line, no traceback
+        # a second Ctrl-C must not interrupt the last words either
+        with contextlib.suppress(ValueError):  # (not the main thread: an embedding program's)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        note = f" ({stop.args[0]})" if stop.args and isinstance(stop.args[0], str) else ""
+        print(f"\npapersite: interrupted{note}" if sys.stderr.isatty() else f"papersite: interrupted{note}",
+              file=sys.stderr, flush=True)
+        return INTERRUPTED
+
+
+def _run(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "init":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import traceback
 
@@ -23,6 +24,9 @@ def can_fork() -> bool:
 
 
 def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
+    # Ctrl-C reaches the whole process group: the parent says "interrupted" once and ends this
+    # worker (cancel, or multiprocessing at exit); a child's own traceback would be noise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         os.nice(nice)
     try:

@@ -47,3 +47,127 @@ def test_a_project_that_is_no_directory_is_refused(tmp_path: Path, kind, capsys)
         main(["--project", str(project), "check"])
     assert stop.value.code == 2
     assert "argument --project:" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+
+import os  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import time  # noqa: E402
+
+from generator.pipeline import IMPORT_STAGES, SITE_STAGES, STAGE_HOOK_ENV  # noqa: E402
+
+LITTER = ("*.papersite-tmp", "*.tmp", ".mkdocs.mkdocs.yml", ".mkdocs.zensical.yml", "import-journal.json")
+
+
+def papersite(project: Path, *args: str, hook: str | None = None, **popen) -> subprocess.Popen:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PAPERSITE_LOCK_WAIT": "0"}
+    env.pop(STAGE_HOOK_ENV, None)
+    env.pop("PAPERSITE_LOCK_HOLDER", None)
+    if hook:
+        env[STAGE_HOOK_ENV] = hook
+    return subprocess.Popen([sys.executable, "-m", "generator.cli", "--project", str(project), *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def finished(process: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=300)
+    return process.returncode, out, err
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()} if root.exists() else {}
+
+
+def assert_interrupted(code: int, out: str, err: str, project: Path) -> None:
+    assert code == 130, (code, out, err)
+    assert "Traceback" not in out + err, err
+    assert err.strip().splitlines()[-1].startswith("papersite: interrupted"), err
+    left = [str(p) for pattern in LITTER for p in project.rglob(pattern)]
+    assert not left, left
+    from generator.config import load_config
+    from generator.pages.store import project_lock
+
+    with project_lock(load_config(project), "test"):  # not held: taken at once (PAPERSITE_LOCK_WAIT is the test's 60 s otherwise)
+        pass
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    project = tmp_path_factory.mktemp("ctrlc") / "p"
+    assert main(["init", str(project)]) == 0
+    code, out, err = finished(papersite(project, "build", "--quiet"))
+    assert code == 0, err
+    return project
+
+
+@pytest.mark.parametrize("stage", [s.name for s in SITE_STAGES])
+def test_ctrl_c_at_any_build_stage_is_one_line_and_exit_130_and_leaves_no_half_site(built, stage):
+    good = tree(built / "site")
+    code, out, err = finished(papersite(built, "build", "--clean", "--quiet", hook=f"{stage}:interrupt"))
+    assert_interrupted(code, out, err, built)
+    site = tree(built / "site")
+    assert site in (good, {}), "site/ is the last whole site or gone, never half"
+    if not site:
+        assert "site was half written and is removed" in err
+    code, out, err = finished(papersite(built, "build", "--quiet"))
+    assert code == 0, err
+    assert tree(built / "site") == good
+
+
+@pytest.mark.parametrize("stage", [s.name for s in IMPORT_STAGES])
+def test_ctrl_c_at_any_import_stage_writes_nothing(built, stage):
+    extra = built / "corpus" / "more.jsonl"
+    extra.write_text('{"title": "Interrupted Imports", "abstract": "We stop an import at each of its stages and '
+                     'look at what it left behind on the disk."}\n', encoding="utf-8")
+    try:
+        before = tree(built / "site_src") | tree(built / ".papersite")
+        code, out, err = finished(papersite(built, "import", "--quiet", hook=f"{stage}:interrupt"))
+        assert_interrupted(code, out, err, built)
+        after = tree(built / "site_src") | tree(built / ".papersite")
+        assert {k: v for k, v in after.items() if k != "lock"} == {k: v for k, v in before.items() if k != "lock"}
+    finally:
+        extra.unlink()
+
+
+def test_a_real_sigint_from_outside_during_the_build(built):
+    good = tree(built / "site")
+    process = papersite(built, "build", "--clean", "--quiet", hook="post-build:pause")
+    assert process.stderr.readline().strip() == "papersite: paused at post-build"  # the engine has written site/
+    process.send_signal(signal.SIGINT)
+    code, out, err = finished(process)
+    assert_interrupted(code, out, err, built)
+    assert not (built / "site").exists()
+    assert finished(papersite(built, "build", "--quiet"))[0] == 0 and tree(built / "site") == good
+
+
+def test_a_real_sigint_delivered_inside_an_import_stage(built):
+    (built / "corpus" / "more.jsonl").write_text('{"title": "Signalled", "abstract": "A build is stopped by the '
+                                                 'keyboard of its user in the middle of an import."}\n', encoding="utf-8")
+    try:
+        code, out, err = finished(papersite(built, "build", "--clean", "--quiet", hook="plan:signal"))
+        assert_interrupted(code, out, err, built)
+    finally:
+        (built / "corpus" / "more.jsonl").unlink()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_ctrl_c_stops_serve_with_one_line(built):
+    process = papersite(built, "serve", "--dev-addr", f"127.0.0.1:{_free_port()}")
+    deadline = time.monotonic() + 240
+    seen = []
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        seen.append(line)
+        if "rebuilt" in line or "rebuild failed" in line or not line:
+            break
+    assert any("rebuilt" in line for line in seen), seen
+    process.send_signal(signal.SIGINT)
+    code, out, err = finished(process)
+    assert_interrupted(code, out, "".join(seen) + err, built)

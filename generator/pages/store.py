@@ -32,6 +32,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
+import threading
 import time
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -174,20 +176,47 @@ def write_together(writes: Sequence[tuple[Path, str]], config: ProjectConfig) ->
         _write_file(journal_temporary, json.dumps(rows) + "\n")
         with open(journal_temporary, "rb") as handle:
             os.fsync(handle.fileno())
-        os.replace(journal_temporary, journal)  # the commit point
     except BaseException:
-        for temporary, _ in pairs:
-            _remove_quietly(temporary)
-        _remove_quietly(temporary_path(journal))
+        _remove_temporaries(pairs, journal)
         raise
+    # From the commit point to the last rename Ctrl-C waits: an import is never left half applied.
+    with interrupts_deferred():
+        try:
+            os.replace(journal_temporary, journal)  # the commit point
+        except BaseException:
+            _remove_temporaries(pairs, journal)
+            raise
+        try:
+            _roll_forward(pairs)
+            os.unlink(journal)
+        except OSError as error:
+            raise PapersiteError(
+                f"{error.filename or journal}:1: cannot write ({error.strerror}); the import is half applied: "
+                "fix this and run it again, which finishes it first"
+            ) from None
+
+
+def _remove_temporaries(pairs: Sequence[tuple[Path, Path]], journal: Path) -> None:
+    for temporary, _ in pairs:
+        _remove_quietly(temporary)
+    _remove_quietly(temporary_path(journal))
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C during the block takes effect when it ends: a commit and its renames, or the
+    removal of a half-written site, are never cut in two. (Signals reach the main thread only.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
-        _roll_forward(pairs)
-        os.unlink(journal)
-    except OSError as error:
-        raise PapersiteError(
-            f"{error.filename or journal}:1: cannot write ({error.strerror}); the import is half applied: "
-            "fix this and run it again, which finishes it first"
-        ) from None
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, None)  # Python's own handler: KeyboardInterrupt, now
 
 
 def write_alone(path: Path, text: str) -> None:

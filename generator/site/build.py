@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,7 +25,8 @@ from pathlib import Path
 from generator.pages.check import check_pages, errors_only
 from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
-from generator.pages.store import project_lock, recover
+from generator.pages.folder import display_path as display
+from generator.pages.store import interrupts_deferred, project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
 from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timings
 from generator.site.engines import read_config
@@ -191,8 +193,28 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
     # Nothing the engine renders changed (an edit that shows only in paper, author, keyword and
     # index bodies): the post-build step fills from the engine's last rendering.
     skip_engine = dirty and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
+    touched: list[bool] = []  # set as the first write into site/ begins
+    try:
+        pages = _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched)
+    except KeyboardInterrupt:
+        if not touched:
+            raise
+        # The engine and the post-build step write site/ in place: stopped half-way, it is neither
+        # the last site nor the new one. Removed, so nothing serves it and the next build is full.
+        with interrupts_deferred():
+            shutil.rmtree(config.site_dir, ignore_errors=True)
+        raise KeyboardInterrupt(f"{display(config.site_dir, config.root)} was half written and is removed; build again") from None
+    incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
+    how = " (nothing for it to render)" if skip_engine else " (changed pages only)" if dirty else ""
+    _say(quiet, f"build: {engine}{how} -> {config.site_dir}, "
+         f"post-build {pages} files ({timings.summary()}; total {sum(timings.seconds.values()):.1f}s)")
+    return 0
+
+
+def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched) -> int:  # noqa: ANN001
     with timings.stage("engine"):
         if not skip_engine:
+            touched.append(True)
             if dirty:
                 incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
             build_with_engine(
@@ -208,12 +230,8 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
                 in_process=in_process,  # `papersite serve`: MkDocs stays loaded between rebuilds
             )
     with timings.stage("post-build"):
-        pages = run_postbuild(config, config.site_dir, staged.pending)
-    incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
-    how = " (nothing for it to render)" if skip_engine else " (changed pages only)" if dirty else ""
-    _say(quiet, f"build: {engine}{how} -> {config.site_dir}, "
-         f"post-build {pages} files ({timings.summary()}; total {sum(timings.seconds.values()):.1f}s)")
-    return 0
+        touched.append(True)
+        return run_postbuild(config, config.site_dir, staged.pending)
 
 
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:

@@ -281,11 +281,16 @@ def _run(command: list[str], cwd: Path, quiet: bool) -> tuple[int, str]:
     )
     lines = []
     assert process.stdout is not None
-    for line in process.stdout:
-        lines.append(line)
-        if not quiet:  # a page's text may be quoted: one printed line per line, made safe
-            sys.stdout.write(one_line(line.rstrip("\n")) + "\n")
-    return process.wait(), "".join(lines)
+    try:
+        for line in process.stdout:
+            lines.append(line)
+            if not quiet:  # a page's text may be quoted: one printed line per line, made safe
+                sys.stdout.write(one_line(line.rstrip("\n")) + "\n")
+        return process.wait(), "".join(lines)
+    except BaseException:  # Ctrl-C (to us alone, or the group): the engine must not go on writing the site
+        process.kill()
+        process.wait()
+        raise
 
 
 def _failure(engine: str, config_file: Path, returncode: int, output: str) -> str:
@@ -455,9 +460,7 @@ def serve_with_engine(
         used.write_text(derived_text, encoding="utf-8")
         command = [sys.executable, "-m", "zensical", "serve", "-f", str(used), "-a", dev_addr]
     try:
-        return subprocess.call(command, cwd=config_file.parent, env=_engine_env())
-    except KeyboardInterrupt:
-        return 0
+        return subprocess.call(command, cwd=config_file.parent, env=_engine_env())  # Ctrl-C: killed, re-raised
     finally:
         if used != config_file:
             used.unlink(missing_ok=True)

@@ -148,11 +148,13 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
             server.watch(str(path))
     try:
         server.serve()
-    except KeyboardInterrupt:
-        pass
     except OSError as error:
         print(f"papersite: cannot serve on {dev_addr}: {error.strerror or error}", file=sys.stderr)
         return 1
     finally:
         server.shutdown()
+        # Ctrl-C: a rebuild in its thread is writing the site; let it finish (a second Ctrl-C
+        # does not wait) so the site left behind is a whole one. The command line says "interrupted".
+        with rebuild.lock:
+            pass
     return 0
