@@ -12,6 +12,11 @@ an edit touches are rendered (``incremental.py``). A page that fails the check
 leaves ``site_dir`` as it was: the server keeps serving the last good site,
 prints the problem as ``path:line: message`` and rebuilds when the file changes
 again.
+
+Settings are read again before each rebuild, so an edit of ``papersite.yml`` (site name,
+URLs, taxonomy, ...) shows in the next rebuild; the folders the server serves and watches
+(``RESTART_SETTINGS``) cannot move under it: a change there is reported as needing a
+restart and the old folders stay in use. ``mkdocs.yml`` is read by every engine run.
 """
 
 from __future__ import annotations
@@ -24,10 +29,33 @@ import threading
 import time
 from pathlib import Path
 
-from generator.config import ProjectConfig
+import dataclasses
+
+from generator.config import ProjectConfig, load_config
+from generator.problems import PapersiteError
 from generator.problems import one_line
 
 MKDOCS_FILE = "mkdocs.yml"
+# What the running server is built around: the folder it serves, and the folder it watches (with
+# the paper pages inside it). Every other setting applies from the next rebuild.
+RESTART_SETTINGS = {"site_dir": ("site_dir",), "docs_dir": ("docs_dir", "papers_dir")}
+
+
+def reload_settings(running: ProjectConfig, before: ProjectConfig) -> tuple[ProjectConfig, ProjectConfig, list[str]]:
+    """papersite.yml read again: (the settings to build with, the settings as read, notes).
+
+    ``running``: what the last rebuild used; ``before``: papersite.yml as last read (notes are
+    given once per change). Raises ``PapersiteError`` for a bad papersite.yml."""
+    read = load_config(running.root)
+    kept: dict[str, object] = {}
+    notes = []
+    for key, keys in RESTART_SETTINGS.items():
+        if getattr(read, key) != getattr(running, key):
+            kept.update({k: getattr(running, k) for k in keys})
+            if getattr(read, key) != getattr(before, key):
+                notes.append(f"papersite.yml changed {key} to {getattr(read, key)}: restart needed "
+                             f"(papersite serve goes on with {getattr(running, key)})")
+    return (dataclasses.replace(read, **kept) if kept else read), read, notes
 
 
 def _say(message: str) -> None:
@@ -65,6 +93,7 @@ class Rebuilder:
 
     def __init__(self, config: ProjectConfig) -> None:
         self.config = config
+        self.read = config  # papersite.yml as last read (a restart setting may differ from self.config)
         self.lock = threading.Lock()
         self.seen: dict[str, tuple[int, int]] | None = None  # before the first build
         self.broken = False
@@ -78,7 +107,15 @@ class Rebuilder:
             started = time.perf_counter()
             args = argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs", parallel=False)
             try:
+                if self.seen is not None:
+                    self.config, self.read, notes = reload_settings(self.config, self.read)
+                    for note in notes:
+                        _say(note)
                 status = run_build(args, self.config)  # prints path:line: message for each problem
+            except PapersiteError as error:  # papersite.yml as now edited: the last good settings stay
+                for line in error.lines():
+                    print(f"papersite: {line}", file=sys.stderr)
+                status = 1
             except Exception as error:  # noqa: BLE001 - a serve must outlive any failed rebuild
                 print(f"papersite: {self.config.root / MKDOCS_FILE}:1: rebuild failed: {error}", file=sys.stderr)
                 status = 1
