@@ -61,7 +61,7 @@ def refused_in_one_line(run: subprocess.CompletedProcess, holder: str) -> None:
     assert len(lines) == 1 and f"the project is locked by {holder}" in lines[0], output
 
 
-def test_mkdocs_build_is_refused_while_another_process_holds_the_lock(built):
+def test_every_writer_is_refused_while_another_process_holds_the_lock(built):
     site = tree(built / "site")
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(built)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True, env=env())
@@ -69,6 +69,12 @@ def test_mkdocs_build_is_refused_while_another_process_holds_the_lock(built):
         assert holder.stdout.readline().strip() == "held"
         refused_in_one_line(mkdocs_build(built), f"papersite build (pid {holder.pid})")
         refused_in_one_line(papersite_build(built), f"papersite build (pid {holder.pid})")
+        body = built.parent / "issue.md"
+        body.write_text("### Paper id\n\nx\n", encoding="utf-8")
+        for command in (["import", "--quiet"], ["correct", str(body)]):  # every writer of pages waits its turn
+            run = subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(built), *command],
+                                 env=env(), capture_output=True, text=True, timeout=300)
+            refused_in_one_line(run, f"papersite build (pid {holder.pid})")
         # the holder's name in the environment lets only its own child (the engine) through, not a stranger
         lock = (built / ".papersite" / "lock").resolve()
         refused_in_one_line(mkdocs_build(built, PAPERSITE_LOCK_HOLDER=f"{holder.pid}:{lock}"), f"papersite build (pid {holder.pid})")
