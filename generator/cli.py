@@ -13,16 +13,31 @@ import sys
 from pathlib import Path
 from generator.config import load_config
 from generator.corrections.form import TEMPLATE_PATH
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, one_line
 
 INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command stopped by Ctrl-C
 
 
-def _project_dir(text: str) -> Path:
+def _folder(text: str, what: str) -> Path:
     path = Path(text)
     if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text}: {'not a directory' if path.exists() else 'no such directory'}; "
-                                         "expected the folder holding papersite.yml")
+        raise argparse.ArgumentTypeError(f"{text}: {'not a directory' if path.exists() else 'no such directory'}; expected {what}")
+    return path
+
+
+def _project_dir(text: str) -> Path:
+    return _folder(text, "the folder holding papersite.yml")
+
+
+def _pages_dir(text: str) -> Path:
+    return _folder(text, "a folder of paper pages")
+
+
+def _output_file(text: str) -> Path:
+    # refused before the command runs: an import or a correction must not be done and then fail to report
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: is a directory; expected a file to write")
     return path
 
 
@@ -43,16 +58,16 @@ def _parser() -> argparse.ArgumentParser:
 
     imp = commands.add_parser("import", help="read listings and write/update one page per paper")
     imp.add_argument("sources", nargs="*", type=Path, help="listing files (default: every file in corpus/)")
-    imp.add_argument("--report", type=Path, help="write the import report as JSON to this file")
+    imp.add_argument("--report", type=_output_file, help="write the import report as JSON to this file")
     imp.add_argument("--quiet", action="store_true", help="no progress bar or summary")
-    imp.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
+    imp.add_argument("--timings", type=_output_file, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
 
     build = commands.add_parser("build", help="import, enrich, index and build the static site into site/")
     build.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
     build.add_argument("--no-import", action="store_true", help="build from the pages as they are")
     build.add_argument("--clean", action="store_true", help="a full build: import and render every page again")
     build.add_argument("--quiet", action="store_true")
-    build.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
+    build.add_argument("--timings", type=_output_file, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
@@ -67,9 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     correct = commands.add_parser("correct", help="apply a 'Fix this paper' issue form to its paper page")
     correct.add_argument("issue_body", type=Path, metavar="ISSUE_BODY_FILE", help="the issue's Markdown body")
     correct.add_argument("--dry-run", action="store_true", help="validate and print the diff; write nothing")
-    correct.add_argument("--comment", type=Path, metavar="FILE", help="also write the outcome as a Markdown comment")
+    correct.add_argument("--comment", type=_output_file, metavar="FILE", help="also write the outcome as a Markdown comment")
     correct.add_argument(
-        "--base-pages", type=Path, metavar="DIR",
+        "--base-pages", type=_pages_dir, metavar="DIR",
         help="the paper pages the form was filled from (a batch): fields left as they were there undo nothing",
     )
 
@@ -145,6 +160,9 @@ def _run(argv: list[str] | None) -> int:
         # `papersite import | head`: the reader left; what was written stays written.
         sys.stderr.close()
         return 0
+    except OSError as error:  # the disk said no where no stage expected it: still one line, no traceback
+        print(one_line(f"papersite: {error.filename or args.project}:1: {error.strerror or error}"), file=sys.stderr)
+        return 1
     raise AssertionError(args.command)
 
 

@@ -171,3 +171,16 @@ def test_ctrl_c_stops_serve_with_one_line(built):
     process.send_signal(signal.SIGINT)
     code, out, err = finished(process)
     assert_interrupted(code, out, "".join(seen) + err, built)
+
+
+@pytest.mark.parametrize("argv", [["import", "--report", "{dir}"], ["import", "--timings", "{dir}"],
+                                  ["build", "--timings", "{dir}"], ["correct", "body.md", "--comment", "{dir}"],
+                                  ["correct", "body.md", "--base-pages", "{dir}/nowhere"],
+                                  ["correct", "body.md", "--base-pages", "{dir}/file.txt"]])
+def test_an_output_or_input_path_of_the_wrong_kind_is_refused_before_the_command_runs(tmp_path: Path, argv, capsys):
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        main(["--project", str(tmp_path), *[a.format(dir=tmp_path) for a in argv]])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: argument" in err and "Traceback" not in err

@@ -20,7 +20,7 @@ from typing import Any
 from generator.config import ProjectConfig
 from generator.pages.store import project_lock, recover, write_alone
 from generator.pipeline import IMPORT_STAGES, Timings, import_listings, write_timings
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, one_line
 
 LONG_IMPORT = 2000  # papers: show progress even when stderr is not a terminal
 
@@ -48,7 +48,7 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
         return 1
     except OSError as error:  # a full disk, a read-only folder, a directory named x.md: before the commit
         where = error.filename or config.papers_dir
-        print(f"papersite: {where}:1: {error.strerror or error}; import aborted, nothing was written", file=sys.stderr)
+        print(one_line(f"papersite: {where}:1: {error.strerror or error}; import aborted, nothing was written"), file=sys.stderr)
         return 1
     if getattr(args, "report", None):
         try:

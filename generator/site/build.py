@@ -35,7 +35,7 @@ from generator import layout
 from generator.site.pagecache import CheckedPages, clear_caches
 from generator.site.postbuild import reuse_engine_output, run_postbuild
 from generator.site.stage import stage_docs, staged_docs_dir, staged_overrides_dir
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, one_line
 
 MKDOCS_FILE = "mkdocs.yml"
 # 1980-01-01: the earliest date zip and friends accept; used when git has no answer.
@@ -124,7 +124,7 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
             print(f"papersite: {line}", file=sys.stderr)
         return 1
     except OSError as error:  # a full disk or a read-only build/site folder
-        print(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped", file=sys.stderr)
+        print(one_line(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped"), file=sys.stderr)
         return 1
 
 
@@ -252,7 +252,8 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
                 dev_addr=args.dev_addr,
             )
         except EngineError as error:
-            print(f"papersite: {error}", file=sys.stderr)
+            for line in error.lines():
+                print(f"papersite: {line}", file=sys.stderr)
             return 1
     from generator.site.serve import serve
 

@@ -117,7 +117,7 @@ class Rebuilder:
                     print(f"papersite: {line}", file=sys.stderr)
                 status = 1
             except Exception as error:  # noqa: BLE001 - a serve must outlive any failed rebuild
-                print(f"papersite: {self.config.root / MKDOCS_FILE}:1: rebuild failed: {error}", file=sys.stderr)
+                print(one_line(f"papersite: {self.config.root / MKDOCS_FILE}:1: rebuild failed: {error}"), file=sys.stderr)
                 status = 1
             seconds = time.perf_counter() - started
             self.seen = now
