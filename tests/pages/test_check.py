@@ -359,3 +359,20 @@ def test_a_page_topic_with_an_empty_part_or_the_separator_is_refused(project: Pa
     problems = [p for p in check_pages(load_config(project)) if p.is_error]
     assert [(p.line, p.message.split(",")[0]) for p in problems] == [
         (line_of(page, f"{at}:"), f"topic {'area' if at == 'area' else 'sub-area'} must be a name")]
+
+
+def test_a_page_with_5000_authors_is_checked_in_bounded_memory(project: Path) -> None:
+    # a physics collaboration: check builds the catalogue's author slugs, never every co-author pair
+    import tracemalloc
+
+    members = [f"Member {i:05d}" for i in range(5000)]
+    write(project, make_record("atlas", authors=members))
+    write(project, make_record("small", authors=members[:3]))
+    tracemalloc.start()
+    try:
+        problems = check_pages(load_config(project))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not [p for p in problems if p.is_error]
+    assert peak < 48 * 1024 * 1024, f"{peak / 2**20:.0f} MiB"  # every pair: more than a gigabyte
