@@ -87,6 +87,10 @@ def _parser() -> argparse.ArgumentParser:
         "--base-pages", type=_pages_dir, metavar="DIR",
         help="the paper pages the form was filled from (a batch): fields left as they were there undo nothing",
     )
+    correct.add_argument(
+        "--approvals", type=Path, metavar="FILE",
+        help="the issue's comments (GitHub API JSON): apply the body only if a maintainer approved its sha256",
+    )
 
     form = commands.add_parser("issue-form", help=f"write the correction form from the taxonomy ({TEMPLATE_PATH})")
     form.add_argument("--check", action="store_true", help="only report whether the committed form is up to date")
@@ -138,12 +142,8 @@ def _run(argv: list[str] | None) -> int:
             return run_check(args, config)
         if args.command == "correct":
             from generator.corrections.correct import run_correct
-            from generator.pages.store import project_lock
 
-            if args.dry_run:
-                return run_correct(args, config)
-            with project_lock(config, "correct"):  # it writes a page: never under an import or a build
-                return run_correct(args, config)
+            return run_correct(args, config)  # (it takes the project lock to write)
         if args.command == "issue-form":
             from generator.corrections.correct import run_issue_form
 

@@ -13,9 +13,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from generator.ingest.authors import SOURCE_ORDERS
 from generator.layout import is_web_url
 from generator.inputs import InputError, load_yaml_with_lines
 from generator.problems import PapersiteError
+from generator.text import invisible_characters
 
 CONFIG_FILE = "papersite.yml"
 
@@ -32,6 +34,25 @@ class VenueSettings:
     name: str | None = None
     short: str | None = None
     year: str | None = None
+
+
+# Fields a reference catalogue may be declared the authority for: its value is what pages
+# show and cite, and a listing's different value is kept as the page's ``listed`` entry.
+AUTHORITY_FIELDS = ("title", "authors", "abstract", "decision")
+
+
+@dataclass(frozen=True)
+class SourceSettings:
+    """What papersite.yml says of one listing or reference file (by file name).
+
+    ``author_order``: whether its author lists are the papers' order (``paper``), sorted
+    (``alphabetical``), in some other order (``unknown``), or to be measured (``detect``:
+    ``ingest/authors.py``). ``authority``: the fields whose value a reference catalogue
+    decides over the listings' (``AUTHORITY_FIELDS``); empty for a listing.
+    """
+
+    author_order: str = "detect"
+    authority: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -52,6 +73,14 @@ class ProjectConfig:
     # (authors, titles, links, decisions); they never add a paper.
     references: tuple[Path, ...] = ()
     venue: VenueSettings = VenueSettings()
+    # By file name: what a listing (``listings:``) or reference (``references:``) entry declares.
+    source_settings: tuple[tuple[str, SourceSettings], ...] = ()
+    # Reference matches a maintainer settled (right / wrong): ``ingest/settled.py``.
+    settled_matches: Path | None = None
+
+    def source(self, name: str) -> SourceSettings:
+        """The settings of the listing or reference file called ``name`` (defaults when not named)."""
+        return dict(self.source_settings).get(name, SourceSettings())
 
     def engine_settings(self) -> dict[str, str]:
         """The MkDocs settings papersite.yml drives, so that each is written in one place only."""
@@ -73,9 +102,8 @@ def bundled_taxonomy() -> Path:
 # Settings are checked here, once, so no stage can be handed one that deletes the
 # project (site_dir: site_src), points a link at a script, or writes markup.
 
-_PATH_KEYS = ("corpus_dir", "docs_dir", "papers_dir", "state_file", "taxonomy_file", "site_dir", "build_dir")
+_PATH_KEYS = ("corpus_dir", "docs_dir", "papers_dir", "state_file", "taxonomy_file", "site_dir", "build_dir", "settled_matches")
 _BRANCH = re.compile(r"^[A-Za-z0-9._/-]+$")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Path) -> None:
@@ -100,8 +128,8 @@ def _check_types(values: dict[str, Any], lines: dict[str, int], config_path: Pat
 
 def site_name_problem(name: Any) -> str | None:
     """Why ``name`` cannot be a site name, or None (shared with ``papersite init --site-name``)."""
-    if not isinstance(name, str) or not name.strip() or _CONTROL.search(name) or len(name) > 200:
-        return f"must be one line of plain text (at most 200 characters, no control characters), got {name!r}"
+    if not isinstance(name, str) or not name.strip() or invisible_characters(name) or len(name) > 200:
+        return f"must be one line of plain text (at most 200 characters, no control or invisible characters), got {name!r}"
     return None
 
 
@@ -121,6 +149,7 @@ def _check_places(config: ProjectConfig, lines: dict[str, int], config_path: Pat
         "papers_dir": config.papers_dir,
         "state folder (state_file)": config.state_file.parent,
         "taxonomy_file": config.taxonomy_file,
+        "settled_matches": config.settled_matches,
     }
     for key in ("site_dir", "build_dir"):
         target = getattr(config, key)
@@ -137,6 +166,8 @@ def _check_places(config: ProjectConfig, lines: dict[str, int], config_path: Pat
         fail("papers_dir", f"{config.papers_dir} must be a folder inside docs_dir ({config.docs_dir})")
     if _inside(config.papers_dir, config.corpus_dir) or _inside(config.corpus_dir, config.papers_dir):
         fail("papers_dir", f"{config.papers_dir} overlaps corpus_dir {config.corpus_dir}; pages and listings must be apart")
+    if config.settled_matches and _inside(config.settled_matches, config.docs_dir):
+        fail("settled_matches", f"{config.settled_matches} must not be inside docs_dir (it would be published)")
     if _inside(config.state_file, config.docs_dir) or _inside(config.state_file, config.corpus_dir):
         fail("state_file", f"{config.state_file} must not be inside docs_dir or corpus_dir")
 
@@ -154,6 +185,8 @@ _DEFAULTS: dict[str, Any] = {
     "repo_url": None,
     "repo_branch": "main",
     "references": [],
+    "listings": {},
+    "settled_matches": ".papersite/settled_matches.yaml",
     "venue": {},
 }
 VENUE_KEYS = ("name", "short", "year")
@@ -186,7 +219,8 @@ def load_config(root: Path | str = ".") -> ProjectConfig:
         return (root / str(values[key])).resolve()
 
     taxonomy = path("taxonomy_file") if values["taxonomy_file"] else bundled_taxonomy()
-    references = _references(values["references"], root, config_path, lines.get("references", 1))
+    references, reference_settings = _references(values["references"], root, config_path, lines.get("references", 1))
+    listing_settings = _listings(values["listings"], config_path, lines.get("listings", 1))
     venue = _venue(values["venue"], config_path, lines.get("venue", 1))
     config = ProjectConfig(
         root=root,
@@ -203,24 +237,77 @@ def load_config(root: Path | str = ".") -> ProjectConfig:
         repo_branch=str(values["repo_branch"]),
         references=references,
         venue=venue,
+        source_settings=tuple(sorted({**listing_settings, **reference_settings}.items())),
+        settled_matches=path("settled_matches"),
     )
     _check_places(config, lines, config_path)
     return config
 
 
-def _references(value: Any, root: Path, config_path: Path, line: int) -> tuple[Path, ...]:
+def _references(value: Any, root: Path, config_path: Path, line: int) -> tuple[tuple[Path, ...], dict[str, SourceSettings]]:
+    """Each item a path, or a mapping ``{file, authority, author_order}``."""
     if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
-        raise PapersiteError.at(config_path, line, "'references' must be a list of file paths")
-    paths = [(root / item).resolve() for item in value]
-    names = [p.name for p in paths]
-    for item, path in zip(value, paths):
+        return (), {}
+    if not isinstance(value, list):
+        raise PapersiteError.at(config_path, line, "'references' must be a list of file paths (or of mappings with 'file')")
+    paths: list[Path] = []
+    settings: dict[str, SourceSettings] = {}
+    for item in value:
+        where = f"reference {item!r}"
+        if isinstance(item, dict):
+            unknown = sorted(set(map(str, item)) - {"file", "authority", "author_order"})
+            if unknown or not isinstance(item.get("file"), str):
+                raise PapersiteError.at(
+                    config_path, line, f"{where}: a reference mapping has 'file' (a path) and optionally 'authority', 'author_order'"
+                )
+            name = item["file"]
+            found = _source_settings(item, config_path, line, where)
+        elif isinstance(item, str):
+            name, found = item, None
+        else:
+            name, found = "", None
+        if not name.strip():
+            raise PapersiteError.at(config_path, line, "'references' must be a list of file paths (or of mappings with 'file')")
+        path = (root / name).resolve()
         if not path.is_file():
-            raise PapersiteError.at(config_path, line, f"reference file {item} does not exist")
-        if names.count(path.name) > 1:
+            raise PapersiteError.at(config_path, line, f"reference file {name} does not exist")
+        if any(p.name == path.name for p in paths):
             raise PapersiteError.at(config_path, line, f"two references share the file name {path.name}; pages cite them by name")
-    return tuple(paths)
+        paths.append(path)
+        if found is not None:
+            settings[path.name] = found
+    return tuple(paths), settings
+
+
+def _listings(value: Any, config_path: Path, line: int) -> dict[str, SourceSettings]:
+    """``listings: {FILE_NAME: {author_order: ...}}``: what a listing file declares."""
+    if value in (None, {}):
+        return {}
+    if not isinstance(value, dict):
+        raise PapersiteError.at(config_path, line, "'listings' must map listing file names to settings ({author_order: ...})")
+    settings = {}
+    for name, item in value.items():
+        where = f"listing {name!r}"
+        if not isinstance(name, str) or "/" in name or not name.strip():
+            raise PapersiteError.at(config_path, line, f"{where}: name a listing by its file name (no folder)")
+        if not isinstance(item, dict) or set(map(str, item)) - {"author_order"}:
+            raise PapersiteError.at(config_path, line, f"{where}: expected a mapping with 'author_order'")
+        settings[name] = _source_settings(item, config_path, line, where)
+    return settings
+
+
+def _source_settings(item: dict, config_path: Path, line: int, where: str) -> SourceSettings:
+    order = item.get("author_order", "detect")
+    if order not in SOURCE_ORDERS:
+        raise PapersiteError.at(config_path, line, f"{where}: author_order must be one of {', '.join(SOURCE_ORDERS)}, got {order!r}")
+    authority = item.get("authority") or []
+    if isinstance(authority, str):
+        authority = [authority]
+    if not isinstance(authority, list) or not all(a in AUTHORITY_FIELDS for a in authority):
+        raise PapersiteError.at(
+            config_path, line, f"{where}: authority must list some of {', '.join(AUTHORITY_FIELDS)}, got {item.get('authority')!r}"
+        )
+    return SourceSettings(author_order=order, authority=tuple(dict.fromkeys(authority)))
 
 
 def _venue(value: Any, config_path: Path, line: int) -> VenueSettings:

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.config import ProjectConfig
-from generator.ingest.identity import load_known, match_known, read_text_or_none
+from generator.ingest.identity import load_known, match_known, read_text_or_none, slug_sources
 from generator.ingest.merge import merge_duplicates
 from generator.ingest.report import ImportReport
-from generator.ingest.sources import complete_from_references, read_listings, references_json, source_files
+from generator.ingest.settled import load_settled
+from generator.ingest.sources import complete_from_references, listing_orders, read_listings, references_json, source_files
 from generator.ingest.threeway import check_plan, plan
 from generator.ingest.titles import assign_identity, draft_record
 from generator.pages.record import PaperRecord
@@ -156,13 +157,17 @@ def import_listings(
                 {"file": listing.name, "format": listing.format, "entries": len(listing.entries), "announced": listing.announced}
             )
             report.warnings.extend(listing.warnings)
+        orders = listing_orders(listings, config)
     with timings.stage("merge"):
-        papers = merge_duplicates(entries, report.warnings)
+        papers = merge_duplicates(entries, report.warnings, orders)
     with timings.stage("references"):
-        papers, reference_report = complete_from_references(papers, config)
+        known = load_known(config)  # settled matches name papers by their pages' slugs
+        settled = load_settled(config.settled_matches, slug_sources(known))
+        papers, reference_report = complete_from_references(papers, config, settled)
+        report.warnings += settled.warnings + settled.unused()
+        report.author_orders = [orders[name] for name in sorted(orders)] + reference_report.orders
     with timings.stage("identity"):
         drafts = [draft_record(paper) for paper in papers]
-        known = load_known(config)
         match_known(drafts, known, report)
         assign_identity(
             drafts,
@@ -172,6 +177,8 @@ def import_listings(
     with timings.stage("enrich"):
         records = _enrich(drafts, config, parallel)
     report.papers = len(records)
+    report.order_unknown = {record.slug for record in records if record.author_order}
+    report.settled_file = _shown_path(config.settled_matches, config)
     if reference_report.files:
         report.references = references_json(reference_report, papers, records)
     for paper, record in zip(papers, records):
@@ -190,6 +197,12 @@ def import_listings(
     report.stage_seconds = dict(timings.seconds)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _shown_path(path: Path | None, config: ProjectConfig) -> str:
+    if path is None:
+        return ""
+    return path.relative_to(config.root).as_posix() if path.is_relative_to(config.root) else str(path)
 
 
 def _enrich(records: list[PaperRecord], config: ProjectConfig, parallel: bool) -> list[PaperRecord]:

@@ -6,6 +6,14 @@ and spaces unified, lower case. ``fold`` compares names (authors, keywords,
 topics in the catalog and on every page): case, accents and spacing ignored.
 The keyword stage adds its own canonical key on top (singulars, hyphens as
 spaces: ``enrich/keywords.py``), built from ``unicode_normal``.
+
+``invisible_characters`` is the one list of characters a reader cannot see
+(controls, format characters such as zero-width spaces, bidi marks and
+overrides, tag characters, variation selectors, blank fillers): the correction
+form refuses them, ``papersite check`` reports them, the settings refuse them in
+the site name. ``BIDI_CONTROL`` and ``C0_C1_CONTROL`` are the two kinds the
+renderers neutralise on their own (a bidi control reorders what a reader sees;
+a control breaks HTML and YAML).
 """
 
 from __future__ import annotations
@@ -23,6 +31,39 @@ _TYPOGRAPHY = str.maketrans(
     }
 )
 _WORD = re.compile(r"\w+")
+
+# Bidi marks, embeddings, overrides and isolates: they reorder the text around them.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+BIDI_CONTROL = re.compile(f"[{BIDI_CONTROLS}]")
+# C0 and C1 controls but tab and newline (carriage return too: pages are read with universal newlines).
+C0_C1_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Invisible, though Unicode does not file them under "Other": variation selectors, the combining
+# grapheme joiner, Hangul and Khmer fillers and the Mongolian selectors render as nothing.
+_BLANK_MARKS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef\u034f\u115f\u1160\u3164\uffa0\u17b4\u17b5\u180b-\u180f]")
+
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def is_invisible(c: str) -> bool:
+    """A character that shows as nothing (or moves others): controls (Cc), format characters (Cf:
+    U+200B..U+200D, U+2060, U+FEFF, the bidi controls, tag characters U+E0001..U+E007F, soft hyphen),
+    lone surrogates, the line and paragraph separators, and ``_BLANK_MARKS``. Not private-use or
+    unassigned code points: they show as a box, and a newer Unicode may assign them."""
+    category = unicodedata.category(c)
+    return category in _INVISIBLE_CATEGORIES or _BLANK_MARKS.match(c) is not None or 0xE0000 <= ord(c) <= 0xE007F
+
+
+def invisible_characters(text: str, allowed: str = "") -> list[str]:
+    """The distinct invisible characters of ``text`` (but those in ``allowed``, e.g. "\\t\\n"), in code point order."""
+    # isprintable() is False for every "Other" and separator but the space: one scan at C speed.
+    if text.isprintable() and _BLANK_MARKS.search(text) is None:
+        return []
+    return sorted({c for c in text if c not in allowed and is_invisible(c)})
+
+
+def code_points(characters: list[str]) -> str:
+    """``U+200E, U+FEFF``: invisible characters named so a reader can find them."""
+    return ", ".join(f"U+{ord(c):04X}" for c in characters)
 
 
 def unicode_normal(text: str) -> str:
@@ -61,3 +102,26 @@ def _fold(text: str) -> str:
     spaced = _SPACES.sub(" ", stripped).strip().casefold()
     # "J.Smith" and "J. Smith", "Jean - Pierre" and "Jean-Pierre" are spacing variants.
     return _PUNCT_SPACING.sub(r"\1", spaced)
+
+
+# Greek letters that read as Latin ones (capitals and omicron); a word may mix μ or β with Latin (μP, β-VAE).
+_GREEK_LOOKALIKES = frozenset("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲ")
+
+
+def lookalike_words(text: str) -> list[str]:
+    """The words of ``text`` that mix Latin letters with Cyrillic ones or with Greek letters that look Latin
+    ("diffusiоn" with a Cyrillic о): spelt to look like a word they are not."""
+    found = []
+    for word in _WORD.findall(text):
+        if word.isascii():
+            continue
+        scripts = {_script(c) for c in word if c.isalpha()}
+        if "LATIN" in scripts and ("CYRILLIC" in scripts or any(c in _GREEK_LOOKALIKES for c in word)):
+            found.append(word)
+        elif "CYRILLIC" in scripts and "GREEK" in scripts:
+            found.append(word)
+    return found
+
+
+def _script(c: str) -> str:
+    return unicodedata.name(c, "").split(" ", 1)[0]

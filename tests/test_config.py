@@ -52,6 +52,9 @@ def test_build_dir_never_overlaps_what_the_project_keeps_or_the_site(tmp_path, v
         ("site_name: [a, list]\n", "site_name"),
         ("site_name: \"a\\x1b[2Jb\"\n", "site_name"),
         ("site_name: \"\\u202eevil\"\n", "site_name"),
+        ("site_name: \"Papers\\u200e 2025\"\n", "site_name"),
+        ("site_name: \"Papers\\u200b2025\"\n", "site_name"),
+        ("site_name: \"Papers\\U000e0041\"\n", "site_name"),
         ("site_dir: 3\n", "site_dir"),
     ],
 )

@@ -127,3 +127,31 @@ def test_corrections_workflow_validates_then_applies_with_papersite_correct() ->
     assert 'papersite correct "$body" --base-pages' in apply and "--dry-run" not in apply
     assert "Closes #$number" in apply and "gh pr create" in apply and "gh pr edit" in apply
     assert "papersite check --format github" in apply
+
+
+def test_corrections_workflow_gives_tokens_only_to_the_steps_that_call_the_api() -> None:
+    for name, job in corrections()["jobs"].items():
+        assert not any("token" in str(value) for value in job.get("env", {}).values()), f"{name}: a job-wide token"
+        for step in job["steps"]:
+            has_token = "GH_TOKEN" in step.get("env", {})
+            run = step.get("run", "")
+            if "papersite" in run and " correct " in f" {run} ":
+                assert not has_token, f"{name}: '{step['name']}' parses the issue body with a token"
+            if "gh " in run:
+                assert has_token, f"{name}: '{step['name']}' calls the API without a token"
+
+
+def test_corrections_workflow_applies_only_the_body_a_maintainer_approved() -> None:
+    jobs = corrections()["jobs"]
+    apply = "\n".join(step.get("run", "") for step in jobs["apply"]["steps"])
+    assert 'gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$number/comments"' in apply
+    assert '--approvals "$RUNNER_TEMP/issues/$number.comments.json"' in apply
+
+
+def test_corrections_workflow_never_force_pushes_over_other_commits() -> None:
+    apply = "\n".join(step.get("run", "") for step in corrections()["jobs"]["apply"]["steps"])
+    assert "push --force " not in apply and "push -f " not in apply
+    assert 'git push --force-with-lease="refs/heads/$BRANCH:$remote"' in apply
+    # a commit on the branch that the bot did not make stops the job before anything is pushed
+    check = apply.index("HEAD..refs/remotes/origin/$BRANCH")
+    assert "$BOT_EMAIL" in apply[check : check + 200] and apply.index("exit 1", check) < apply.index("git push", check)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from generator.pages.decisions import KNOWN as KNOWN_DECISIONS
 from generator.pages.record import PaperRecord, dump_yaml
 from generator.enrich.taxonomy import LABEL_SEPARATOR, Taxonomy
 
@@ -40,6 +41,12 @@ ABSTRACT_FROM_PAGE = "data-ps-abstract-max"
 
 NO_RESPONSE = "_No response_"  # what GitHub writes for a field left empty
 NO_CHOICE = "None"  # what a dropdown nobody touched may read
+NO_DECISION = "No decision"  # the Decision choice that removes the page's decision
+# The Author order choices: the first makes the page's order the paper's (no ``author_order``),
+# the second says it is not known (the site then names no first author).
+ORDER_AS_ON_PAPER = "As the paper gives them"
+ORDER_NOT_KNOWN = "Not known (for example alphabetical)"
+ORDER_CHOICES = (ORDER_AS_ON_PAPER, ORDER_NOT_KNOWN)
 
 
 @dataclass(frozen=True)
@@ -57,9 +64,14 @@ class FormField:
 FIELDS: tuple[FormField, ...] = (
     FormField("paper_id", "Paper id", "input", "Filled in by the paper page's \"Fix this paper\" link. Do not change it.", True),
     FormField("paper_title", "Title", "input", "The paper's title as the paper itself gives it."),
-    FormField("authors", "Authors", "textarea", "One name per line, in the paper's order."),
+    FormField("authors", "Authors", "textarea",
+              "One name per line, in the order the paper gives them: the order matters (it is the citation's)."),
+    FormField("author_order", "Author order", "dropdown",
+              "Are the authors above in the order the paper gives them? Only then does the site name a first author."),
     FormField("abstract", "Abstract", "textarea", "The whole abstract. Formulas may use `$...$`. Left empty, the abstract stays as it is."),
     FormField("topic", "Topic", "dropdown", "Pick the area and sub-area from the site's taxonomy."),
+    FormField("decision", "Decision", "dropdown",
+              "The review decision the venue announced, or \"No decision\" if it announced none (yet)."),
     FormField("keywords", "Keywords", "textarea", "One keyword per line."),
     FormField("links", "Links", "textarea", "One link per line as `name: URL`, e.g. `pdf: https://...` (openreview, pdf, code, arxiv, project)."),
     FormField("reason", "Reason", "textarea", "What is wrong, and how do you know? A link to the paper or the proceedings helps the maintainers.", True),
@@ -87,6 +99,18 @@ def topic_choices(taxonomy: Taxonomy) -> list[str]:
     return choices
 
 
+def dropdown_choices(field_id: str, taxonomy: Taxonomy) -> list[str]:
+    """The options of one dropdown of the form."""
+    if field_id == "topic":
+        return topic_choices(taxonomy)
+    return decision_choices() if field_id == "decision" else list(ORDER_CHOICES)
+
+
+def decision_choices() -> list[str]:
+    """The Decision dropdown: the decisions the site knows (``pages/decisions.py``), then none."""
+    return [decision.text for decision in KNOWN_DECISIONS] + [NO_DECISION]
+
+
 def render_issue_form(taxonomy: Taxonomy) -> str:
     """The issue form template (YAML), byte-identical for the same taxonomy."""
     body: list[dict] = [
@@ -105,13 +129,13 @@ def render_issue_form(taxonomy: Taxonomy) -> str:
     for f in FIELDS:
         element: dict = {"type": f.kind, "id": f.id, "attributes": {"label": f.label, "description": f.description}}
         if f.kind == "dropdown":
-            element["attributes"]["options"] = topic_choices(taxonomy)
+            element["attributes"]["options"] = dropdown_choices(f.id, taxonomy)
         if f.required:
             element["validations"] = {"required": True}
         body.append(element)
     form = {
         "name": "Fix this paper",
-        "description": "Correct the title, authors, abstract, topic, keywords or links of a paper page.",
+        "description": "Correct the title, authors, abstract, topic, decision, keywords or links of a paper page.",
         "title": "Correct: ",
         "labels": [LABEL],
         "body": body,
@@ -140,8 +164,12 @@ def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None, wi
     values: dict[str, str] = {"paper_id": paper.id, "paper_title": title}
     if paper.authors:
         values["authors"] = "\n".join(" ".join(a.split()) for a in paper.authors)
+    if paper.authors:
+        values["author_order"] = ORDER_NOT_KNOWN if paper.author_order else ORDER_AS_ON_PAPER
     if paper.topic is not None and taxonomy is not None and taxonomy.contains(paper.topic.area, paper.topic.subarea):
         values["topic"] = paper.topic.label()
+    if not paper.decision or paper.decision in decision_choices():  # another venue's words cannot be picked
+        values["decision"] = paper.decision or NO_DECISION
     if paper.keywords:
         values["keywords"] = "\n".join(paper.keywords)
     if paper.links:

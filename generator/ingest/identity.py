@@ -70,6 +70,19 @@ def load_known(config: ProjectConfig) -> dict[str, KnownPaper]:
     return known
 
 
+def slug_sources(known: dict[str, KnownPaper]) -> dict[str, set[tuple[str, int]]]:
+    """Each known paper's listing entries (last imported, and as its page says), by slug."""
+    found: dict[str, set[tuple[str, int]]] = {}
+    for paper in known.values():
+        entries = found.setdefault(paper.slug, set())
+        for source in (paper.base or {}).get("sources") or []:
+            if isinstance(source, dict):
+                entries.add((str(source.get("file")), source.get("entry")))
+        if paper.page is not None:
+            entries.update((s.file, s.entry) for s in paper.page.sources)
+    return found
+
+
 def match_known(drafts: list[PaperRecord], known: dict[str, KnownPaper], report: ImportReport) -> None:
     """Give each draft the id and slug of the known paper it is, if any.
 
@@ -94,18 +107,21 @@ def match_known(drafts: list[PaperRecord], known: dict[str, KnownPaper], report:
 
     claimed: dict[str, PaperRecord] = {}
     for draft in drafts:  # canonical order: the first claimant of a known paper wins
-        doc = index.make_doc(None if draft.title_derived else draft.title, draft.abstract, draft.links.get("openreview"))
+        # A title an authoritative reference replaced was the paper's title at some earlier import.
+        titles = [None] if draft.title_derived else [draft.title, *([draft.listed["title"]] if draft.listed.get("title") else [])]
+        docs = [index.make_doc(title, draft.abstract, draft.links.get("openreview")) for title in titles]
         best: tuple[float, str] | None = None
-        for number in index.candidates(doc):
-            found = SimilarityIndex.evidence(doc, index.docs[number])
-            if found and (best is None or (found[1], ids[number]) > best):
-                best = (found[1], ids[number])
+        for doc in docs:
+            for number in index.candidates(doc):
+                found = SimilarityIndex.evidence(doc, index.docs[number])
+                if found and (best is None or (found[1], ids[number]) > best):
+                    best = (found[1], ids[number])
         if best is None:
             for source in draft.sources:
                 match = by_source.get((source.file, source.entry))
                 if match is not None:
                     other = index.docs[position[match]]
-                    if not (doc.title and other.title and doc.title != other.title):
+                    if any(not (doc.title and other.title and doc.title != other.title) for doc in docs):
                         best = (0.0, match)
                         break
         if best is None:

@@ -21,8 +21,9 @@ import re
 from collections import Counter, defaultdict
 from itertools import chain
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
+from generator.ingest.authors import OrderVerdict, list_order
 from generator.ingest.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
 from generator.pages.record import Fill, SourceRef
 from generator.text import normalize_text, title_key
@@ -220,6 +221,8 @@ class MergedPaper:
     evidence: list[MergeEvidence] = field(default_factory=list)
     topic_source: str = "listing"  # "conference" when a reference catalogue gave the topic
     filled_from: list[Fill] = field(default_factory=list)  # fields a reference catalogue filled
+    author_order: str | None = None  # None: the paper's order; else the page's author_order (ingest/authors.py)
+    listed: dict[str, Any] = field(default_factory=dict)  # listings' values an authoritative reference replaced
 
     @property
     def sources(self) -> list[SourceRef]:
@@ -229,8 +232,15 @@ class MergedPaper:
         return self.entries[0].label()
 
 
-def merge_duplicates(entries: Iterable[ListingEntry], warnings: list[str] | None = None) -> list[MergedPaper]:
-    """Cluster entries that are the same paper; result order is canonical (first source)."""
+def merge_duplicates(
+    entries: Iterable[ListingEntry],
+    warnings: list[str] | None = None,
+    orders: Mapping[str, OrderVerdict] | None = None,
+) -> list[MergedPaper]:
+    """Cluster entries that are the same paper; result order is canonical (first source).
+
+    ``orders``: each listing's author-order verdict by file name; a listing that keeps the
+    papers' order gives the authors before one that does not."""
     ordered = sorted(entries, key=ListingEntry.sort_key)
     index = SimilarityIndex()
     for entry in ordered:
@@ -281,7 +291,7 @@ def merge_duplicates(entries: Iterable[ListingEntry], warnings: list[str] | None
     for i, entry in enumerate(ordered):
         clusters.setdefault(root(i), []).append(entry)
     return [
-        _merge_fields(members, sorted(evidence.get(r, []), key=lambda e: (e.left, e.right)))
+        _merge_fields(members, sorted(evidence.get(r, []), key=lambda e: (e.left, e.right)), orders or {})
         for r, members in sorted(clusters.items())
     ]
 
@@ -295,7 +305,20 @@ def _first(entries: list[ListingEntry], priority: dict[str, int], value) -> obje
     return None
 
 
-def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence]) -> MergedPaper:
+def _authors(entries: list[ListingEntry], orders: Mapping[str, OrderVerdict]) -> tuple[list[str], str | None]:
+    """The authors (an ordered listing's first, then by format) and the page's author_order for them."""
+    def rank(entry: ListingEntry) -> tuple[bool, int, str, int]:
+        verdict = orders.get(entry.file)
+        ordered = verdict is None or verdict.in_paper_order
+        return (not ordered, AUTHORS_PRIORITY.get(entry.format, len(AUTHORS_PRIORITY)), entry.file, entry.entry)
+
+    for entry in sorted(entries, key=rank):
+        if entry.authors:
+            return list(entry.authors), list_order(entry.authors, orders.get(entry.file))
+    return [], None
+
+
+def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence], orders: Mapping[str, OrderVerdict]) -> MergedPaper:
     # The longest real abstract wins (ties: first in file/entry order): versions
     # differ by typography, a dropped sentence or a dropped code URL, and the
     # longer one has lost nothing.
@@ -308,10 +331,12 @@ def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence]) ->
             links.setdefault(key, url)
         keywords.extend(entry.keywords)
     keywords = distinct_keywords(keywords)  # "Graph" and "graph" are one keyword, as check compares them
+    authors, author_order = _authors(entries, orders)
     return MergedPaper(
         entries=entries,
         title=_first(entries, TITLE_PRIORITY, lambda e: e.title),  # type: ignore[arg-type]
-        authors=list(_first(entries, AUTHORS_PRIORITY, lambda e: e.authors) or []),  # type: ignore[arg-type]
+        authors=authors,
+        author_order=author_order,
         abstract=best.abstract if best else None,
         topic=_first(entries, TOPIC_PRIORITY, lambda e: e.topic),  # type: ignore[arg-type]
         decision=_first(entries, {FORMAT_JSON: 0}, lambda e: e.decision),  # type: ignore[arg-type]

@@ -9,8 +9,16 @@ Out: the same papers, in the same order, with the fields no listing gave filled
      every match with its evidence and every candidate that was not applied.
 
 Listings decide which papers the site has; a reference never adds one. A value a
-listing gives always wins; where it differs from the reference (a later title,
-other authors), the report shows both.
+listing gives wins, unless papersite.yml declares the reference the authority for
+that field (``authority: [title, decision]``): then the reference's value is the
+page's and the listing's is kept as the page's ``listed`` entry. Either way the
+report shows both where they differ. Author lists follow their sources' order
+(``authors.py``): a reference whose lists keep the papers' order gives the order
+of the same people a listing gave only alphabetically.
+
+A maintainer settles a candidate in the settled-matches file (``settled.py``): a
+pairing marked right is applied as a match, one marked wrong is never applied
+nor reported again.
 
 Matching uses the merge stage's evidence (``SimilarityIndex``: equal titles after
 normalisation, abstract shingle overlap, forum ids), through its index, never all
@@ -34,11 +42,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
+from generator.config import SourceSettings
+from generator.ingest.authors import OrderVerdict, judge_order, list_order, same_people
 from generator.ingest.listing import Listing, ListingEntry, read_listing
 from generator.ingest.merge import MergedPaper, SimilarityIndex, _Doc
-from generator.text import title_key
+from generator.ingest.settled import Settled
+from generator.text import fold, normalize_text, title_key
 from generator.pages.record import Fill
 
 STRONG_JACCARD = 0.3  # abstract word 3-shingles, with STRONG_WORDS
@@ -50,6 +61,8 @@ WEAK_JACCARD = 0.1
 WEAK_WORDS = 0.3
 MIN_TITLE_WORDS = 3  # a title alone ("Introduction", "Deep Learning") is no evidence below this
 AMBIGUITY_MARGIN = 0.15
+FORUM = "forum"
+CONFIRMED = "confirmed by a maintainer"
 
 # Words that every abstract shares; content-word overlap ignores them.
 _STOP_WORDS = frozenset(
@@ -71,7 +84,7 @@ class Judgement:
     same_title: bool
 
     def rank(self) -> tuple[int, int, float]:
-        return (self.kind == "forum", self.same_title, max(self.score, self.words))
+        return (self.kind in (FORUM, CONFIRMED), self.same_title, max(self.score, self.words))
 
 
 @dataclass
@@ -121,6 +134,8 @@ class ReferenceReport:
     files: list[dict[str, Any]] = field(default_factory=list)  # {file, records}
     matches: list[ReferenceMatch] = field(default_factory=list)
     candidates: list[ReferenceCandidate] = field(default_factory=list)
+    orders: list[OrderVerdict] = field(default_factory=list)  # each reference's author order
+    rejected: list[_Pairing] = field(default_factory=list)  # pairings a maintainer marked wrong
 
 
 def read_references(paths: Iterable[Path]) -> list[Listing]:
@@ -128,23 +143,34 @@ def read_references(paths: Iterable[Path]) -> list[Listing]:
     return [read_listing(path) for path in paths]
 
 
-def complete_papers(papers: list[MergedPaper], references: list[Listing]) -> tuple[list[MergedPaper], ReferenceReport]:
-    """Fill what each paper lacks from its reference counterpart; references in the order given."""
+def complete_papers(
+    papers: list[MergedPaper],
+    references: list[Listing],
+    settings: Callable[[str], SourceSettings] = lambda name: SourceSettings(),
+    settled: Settled | None = None,
+) -> tuple[list[MergedPaper], ReferenceReport]:
+    """Fill what each paper lacks (or what a reference decides) from its counterpart; references in the order given."""
     report = ReferenceReport()
+    settled = settled or Settled()
     completed = list(papers)
     for reference in references:
         report.files.append({"file": reference.name, "records": len(reference.entries)})
+        declared = settings(reference.name)
+        verdict = judge_order(reference.name, (e.authors for e in reference.entries), declared.author_order)
+        report.orders.append(verdict)
         matcher = _Matcher(reference)
         docs = [matcher.index.make_doc(p.title, p.abstract, p.links.get("openreview")) for p in completed]
-        chosen = _choose(completed, docs, matcher, report)
+        verdicts = settled.for_reference(reference.name, [e.title for e in reference.entries], completed)
+        chosen = _choose(completed, docs, matcher, report, verdicts)
         for position, (record, judgement) in sorted(chosen.items()):
             entry = reference.entries[record]
-            paper, match = _fill(completed[position], entry, reference.name, judgement)
+            paper, match = _fill(completed[position], entry, reference.name, judgement, declared.authority, verdict)
             match.paper = position
             completed[position] = paper
             report.matches.append(match)
     report.matches.sort(key=lambda m: (m.paper, m.reference))
     report.candidates.sort(key=lambda c: (c.paper, c.reference, c.record))
+    report.rejected.sort(key=lambda c: (c.paper, c.reference, c.record))
     return completed, report
 
 
@@ -189,7 +215,7 @@ class _Matcher:
         other = self.index.docs[number]
         entry = self.reference.entries[number]
         if doc.record_url and doc.record_url == other.record_url:
-            return Judgement(True, "forum", 1.0, 1.0, doc.title == other.title)
+            return Judgement(True, FORUM, 1.0, 1.0, doc.title == other.title)
         if doc.record_url and other.record_url:
             return None  # two different forums: two different papers
         jaccard = words = 0.0
@@ -233,9 +259,16 @@ def loose_title(title: str | None) -> str:
 
 
 def _choose(
-    papers: list[MergedPaper], docs: list[_Doc], matcher: _Matcher, report: ReferenceReport
+    papers: list[MergedPaper],
+    docs: list[_Doc],
+    matcher: _Matcher,
+    report: ReferenceReport,
+    settled: dict[tuple[int, int], bool],
 ) -> dict[int, tuple[int, Judgement]]:
-    """The reference record each paper is matched to; everything else goes to the report."""
+    """The reference record each paper is matched to; everything else goes to the report.
+
+    ``settled``: (paper position, 0-based record) -> True (a maintainer confirmed the pairing)
+    or False (rejected it)."""
     name = matcher.reference.name
     entries = matcher.reference.entries
 
@@ -244,12 +277,26 @@ def _choose(
             ReferenceCandidate(position, name, number + 1, entries[number].title or "", judgement, reason)
         )
 
+    confirmed_by_paper: dict[int, list[int]] = {}
+    for (position, number), right in sorted(settled.items()):
+        if right:
+            confirmed_by_paper.setdefault(position, []).append(number)
     best: dict[int, tuple[int, Judgement]] = {}
     for position, (paper, doc) in enumerate(zip(papers, docs)):
         paper_words = matcher.content_words(doc)
         judged = []
-        for number in matcher.candidates(doc, paper.title):
+        numbers = set(matcher.candidates(doc, paper.title)) | set(confirmed_by_paper.get(position, ()))
+        for number in sorted(numbers):
             judgement = matcher.judge(doc, paper.title, number, paper_words)
+            right = settled.get((position, number))
+            if right is False:
+                report.rejected.append(
+                    _Pairing(position, name, number + 1, entries[number].title or "", judgement or Judgement(False, "rejected", 0.0, 0.0, False))
+                )
+                continue
+            if right:
+                base = judgement or Judgement(False, CONFIRMED, 0.0, 0.0, False)
+                judgement = Judgement(True, CONFIRMED, base.score, base.words, base.same_title)
             if judgement is not None:
                 judged.append((judgement, number))
         strong = sorted(((j, n) for j, n in judged if j.strong), key=lambda item: (item[0].rank(), -item[1]), reverse=True)
@@ -261,7 +308,7 @@ def _choose(
         top, number = strong[0]
         if len(strong) > 1:
             second, other = strong[1]
-            if top.kind != "forum" and top.rank()[:2] == second.rank()[:2] and top.rank()[2] - second.rank()[2] < AMBIGUITY_MARGIN:
+            if top.kind not in (FORUM, CONFIRMED) and top.rank()[:2] == second.rank()[:2] and top.rank()[2] - second.rank()[2] < AMBIGUITY_MARGIN:
                 for judgement, n in strong:
                     candidate(position, n, judgement, "two reference records are close: confirm which one by hand")
                 continue
@@ -281,32 +328,42 @@ def _choose(
     return best
 
 
-def _fill(paper: MergedPaper, entry: ListingEntry, reference: str, judgement: Judgement) -> tuple[MergedPaper, ReferenceMatch]:
-    """The paper with its empty fields filled from ``entry``; the listing's values always stay."""
+def _fill(
+    paper: MergedPaper,
+    entry: ListingEntry,
+    reference: str,
+    judgement: Judgement,
+    authority: tuple[str, ...] = (),
+    order: OrderVerdict | None = None,
+) -> tuple[MergedPaper, ReferenceMatch]:
+    """The paper completed from ``entry``: empty fields filled, ``authority`` fields decided by the reference.
+
+    A listing's value that the reference replaces is kept in ``listed``."""
     changes: dict[str, Any] = {}
     filled: list[str] = []
     differs: dict[str, dict[str, Any]] = {}
+    listed = dict(paper.listed)
+
+    def decide(name: str, ours: Any, theirs: Any, same: bool) -> None:
+        """The reference's value where the page has none, or where it is the authority and they differ."""
+        if not ours:
+            changes[name] = theirs
+            filled.append(name)
+        elif not same and (name != "abstract" or name in authority):  # abstracts differ in typography: not news
+            differs[name] = {"listing": ours, "reference": theirs}
+            if name in authority:
+                changes[name] = theirs
+                filled.append(name)
+                listed.setdefault(name, ours)
+
     if entry.title:
-        if not paper.title:
-            changes["title"] = entry.title
-            filled.append("title")
-        elif loose_title(paper.title) != loose_title(entry.title):
-            differs["title"] = {"listing": paper.title, "reference": entry.title}
+        decide("title", paper.title, entry.title, loose_title(paper.title) == loose_title(entry.title))
     if entry.authors:
-        if not paper.authors:
-            changes["authors"] = list(entry.authors)
-            filled.append("authors")
-        elif [" ".join(a.casefold().split()) for a in paper.authors] != [" ".join(a.casefold().split()) for a in entry.authors]:
-            differs["authors"] = {"listing": list(paper.authors), "reference": list(entry.authors)}
-    if entry.abstract and not paper.abstract:
-        changes["abstract"] = entry.abstract
-        filled.append("abstract")
+        _fill_authors(paper, entry, order, "authors" in authority, changes, filled, differs, listed)
+    if entry.abstract:
+        decide("abstract", paper.abstract, entry.abstract, normalize_text(paper.abstract or "") == normalize_text(entry.abstract))
     if entry.decision:
-        if not paper.decision:
-            changes["decision"] = entry.decision
-            filled.append("decision")
-        elif paper.decision != entry.decision:
-            differs["decision"] = {"listing": paper.decision, "reference": entry.decision}
+        decide("decision", paper.decision, entry.decision, paper.decision == entry.decision)
     new_links = {key: url for key, url in sorted(entry.links.items()) if key not in paper.links}
     if new_links:
         changes["links"] = {**paper.links, **new_links}
@@ -315,9 +372,43 @@ def _fill(paper: MergedPaper, entry: ListingEntry, reference: str, judgement: Ju
         changes["topic"] = entry.topic
         changes["topic_source"] = "conference"
         filled.append("topic")
+    if listed != paper.listed:
+        changes["listed"] = listed
     record_number = entry.entry
     if filled:
         fill = Fill(reference, record_number, judgement.kind, round(judgement.score, 3), tuple(filled))
         changes["filled_from"] = [*paper.filled_from, fill]
     match = ReferenceMatch(0, reference, record_number, entry.title or "", judgement, filled, differs)
     return (dataclasses.replace(paper, **changes) if changes else paper), match
+
+
+def _fill_authors(
+    paper: MergedPaper,
+    entry: ListingEntry,
+    order: OrderVerdict | None,
+    authority: bool,
+    changes: dict[str, Any],
+    filled: list[str],
+    differs: dict[str, dict[str, Any]],
+    listed: dict[str, Any],
+) -> None:
+    """Authors from the reference where the page has none, where it decides them, or where it knows their order."""
+    theirs = list(entry.authors)
+    their_order = list_order(theirs, order)
+    if not paper.authors:
+        changes.update(authors=theirs, author_order=their_order)
+        filled.append("authors")
+        return
+    if [fold(a) for a in paper.authors] == [fold(a) for a in theirs]:
+        if paper.author_order and their_order is None:  # an ordered source confirms the order
+            changes["author_order"] = None
+        return
+    differs["authors"] = {"listing": list(paper.authors), "reference": theirs}
+    people = same_people(paper.authors, theirs)
+    if people and paper.author_order and their_order is None:
+        changes.update(authors=theirs, author_order=None)  # the same people, in the paper's order
+        filled.append("authors")
+    elif authority and not people:
+        changes.update(authors=theirs, author_order=their_order)
+        filled.append("authors")
+        listed.setdefault("authors", list(paper.authors))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.ingest.authors import OrderVerdict
 from generator.problems import one_line
 
 
@@ -24,6 +25,9 @@ class ImportReport:
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     references: dict[str, Any] = field(default_factory=dict)  # reference matches and candidates, by slug
+    author_orders: list[OrderVerdict] = field(default_factory=list)  # each listing's and reference's author order
+    order_unknown: set[str] = field(default_factory=set)  # slugs whose pages say the author order is not known
+    settled_file: str = ""  # where candidates are settled (papersite.yml settled_matches)
     papers: int = 0
     seconds: float = 0.0
     stage_seconds: dict[str, float] = field(default_factory=dict)  # for benchmarks; not in the JSON
@@ -44,6 +48,7 @@ class ImportReport:
             "merges": self.merges,
             "conflicts": self.conflicts,
             "references": self.references,
+            "author_order": [verdict.to_json() for verdict in self.author_orders],
             "warnings": self.warnings,
         }
 
@@ -63,7 +68,18 @@ class ImportReport:
             lines.append(
                 f"references: {len({m['slug'] for m in matched})} of {self.papers} papers matched ({per_file}), "
                 f"{len(completed)} completed; {len({c['slug'] for c in candidates})} with candidates to confirm "
-                "by hand (see --report)"
+                f"by hand (see --report; settle them in {self.settled_file or 'the settled_matches file'})"
+                + (f"; {len(self.references.get('rejected_by_maintainer', []))} pairing(s) rejected by a maintainer"
+                   if self.references.get("rejected_by_maintainer") else "")
+            )
+        lines += [
+            f"author order: {verdict.describe()}" for verdict in self.author_orders if verdict.lists or verdict.declared != "detect"
+        ]
+        unsure = len(self.order_unknown)
+        if unsure:
+            lines.append(
+                f"author order: {unsure} paper(s) have authors known only from a source that does not keep the papers' order; "
+                "their pages say so (a maintainer who puts them in the paper's order removes 'author_order')"
             )
         lines += [
             f"conflict: {c['slug']}: field '{c['field']}' changed in the listing and by hand; kept the page's value"

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from generator.config import ProjectConfig
+from generator.ingest.authors import OrderVerdict, judge_order
 from generator.ingest.listing import Listing, read_listing
+from generator.ingest.settled import Settled
 from generator.ingest.references import ReferenceReport, complete_papers, read_references
 from generator.pages.record import PaperRecord
 from generator.problems import PapersiteError
@@ -53,14 +55,22 @@ def read_listings(paths: list[Path]) -> list[Listing]:
     return listings
 
 
-def complete_from_references(papers: list, config: ProjectConfig) -> tuple[list, ReferenceReport]:
+def listing_orders(listings: list[Listing], config: ProjectConfig) -> dict[str, OrderVerdict]:
+    """Each listing's author-order verdict, as papersite.yml declares it or as measured."""
+    return {
+        listing.name: judge_order(listing.name, (e.authors for e in listing.entries), config.source(listing.name).author_order)
+        for listing in listings
+    }
+
+
+def complete_from_references(papers: list, config: ProjectConfig, settled: Settled | None = None) -> tuple[list, ReferenceReport]:
     if not config.references:
         return papers, ReferenceReport()
     try:
         references = read_references(config.references)
     except PapersiteError as error:
         raise error.noting("(a reference catalogue named in papersite.yml)") from None
-    return complete_papers(papers, references)
+    return complete_papers(papers, references, config.source, settled)
 
 
 def references_json(found: ReferenceReport, papers: list, records: list[PaperRecord]) -> dict[str, Any]:
@@ -72,4 +82,5 @@ def references_json(found: ReferenceReport, papers: list, records: list[PaperRec
         "files": found.files,
         "matched": [{**paper(m.paper), **m.to_json()} for m in found.matches],
         "candidates": [{**paper(c.paper), **c.to_json()} for c in found.candidates],
+        "rejected_by_maintainer": [{**paper(c.paper), **c.to_json()} for c in found.rejected],
     }

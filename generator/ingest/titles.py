@@ -326,6 +326,7 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
         title=paper.title or derive_title(paper.abstract),
         title_derived=derived,
         authors=list(paper.authors),
+        author_order=paper.author_order,
         abstract=paper.abstract,
         topic=topic,
         keywords=list(paper.keywords),
@@ -333,6 +334,7 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
         links=links,
         sources=paper.sources,
         filled_from=list(paper.filled_from),
+        listed=dict(paper.listed),
     )
 
 

@@ -22,6 +22,8 @@ import html
 import re
 from typing import Any
 
+from generator.text import BIDI_CONTROL, C0_C1_CONTROL, code_points, invisible_characters
+
 # Front-matter keys the theme reads that a maintainer may set; each must be text.
 # Any other key stays on the committed page but never reaches the theme, whose
 # templates print page meta unescaped (``status`` lands in a class attribute).
@@ -44,14 +46,13 @@ _SCRIPT_WORD = re.compile(
     + r")(\s*):",
     re.IGNORECASE,
 )
-# C0 and C1 controls (tab, newline kept) and the bidi controls that reorder what a reader sees
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = C0_C1_CONTROL
+_BIDI = BIDI_CONTROL
 
 
-# Every rule needs one of these characters (a tag '<', '{', ']' or '[' of a link, ':' of a
-# scheme, '&' of a reference, a control character).
-_WORTH_A_LOOK = re.compile("[<{\\[\\]&:\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Every markup rule needs one of these characters (a tag '<', '{', ']' or '[' of a link, ':' of a
+# scheme, '&' of a reference); the character rules look only at lines that are not all printable.
+_WORTH_A_LOOK = re.compile("[<{\\[\\]&:]")
 
 
 def _decode_ascii_ref(match: re.Match) -> str:
@@ -115,6 +116,10 @@ def _safe_characters(line: str, problems: list[str]) -> str:
     if _BIDI.search(line):
         problems.append("bidirectional control character (it can reorder what readers see) in the page body; delete it")
         line = _BIDI.sub(lambda m: f"&#x{ord(m.group(0)):x};", line)
+    hidden = invisible_characters(line, "\t")  # those the two above leave
+    if hidden:
+        problems.append(f"invisible character(s) {code_points(hidden)} in the page body (readers cannot see them); delete them")
+        line = "".join(f"&#x{ord(c):x};" if c in hidden else c for c in line)
     return line
 
 
@@ -123,7 +128,8 @@ def scan_body(body: str) -> tuple[str, list[tuple[int, str]]]:
     problems: list[tuple[int, str]] = []
     out: list[str] = []
     for number, line in enumerate(body.split("\n")):
-        if not _WORTH_A_LOOK.search(line):  # most lines: prose with nothing any rule looks for
+        if not _WORTH_A_LOOK.search(line) and (line.isprintable() or not invisible_characters(line, "\t")):
+            # most lines: prose with nothing any rule looks for
             out.append(line)
             continue
         found: list[str] = []
@@ -161,6 +167,7 @@ def theme_field_problem(key: str, value: Any) -> str | None:
     """Why a theme key's value cannot be used, or None."""
     if not isinstance(value, str):
         return f"field '{key}' must be text, got {type(value).__name__}"
-    if _CONTROL.search(value) or _BIDI.search(value):
-        return f"field '{key}' holds a control character; delete it"
+    hidden = invisible_characters(value, "\t\n")
+    if hidden:
+        return f"field '{key}' holds the invisible or control character(s) {code_points(hidden)}; delete them"
     return None

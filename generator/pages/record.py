@@ -20,7 +20,7 @@ from typing import Any, Mapping
 import yaml
 
 from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text, render_front_matter
-from generator.pages.schema import FRONT_MATTER_FIELDS, field_problems, link_problem
+from generator.pages.schema import FRONT_MATTER_FIELDS, LISTED_FIELDS, field_problems, link_problem, topic_problem
 from generator.problems import PapersiteError, errors_only
 
 @dataclass(frozen=True, order=True)
@@ -92,6 +92,9 @@ class PaperRecord:
     slug: str
     title: str
     authors: list[str] = field(default_factory=list)
+    # None: the authors are in the paper's order. "alphabetical": the only order known is the
+    # alphabet's; "unknown": the source's order is not the paper's (ingest/authors.py).
+    author_order: str | None = None
     abstract: str | None = None  # None: no listing had a real abstract
     title_derived: bool = False  # True: no listing had a title; we made one
     topic: Topic | None = None
@@ -100,6 +103,8 @@ class PaperRecord:
     links: dict[str, str] = field(default_factory=dict)  # openreview, pdf, code ...
     sources: list[SourceRef] = field(default_factory=list)
     filled_from: list[Fill] = field(default_factory=list)  # what reference catalogues filled
+    # What the listings said where an authoritative reference decided otherwise: {"title": ...}
+    listed: dict[str, Any] = field(default_factory=dict)
     body: str = ""  # maintainers' Markdown below the front matter
     extra: dict[str, Any] = field(default_factory=dict)  # maintainers' own front-matter keys
 
@@ -117,6 +122,8 @@ class PaperRecord:
         if self.title_derived:
             data["title_derived"] = True
         data["authors"] = list(self.authors)
+        if self.author_order:
+            data["author_order"] = self.author_order
         if self.topic is not None:
             topic: dict[str, Any] = {"area": self.topic.area}
             if self.topic.subarea:
@@ -141,6 +148,8 @@ class PaperRecord:
         ]
         if self.filled_from:
             data["filled_from"] = [fill.to_json() for fill in self.filled_from]
+        if self.listed:
+            data["listed"] = {key: self.listed[key] for key in LISTED_FIELDS if key in self.listed}
         for key in sorted(self.extra):
             if key not in FRONT_MATTER_FIELDS:  # the record's own fields are never shadowed
                 data[key] = self.extra[key]
@@ -190,12 +199,13 @@ def dump_yaml(data: Any, dumper: type | None = None) -> str:
 def render_page(record: PaperRecord) -> str:
     """The full page text: front matter, then the maintainers' body if any.
 
-    Raises ValueError for a link the page reader would refuse: a page that cannot be
-    read back must never be written (every stage filters links with the same rule)."""
-    for name, url in record.links.items():
-        problem = link_problem(name, url)
-        if problem:
-            raise ValueError(f"page {record.slug!r}: {problem}")
+    Raises ValueError for a link or a topic the page reader would refuse: a page that cannot
+    be read back must never be written (every stage reads them with the same rules)."""
+    problems = [link_problem(name, url) for name, url in record.links.items()]
+    if record.topic is not None:
+        problems.append(topic_problem(record.topic.area, record.topic.subarea or None))
+    for problem in filter(None, problems):
+        raise ValueError(f"page {record.slug!r}: {problem}")
     return render_front_matter(dump_yaml(record.to_front_matter()), record.body)
 
 
@@ -227,6 +237,7 @@ def valid_record(front: FrontMatter) -> PaperRecord:
         title=data["title"],
         title_derived=bool(data.get("title_derived", False)),
         authors=list(data["authors"]),
+        author_order=data.get("author_order") or None,
         topic=topic,
         keywords=list(data.get("keywords") or []),
         decision=data.get("decision"),
@@ -237,6 +248,7 @@ def valid_record(front: FrontMatter) -> PaperRecord:
             Fill(f["reference"], f["record"], f.get("match", ""), float(f["score"]), tuple(f["fields"]))
             for f in data.get("filled_from") or []
         ],
+        listed=dict(data.get("listed") or {}),
         body=front.body,
         extra={str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS},
     )

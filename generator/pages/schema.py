@@ -17,16 +17,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from generator.config import AUTHORITY_FIELDS
+from generator.ingest.authors import PAGE_ORDERS, is_alphabetical
 from generator.layout import is_web_url
 from generator.pages.frontmatter import FrontMatter
 from generator.pages.markup import THEME_FIELDS, theme_field_problem
 from generator.problems import Problem, Severity
+from generator.text import code_points, invisible_characters
 
 # listing: a topic line of a listing; conference: the conference's own label, from a
 # reference catalogue; inferred: guessed by the enrichment stage; maintainer: set by hand.
 TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
 # What a reference catalogue may fill (``filled_from[].fields``), besides ``links.<name>``.
 FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
+# What ``listed`` may keep: a listing's value where an authoritative reference decided otherwise.
+LISTED_FIELDS = AUTHORITY_FIELDS
 
 
 @dataclass
@@ -53,6 +58,14 @@ def _number_in_unit(value: Any) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1
 
 
+def _visible_only(found: _Findings, line: int, what: str, value: str) -> None:
+    """A warning, not an error: listings bring such characters and the renderers neutralise the
+    dangerous ones, but a reader cannot see them and a diff does not show them."""
+    hidden = invisible_characters(value, "\t\n")
+    if hidden:
+        found.warn(line, f"{what} holds the invisible character(s) {code_points(hidden)}; delete them unless the script needs them")
+
+
 # --- one rule per kind of value ---------------------------------------------------
 
 
@@ -62,6 +75,8 @@ def _text(found: _Findings, key: str) -> None:
         found.error(line, f"field '{key}' must be text, got {_type_name(value)}")
     elif not value.strip():
         found.error(line, f"field '{key}' is empty")
+    else:
+        _visible_only(found, line, f"field '{key}'", value)
 
 
 def _flag(found: _Findings, key: str) -> None:
@@ -78,6 +93,39 @@ def _names(found: _Findings, key: str) -> None:
     for index, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
             found.error(found.front.item_line(key, index), f"author #{index + 1} must be a non-empty name, got {name!r}")
+        else:
+            _visible_only(found, found.front.item_line(key, index), f"author #{index + 1}", name)
+
+
+def _author_order(found: _Findings, key: str) -> None:
+    value, line = found.front.data[key], found.front.line(key)
+    if value not in PAGE_ORDERS:
+        found.error(line, f"author_order must be one of {', '.join(PAGE_ORDERS)} (or absent: the paper's order), got {value!r}")
+        return
+    names = found.front.data.get("authors")
+    if value == "alphabetical" and isinstance(names, list) and all(isinstance(n, str) for n in names) and len(names) > 1 and not is_alphabetical(names):
+        found.warn(
+            line,
+            "author_order says the authors are only known in alphabetical order, but they are not in alphabetical order: "
+            "if they are now in the paper's order, remove the 'author_order' line",
+        )
+
+
+def _listed(found: _Findings, key: str) -> None:
+    """A listing's own values where an authoritative reference decided otherwise: written by the importer."""
+    listed = found.front.data[key]
+    if not isinstance(listed, dict):
+        found.error(found.front.line(key), f"field 'listed' must be a mapping of some of {', '.join(LISTED_FIELDS)}, got {_type_name(listed)}")
+        return
+    for name, value in listed.items():
+        line = found.front.line(key, str(name))
+        if name not in LISTED_FIELDS:
+            found.error(line, f"unknown listed field '{name}'; expected some of {', '.join(LISTED_FIELDS)}")
+        elif name == "authors":
+            if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
+                found.error(line, f"listed authors must be a list of names, got {value!r}")
+        elif not isinstance(value, str) or not value.strip():
+            found.error(line, f"listed {name} must be text, got {value!r}")
 
 
 def _keywords(found: _Findings, key: str) -> None:
@@ -98,6 +146,7 @@ def _keywords(found: _Findings, key: str) -> None:
             continue
         if keyword != keyword.strip():
             found.error(line, f"keyword {keyword!r} has leading or trailing spaces")
+        _visible_only(found, line, f"keyword #{index + 1}", keyword)
         folded = keyword.strip().casefold()
         if folded in seen:
             found.error(line, f"keyword {keyword!r} repeats keyword #{seen[folded] + 1} (keywords are compared ignoring case)")
@@ -236,6 +285,7 @@ FIELDS: tuple[Field, ...] = (
     Field("title", _text, required=True),
     Field("title_derived", _flag),
     Field("authors", _names, required=True, missing="a list of names; [] if unknown"),
+    Field("author_order", _author_order),
     Field("topic", _topic, keys=("area", "subarea", "source", "confidence", "area_confidence")),
     Field("keywords", _keywords),
     Field("decision", _text),
@@ -245,6 +295,7 @@ FIELDS: tuple[Field, ...] = (
     Field("sources", _sources, required=True, keys=("file", "entry", "format"),
           missing="the listing entries this paper was read from"),
     Field("filled_from", _fills, keys=("reference", "record", "match", "score", "fields")),
+    Field("listed", _listed, keys=LISTED_FIELDS),
 )
 FRONT_MATTER_FIELDS = tuple(f.name for f in FIELDS)
 TOPIC_FIELDS = next(f.keys for f in FIELDS if f.name == "topic")

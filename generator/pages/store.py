@@ -71,7 +71,9 @@ def temporary_path(target: Path) -> Path:
 
 # --------------------------------------------------------------------------- lock
 
-_held: dict[Path, list] = {}  # lock path -> [open file, depth]: re-entrant within a process
+# (lock path, thread) -> [open file, depth]: re-entrant within a thread (build runs import inside it);
+# another thread of the process waits like another process (flock locks an open file, not a process).
+_held: dict[tuple[Path, int], list] = {}
 LOCK_HOLDER_ENV = "PAPERSITE_LOCK_HOLDER"  # "<pid>:<lock path>" while a process holds the lock
 
 
@@ -89,17 +91,18 @@ def _wait_seconds() -> float:
 
 @contextlib.contextmanager
 def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
-    """Hold the project's lock for ``command``; re-entrant (build runs import inside it)."""
+    """Hold the project's lock for ``command``; re-entrant in one thread (build runs import inside it)."""
     path = lock_path(config)
     if fcntl is None:
         yield
         return
-    if path in _held:
-        _held[path][1] += 1
+    key = (path, threading.get_ident())
+    if key in _held:
+        _held[key][1] += 1
         try:
             yield
         finally:
-            _held[path][1] -= 1
+            _held[key][1] -= 1
         return
     if _held_by_parent(path):
         yield
@@ -128,12 +131,12 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
         handle.truncate()
         handle.write(f"papersite {command} (pid {os.getpid()})\n")
         handle.flush()
-        _held[path] = [handle, 1]
+        _held[key] = [handle, 1]
         os.environ[LOCK_HOLDER_ENV] = f"{os.getpid()}:{path}"
         try:
             yield
         finally:
-            del _held[path]
+            del _held[key]
             os.environ.pop(LOCK_HOLDER_ENV, None)
             with contextlib.suppress(OSError):
                 handle.seek(0)

@@ -145,6 +145,9 @@ class _Terms:
         return [t for t in map(self.term, words) if t]
 
 
+STORE_ORDER = {"alphabetical": "a", "unknown": "u"}
+
+
 def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
     """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
     author_terms = terms(" ".join(paper.authors))
@@ -152,13 +155,16 @@ def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
     seen = set(author_terms)  # a set: a 5,000-author paper made this list test quadratic
     author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in seen]
     keywords = terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""]))
-    return terms(paper.title), author_terms, keywords, terms(paper.abstract or "", ABSTRACT_WORDS)
+    # a title a listing gave, where the venue's record has another, still finds the paper
+    title = " ".join([paper.title, paper.listed.get("title") or ""])
+    return terms(title), author_terms, keywords, terms(paper.abstract or "", ABSTRACT_WORDS)
 
 
 def _term_inputs(paper: PaperRecord) -> bytes:
     """What ``_paper_terms`` reads of a paper: the key its cached terms are kept under."""
     topic = paper.topic.label() if paper.topic else ""
-    return repr((paper.title, paper.authors, paper.keywords, topic, paper.abstract)).encode("utf-8", "surrogatepass")
+    listed = paper.listed.get("title")
+    return repr((paper.title, listed, paper.authors, paper.keywords, topic, paper.abstract)).encode("utf-8", "surrogatepass")
 
 
 class _SearchCache:
@@ -250,6 +256,8 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
                 topic,
                 [keyword_number[id(k)] for k in keywords],
                 decision_number.get(paper.decision) if paper.decision else None,
+                # authors in an order that is not the paper's: "a" alphabetical, "u" unknown (no "et al.")
+                *([STORE_ORDER.get(paper.author_order or "", "u")] if paper.author_order else []),
             ]
         )
         title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms)

@@ -61,6 +61,11 @@ def search_records() -> list[PaperRecord]:
                authors=["Tommaso Cesari", "Lin Wu"], topic=LLM, keywords=["knowledge distillation", "large language models"], decision="Accept (Poster)"),
         _paper("condensing-datasets", "Condensing Datasets to a Few Images", "A small synthetic set trains as well as the full one.",
                authors=["Ana Cesari"], topic=GNN, keywords=["dataset distillation"], decision="Reject"),
+        # the venue's title replaced a listing's (still found), authors known only alphabetically
+        _paper("quadrimensional-view-synthesis", "Controlling Space and Time with Cascades",
+               "Cascaded generators for four-dimensional view synthesis.", listed={"title": "Quadrimensional Novel View Synthesis"},
+               authors=["Ann Abel", "Bo Berg", "Cal Cole", "Dan Dorn"], author_order="alphabetical", topic=LLM,
+               keywords=["large language models"], decision="Accept (Poster)"),
         _paper("hostile-widgets", HOSTILE_TITLE, '<script>window.__pwned=2</script> Hostile widgets need <i>escaping</i>.',
                authors=["Mallory <b>Bold</b>"], topic=PROB, keywords=["calibration"], decision="Reject"),
     ]

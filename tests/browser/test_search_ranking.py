@@ -107,3 +107,11 @@ def test_phone_header_search_ranks_the_same_and_fits(page_factory, search_site):
     assert results.first.is_visible()
     wide = horizontal_overflow(phone.page)
     assert wide["scrollWidth"] <= wide["innerWidth"], wide
+
+
+def test_a_listing_title_the_venue_replaced_still_finds_the_paper_whose_authors_name_no_first_author(desk):
+    meta, results = header_search_settled(desk.page, "quadrimensional novel view")
+    assert _papers(results)[0] == "quadrimensional-view-synthesis", "the title a listing gave is still searchable"
+    first = results.first.inner_text()
+    assert "Controlling Space and Time with Cascades" in first, "the result shows the venue's title"
+    assert "(alphabetical order)" in first and "et al." not in first, f"no first author is named: {first!r}"

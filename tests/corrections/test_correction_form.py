@@ -10,15 +10,19 @@ import yaml
 from generator.cli import main
 from generator.config import bundled_taxonomy
 from generator.corrections.form import (
+    ORDER_CHOICES,
     CUT_MARK,
     FIELDS,
     MAX_URL_BYTES,
+    NO_DECISION,
     TEMPLATE_PATH,
+    decision_choices,
     parse_issue_body,
     prefill_url,
     render_issue_form,
     topic_choices,
 )
+from generator.pages.decisions import KNOWN as KNOWN_DECISIONS
 from generator.pages.record import PaperRecord, SourceRef, Topic
 from generator.enrich.taxonomy import load_taxonomy
 from site_fixtures import REPO_ROOT
@@ -56,7 +60,10 @@ def test_the_template_is_a_valid_issue_form_whose_fields_are_the_parsers() -> No
     assert [(e["id"], e["attributes"]["label"], e["type"]) for e in fields] == [(f.id, f.label, f.kind) for f in FIELDS]
     ids = [e["id"] for e in fields]
     assert len(set(ids)) == len(ids) and not set(ids) & GITHUB_QUERY_KEYS
-    (topic,) = [e for e in fields if e["type"] == "dropdown"]
+    order, topic, decision = [e for e in fields if e["type"] == "dropdown"]
+    assert decision["id"] == "decision" and order["id"] == "author_order"
+    assert order["attributes"]["options"] == list(ORDER_CHOICES)
+    assert decision["attributes"]["options"] == [d.text for d in KNOWN_DECISIONS] + [NO_DECISION] == decision_choices()
     options = topic["attributes"]["options"]
     assert options == topic_choices(TAXONOMY) and len(set(options)) == len(options)
     assert "none" not in {o.casefold() for o in options}  # GitHub reserves it for "no choice"
@@ -71,7 +78,7 @@ def test_issue_form_command_writes_the_template_for_another_taxonomy(tmp_path: P
     assert f"{TEMPLATE_PATH}:1: the correction form is out of date" in capsys.readouterr().err
     assert main(["--project", str(tmp_path), "issue-form"]) == 0
     form = yaml.safe_load((tmp_path / TEMPLATE_PATH).read_text(encoding="utf-8"))
-    (topic,) = [e for e in form["body"] if e["type"] == "dropdown"]
+    (topic,) = [e for e in form["body"] if e.get("id") == "topic"]
     assert topic["attributes"]["options"] == ["Robotics", "Robotics · Manipulation", "Robotics · Locomotion", "Vision"]
     assert main(["--project", str(tmp_path), "issue-form", "--check"]) == 0
 
@@ -87,6 +94,9 @@ def test_the_link_opens_the_form_holding_the_page_values() -> None:
     assert values["topic"] == "Deep Learning · Theory"
     assert values["keywords"] == "diffusion models" and values["links"] == "pdf: https://example.org/a.pdf"
     assert values["abstract"] == "We introduce shortcut models."
+    assert values["decision"] == NO_DECISION  # the page has none
+    assert query(prefill_url(REPO, paper(decision="Accept (Spotlight)"), TAXONOMY))["decision"] == "Accept (Spotlight)"
+    assert "decision" not in query(prefill_url(REPO, paper(decision="Accept (Talk)"), TAXONOMY))  # no choice of the form
     assert "reason" not in values
 
 

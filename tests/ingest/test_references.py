@@ -293,3 +293,156 @@ def test_topic_precedence_listing_conference_inferred_and_maintainer(tmp_path):
     assert (kept.topic.area, kept.topic.source) == ("Theory", "maintainer")
     assert all("topic" not in fill.fields for fill in kept.filled_from)
     assert not errors_only(check_pages(config))
+
+
+# --------------------------------------------------------------------------- authority, author order, settled matches
+
+WEAK_ABSTRACT = (
+    "We study how sparse attention patterns emerge in transformers trained on synthetic copying tasks. "
+    "Our analysis covers vision models, reinforcement learning agents and protein language models, where "
+    "we measure calibration under distribution shift and propose a new regulariser for each domain."
+)
+
+
+def with_settings(root: Path, text: str) -> None:
+    (root / "papersite.yml").write_text("site_name: Test 2025 Papers\n" + text, encoding="utf-8")
+
+
+def test_an_authoritative_reference_decides_the_title_and_the_listing_title_stays_on_the_page_and_in_search(tmp_path):
+    root = project(tmp_path, jsonl({"title": "How Heads Specialise in Copying Transformers", "abstract": ABSTRACT_A, "decision": "Reject"}))
+    import_listings([], load_config(root))  # first without the authority: the listing's title makes the slug
+    with_settings(root, "references:\n- file: corpus/refs/ref.jsonl\n  authority: [title, decision]\n")
+    report = import_listings([], load_config(root))
+    assert [p.name for p in (root / "site_src" / "papers").iterdir()] == ["how-heads-specialise-in-copying-transformers.md"]
+    page = page_of(root, "how-heads-specialise-in-copying-transformers")  # the slug stays the first title's
+    assert page.title == "Sparse Attention Emerges Early" and page.decision == "Accept (Poster)"
+    assert page.listed == {"title": "How Heads Specialise in Copying Transformers", "decision": "Reject"}
+    assert "title" in page.filled_from[0].fields
+    assert report.to_json()["references"]["matched"][0]["differs"]["title"]["listing"] == page.listed["title"]
+    assert not errors_only(check_pages(load_config(root)))
+    from generator.site.search import _paper_terms, _Terms
+
+    title_terms = _paper_terms(page, _Terms())[0]
+    assert {"spars", "specialis"} <= set(title_terms) or {"spars", "specialise"} <= set(title_terms)
+    assert import_listings([], load_config(root)).updated == []  # stable on the next import
+
+
+def test_without_a_declared_authority_the_listing_title_stays(tmp_path):
+    root = project(tmp_path, jsonl({"title": "How Heads Specialise in Copying Transformers", "abstract": ABSTRACT_A}))
+    import_listings([], load_config(root))
+    page = page_of(root, "how-heads-specialise-in-copying-transformers")
+    assert page.title == "How Heads Specialise in Copying Transformers" and page.listed == {}
+
+
+def test_a_maintainer_edit_wins_over_the_authority(tmp_path):
+    root = project(tmp_path, jsonl({"title": "How Heads Specialise in Copying Transformers", "abstract": ABSTRACT_A}))
+    with_settings(root, "references:\n- file: corpus/refs/ref.jsonl\n  authority: [title]\n")
+    config = load_config(root)
+    import_listings([], config)
+    path = root / "site_src" / "papers" / "sparse-attention-emerges-early.md"  # a new paper: the official title's slug
+    page = parse_page(path.read_text(encoding="utf-8"))
+    assert page.title == "Sparse Attention Emerges Early" and page.listed["title"] == "How Heads Specialise in Copying Transformers"
+    path.write_text(render_page(page.replace(title="Sparse Attention Emerges Early in Copying Transformers")), encoding="utf-8")
+    report = import_listings([], config)
+    again = page_of(root, "sparse-attention-emerges-early")
+    assert again.title == "Sparse Attention Emerges Early in Copying Transformers" and not report.conflicts
+    assert "title" not in again.filled_from[0].fields  # the reference no longer gave it
+
+
+def test_an_ordered_reference_gives_the_order_of_people_a_listing_gave_sorted(tmp_path):
+    people = ["Zoe Abe", "Kai Cruz", "Ada Bloom"]
+    listing = jsonl({"title": "Sparse Attention Emerges Early", "abstract": ABSTRACT_A, "authors": sorted(people)})
+    root = project(tmp_path, listing, reference=jsonl(ref_record("Sparse Attention Emerges Early", ABSTRACT_A, "AAA", authors=people)))
+    with_settings(root, "listings:\n  papers.jsonl: {author_order: alphabetical}\nreferences:\n- corpus/refs/ref.jsonl\n")
+    report = import_listings([], load_config(root))
+    page = page_of(root, "sparse-attention-emerges-early")
+    assert page.authors == people and page.author_order is None and "authors" in page.filled_from[0].fields
+    assert any("papers.jsonl: author order 'alphabetical' (papersite.yml)" in line for line in report.summary().splitlines())
+    # the other way round: the listing keeps the papers' order, a sorted reference changes nothing
+    root = project(tmp_path / "two", jsonl({"title": "Sparse Attention Emerges Early", "abstract": ABSTRACT_A, "authors": people}),
+                   reference=jsonl(ref_record("Sparse Attention Emerges Early", ABSTRACT_A, "AAA", authors=sorted(people))))
+    with_settings(root, "references:\n- file: corpus/refs/ref.jsonl\n  author_order: alphabetical\n")
+    import_listings([], load_config(root))
+    page = page_of(root, "sparse-attention-emerges-early")
+    assert page.authors == people and page.author_order is None
+
+
+def test_authors_only_a_sorted_reference_gives_are_marked_and_a_maintainer_makes_the_order_known(tmp_path):
+    people = ["Zoe Abe", "Kai Cruz", "Ada Bloom"]
+    root = project(tmp_path, jsonl({"title": "Sparse Attention Emerges Early", "abstract": ABSTRACT_A}),
+                   reference=jsonl(ref_record("Sparse Attention Emerges Early", ABSTRACT_A, "AAA", authors=sorted(people))))
+    with_settings(root, "references:\n- file: corpus/refs/ref.jsonl\n  author_order: alphabetical\n")
+    config = load_config(root)
+    report = import_listings([], config)
+    page = page_of(root, "sparse-attention-emerges-early")
+    assert page.authors == sorted(people) and page.author_order == "alphabetical"
+    assert report.order_unknown == {"sparse-attention-emerges-early"}
+    assert report.to_json()["author_order"][-1]["order"] == "alphabetical"
+    path = root / "site_src" / "papers" / "sparse-attention-emerges-early.md"
+    # reordered but the line left: check warns that the page contradicts itself
+    path.write_text(render_page(page.replace(authors=people)), encoding="utf-8")
+    problems = check_pages(config)
+    assert any("author_order" in p.message and p.severity.name == "WARNING" for p in problems)
+    path.write_text(render_page(page.replace(authors=people, author_order=None)), encoding="utf-8")
+    import_listings([], config)
+    again = page_of(root, "sparse-attention-emerges-early")
+    assert again.authors == people and again.author_order is None  # the maintainer's order stays known
+
+
+def _settle(root: Path, verdict: str, record: int = 1, **paper: str) -> None:
+    named = "".join(f"  {key}: {value}\n" for key, value in paper.items())
+    (root / ".papersite").mkdir(exist_ok=True)
+    (root / ".papersite" / "settled_matches.yaml").write_text(
+        f"- {named.lstrip()}  reference: ref.jsonl\n  record: {record}\n  match: {verdict}\n", encoding="utf-8"
+    )
+
+
+def test_a_candidate_confirmed_by_a_maintainer_is_applied_and_one_rejected_is_dropped_across_imports(tmp_path):
+    root = project(tmp_path, jsonl({"title": "Calibration Across Domains", "abstract": WEAK_ABSTRACT}))
+    config = load_config(root)
+    report = import_listings([], config)
+    (candidate,) = report.to_json()["references"]["candidates"]
+    assert candidate["slug"] == "calibration-across-domains" and candidate["record"] == 1
+    assert "settle them in .papersite/settled_matches.yaml" in report.summary()
+    _settle(root, "right", paper="calibration-across-domains")
+    report = import_listings([], load_config(root))
+    page = page_of(root, "calibration-across-domains")
+    assert page.authors == AUTHORS and page.filled_from[0].match == "confirmed by a maintainer"
+    assert report.to_json()["references"]["candidates"] == []
+    _settle(root, "wrong", source='"papers.jsonl #1"')
+    report = import_listings([], load_config(root))
+    page = page_of(root, "calibration-across-domains")
+    assert page.authors == [] and page.filled_from == []  # the reference's fill is taken back
+    refs = report.to_json()["references"]
+    assert refs["candidates"] == [] and [r["record"] for r in refs["rejected_by_maintainer"]] == [1]
+    assert import_listings([], load_config(root)).updated == []
+
+
+def test_bad_settled_matches_are_located_errors_and_a_changed_record_is_not_applied(tmp_path):
+    root = project(tmp_path, jsonl({"title": "Calibration Across Domains", "abstract": WEAK_ABSTRACT}))
+    import_listings([], load_config(root))
+    settled = root / ".papersite" / "settled_matches.yaml"
+    settled.write_text("- paper: no-such-page\n  reference: ref.jsonl\n  record: 1\n  match: right\n", encoding="utf-8")
+    with pytest.raises(PapersiteError, match=r"settled_matches.yaml:1: no paper page has the slug 'no-such-page'"):
+        import_listings([], load_config(root))
+    settled.write_text("- paper: calibration-across-domains\n  reference: ref.jsonl\n  record: 1\n  match: maybe\n", encoding="utf-8")
+    with pytest.raises(PapersiteError, match=r"settled_matches.yaml:1: match must be 'right' or 'wrong'"):
+        import_listings([], load_config(root))
+    settled.write_text(
+        "- paper: calibration-across-domains\n  reference: ref.jsonl\n  record: 1\n  match: right\n"
+        "  reference_title: Another Title Altogether\n",
+        encoding="utf-8",
+    )
+    report = import_listings([], load_config(root))
+    assert page_of(root, "calibration-across-domains").authors == []
+    assert any("now titled 'Sparse Attention Emerges Early'" in w for w in report.warnings)
+
+
+def test_source_settings_are_checked_where_they_are_written(tmp_path):
+    root = project(tmp_path, jsonl({"title": "X", "abstract": ABSTRACT_B}))
+    with_settings(root, "references:\n- file: corpus/refs/ref.jsonl\n  authority: [keywords]\n")
+    with pytest.raises(PapersiteError, match=r"papersite.yml:2: reference .*authority must list some of title, authors"):
+        load_config(root)
+    with_settings(root, "listings:\n  papers.jsonl: {author_order: sorted}\n")
+    with pytest.raises(PapersiteError, match=r"papersite.yml:2: listing 'papers.jsonl': author_order must be one of"):
+        load_config(root)

@@ -376,3 +376,14 @@ def test_a_page_with_5000_authors_is_checked_in_bounded_memory(project: Path) ->
         tracemalloc.stop()
     assert not [p for p in problems if p.is_error]
     assert peak < 48 * 1024 * 1024, f"{peak / 2**20:.0f} MiB"  # every pair: more than a gigabyte
+
+
+def test_invisible_characters_in_page_values_are_warnings_at_their_line(project: Path) -> None:
+    page = write(project, make_record("hidden", title="A title\u200e with a mark",
+                                      authors=["Ada Lovelace", "Alan\u200b Turing"], keywords=["diffusion\u2060 models"]))
+    found = {(p.line, p.message, p.severity) for p in problems(project)}
+    assert (line_of(page, "title:"), "field 'title' holds the invisible character(s) U+200E; delete them unless the script needs them",
+            Severity.WARNING) in found
+    assert any(line == 7 and "author #2 holds the invisible character(s) U+200B" in m for line, m, _ in found), found
+    assert any("keyword #1 holds the invisible character(s) U+2060" in m for _, m, _ in found), found
+    assert all(severity is Severity.WARNING for *_, severity in found)

@@ -112,6 +112,13 @@ def test_control_and_bidi_characters_are_flagged_and_never_raw():
     assert "\x1b" not in safe and "\x00" not in safe and "\u202e" not in safe and "&#x202e;" in safe
 
 
+def test_other_invisible_characters_are_flagged_and_shown_as_references():
+    for hidden in ("\u200b", "\u200d", "\u2060", "\ufeff", "\U000e0041", "\ufe0f", "\u061c", "\u200e"):
+        safe, problems = scan_body(f"click\there{hidden}now")
+        assert problems and hidden not in safe and f"&#x{ord(hidden):x};" in safe, hidden
+    assert scan_body("tab\tis fine, so is Zoë and 李明") == ("tab\tis fine, so is Zoë and 李明", [])
+
+
 PIECES = list("<>[]()`{}:=&#;/! \n\tjavscriptJSonerox.\"'") + ["javascript:", "<script>", "](", "&#106;", "{:", "\u202e", "\x00", "onclick=", "<img ", "[r]: "]
 
 

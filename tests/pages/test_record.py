@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.layout import is_web_url
+from generator.pages.schema import topic_problem
 from generator.pages.record import PaperRecord, SourceRef, Topic, _PurePageDumper, dump_yaml, parse_page, render_page
 
 HOSTILE = [
@@ -59,7 +60,7 @@ def record_strategy(text=texts(), max_codepoint: int = 0x10FFFF):
             source=st.sampled_from(["listing", "inferred", "maintainer"]),
             confidence=st.none() | st.floats(0, 1),
             area_confidence=st.none() | st.floats(0, 1),
-        ),
+        ).filter(lambda t: topic_problem(t.area, t.subarea or None) is None),  # the page reader's own rule
         keywords=keywords,
         decision=optional_text,
         links=st.dictionaries(st.sampled_from(["openreview", "pdf", "code"]), url, max_size=2),
@@ -167,3 +168,9 @@ def test_a_link_the_page_reader_refuses_is_never_written():
         render_page(record)
     fine = PaperRecord(id="abc", slug="s", title="T", links={"code": "http://x/["})
     assert parse_page(render_page(fine)).links == {"code": "http://x/["}
+
+
+def test_a_topic_the_page_reader_refuses_is_never_written():
+    for area, subarea in (("·", None), ("Theory", " · "), ("A · B", None)):
+        with pytest.raises(ValueError, match="topic (sub-)?area must be a name"):
+            render_page(PaperRecord(id="abc", slug="s", title="T", topic=Topic(area, subarea, "listing")))

@@ -63,13 +63,50 @@ def test_rejected_and_withdrawn_submissions_are_not_cited_as_published():
 
 
 def test_a_derived_title_is_never_exported_as_the_papers_own():
-    record = paper(title="Shortcut models: one network for any step count", title_derived=True, authors=[], links={}, decision=None)
+    record = paper(title="Shortcut models: one network for any step count", title_derived=True, authors=[], links={})
     entry = cite.bibtex(record, ICLR)
     assert "title" not in fields(entry) and "Shortcut models" not in entry and "Title unknown" in entry
     assert entry.startswith("@inproceedings{anon2025_3f2a9c,")
     assert not any(l.startswith("TI") for l in cite.ris(record, ICLR).splitlines())
     assert cite.citation_line(record, ICLR).startswith("Unknown authors. [Title unknown]. In International Conference")
     assert cite.scholar_meta(record, ICLR) == []
+
+
+def test_a_paper_without_an_accepting_decision_is_never_cited_as_published():
+    for decision, said in ((None, "decision not known"), ("Under review", "decision: Under review")):
+        record = paper(decision=decision)
+        entry = cite.bibtex(record, ICLR)
+        assert entry.startswith("@misc{frans2025step_3f2a9c,") and "booktitle" not in entry
+        assert fields(entry)["note"] == f"Submitted to ICLR 2025; {said}"
+        ris = cite.ris(record, ICLR).splitlines()
+        assert ris[0] == "TY  - UNPB" and f"N1  - Submitted to ICLR 2025; {said}" in ris
+        assert not any(l.startswith("T2") for l in ris)
+        line = cite.citation_line(record, ICLR)
+        assert f"Submitted to ICLR 2025; {said}" in line and "In International Conference" not in line
+        assert "citation_conference_title" not in dict(cite.scholar_meta(record, ICLR))
+    for decision in ("Accept (Oral)", "Accept (Spotlight)", "Accept (Poster)", "Accept (Talk)"):
+        assert cite.bibtex(paper(decision=decision), ICLR).startswith("@inproceedings{")
+        assert cite.ris(paper(decision=decision), ICLR).startswith("TY  - CONF")
+
+
+def test_authors_in_an_unknown_order_never_name_a_first_author():
+    names = ["Daniel M. Bikel", "Eric Michael Smith", "Yiming Zhang"]  # alphabetical: the export's order
+    for order, said in (("alphabetical", "listed alphabetically"), ("unknown", "the order on the paper is not known")):
+        record = paper(title="Backtracking Improves Generation Safety", authors=names, author_order=order)
+        entry = cite.bibtex(record, ICLR)
+        got = fields(entry)
+        # the key comes from the title and year, never from the first listed name
+        assert entry.startswith("@inproceedings{backtracking2025improves_3f2a9c,") and "bikel" not in entry.split(",")[0]
+        assert "author" not in got and said in got["note"] and "Daniel M. Bikel, Eric Michael Smith, Yiming Zhang" in got["note"]
+        ris = cite.ris(record, ICLR).splitlines()
+        assert not any(l.startswith("AU") for l in ris) and any(l.startswith("N1") and said in l for l in ris)
+        line = cite.citation_line(record, ICLR)
+        assert line.startswith("[Authors, ") and said in line.split("]")[0]
+        tags = cite.scholar_meta(record, ICLR)
+        assert not any(name == "citation_author" for name, _ in tags) and ("citation_title", record.title) in tags
+    known = paper(authors=names)  # an ordered source: the first author is the first name
+    assert cite.bibtex(known, ICLR).startswith("@inproceedings{bikel2025step_3f2a9c,")
+    assert [v for n, v in cite.scholar_meta(known, ICLR) if n == "citation_author"] == names
 
 
 def test_venue_defaults_come_from_the_site_name():
@@ -84,3 +121,31 @@ def test_decisions_read_as_badges_and_count_in_filter_order():
     assert read_decision(None) is None and read_decision("  ") is None
     counts = decision_counts(["Reject", None, "Accept (Oral)", "Reject", "Under review"])
     assert counts == [("oral", "Oral", 1), ("rejected", "Rejected", 2), ("other", "Other decision", 1), ("none", "No decision", 1)]
+
+
+def test_the_bundled_pages_cite_the_official_title_an_honest_author_order_and_the_right_entry_type():
+    from pathlib import Path
+
+    from generator.config import load_config
+    from generator.pages.record import read_page
+
+    repo = Path(__file__).resolve().parents[2]
+    config = load_config(repo)
+    venue = cite.Venue.from_settings(config.venue, config.site_name)
+    pages = [read_page(path) for path in sorted(config.papers_dir.glob("*.md"))]
+    retitled = [p for p in pages if p.listed.get("title")]
+    unordered = [p for p in pages if p.author_order]
+    assert len(retitled) >= 25 and len(unordered) >= 375
+    for record in pages:
+        entry = cite.bibtex(record, venue)
+        if record.listed.get("title"):
+            assert record.title != record.listed["title"] and fields(entry)["title"] == " ".join(record.title.split())
+        if record.author_order:
+            key = entry.split("{", 1)[1].split(",", 1)[0]
+            assert not key.startswith(cite._ascii_word(cite._last_name(record.authors[0])).lower() + venue.year)
+            assert "author" not in fields(entry) and "citation_author" not in dict(cite.scholar_meta(record, venue))
+        if any(s.file.startswith("003_") for s in record.sources) and not any("authors" in f.fields for f in record.filled_from):
+            assert record.author_order is None  # corpus 003 gives authors in the papers' order
+        decision = read_decision(record.decision)
+        if decision is None or decision.accepted is not True:
+            assert entry.startswith("@misc{") and cite.ris(record, venue).startswith("TY  - UNPB")

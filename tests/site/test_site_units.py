@@ -11,7 +11,7 @@ from generator.text import fold
 from generator.site.render.cite import Venue
 from generator.site.render.html import out_link, plain_title
 from generator.site.render.mathml import render_text, sanitize_mathml
-from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, render_paper_page
+from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, author_line, first_author_key, render_paper_page
 from generator.site.related import related_papers
 from site_fixtures import HOSTILE_RAW_LINKS, HOSTILE_TITLE, fixture_records, write_project
 
@@ -102,7 +102,7 @@ def test_related_papers_are_deterministic_and_exclude_self():
 
 def test_hostile_title_stays_text_in_cite_blocks(tmp_path):
     text = _hostile_page(tmp_path)
-    assert "@inproceedings{" in text and "url = {javascript" not in text
+    assert "@misc{" in text and "url = {javascript" not in text  # no decision: not cited as published
     body = text.split("\n---\n", 1)[1]
     assert HOSTILE_TITLE not in body  # only its escaped form; the front matter copy is escaped by the template
 
@@ -324,3 +324,26 @@ def test_an_author_page_counts_only_co_authors_of_more_than_one_paper():
     assert "how many papers they wrote together" in garcia
     zhou = pages[catalog.author_of[fold("Ming Zhou")].url]
     assert "ps-count" not in zhou and "how many papers" not in zhou, "no count at all: no note"
+
+
+def test_a_paper_page_says_what_the_listing_called_it_and_that_the_author_order_is_not_known(tmp_path):
+    config = load_config(write_project(tmp_path))
+    records = [
+        r.replace(
+            title="Shortcut Models", listed={"title": "One <b>Step</b> Diffusion", "decision": "Reject"},
+            author_order="alphabetical", authors=sorted(r.authors),
+        )
+        if r.slug == "one-step-diffusion-via-shortcut-models" else r
+        for r in fixture_records()
+    ]
+    catalog = build_catalog(records)
+    paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models")
+    context = SiteContext(config, Venue.from_site_name(config.site_name), {})
+    body = render_paper_page(paper, catalog, [], context).split("\n---\n", 1)[1]
+    assert "Listed as: “One &lt;b&gt;Step&lt;/b&gt; Diffusion”" in body and "Listed decision: Reject" in body
+    assert "(listed alphabetically; the order on the paper is not known)" in body
+    assert 'name="citation_author"' not in render_paper_page(paper, catalog, [], context)
+    line = author_line(paper)
+    assert "et al." not in line and line.endswith("and 1 more (alphabetical order)")
+    assert first_author_key(paper) == "~" and first_author_key(records[1]) == fold("José García")
+    assert author_line(records[0].replace(author_order=None)).endswith(" et al.")

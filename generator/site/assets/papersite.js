@@ -522,14 +522,18 @@
 
   function paperHref(slug) { return new URL("papers/" + slug + "/", root).href; }
 
-  function authorLine(store, ids) {
+  // As paper_pages.author_line: "et al." only where the first author is known (order p[6] absent).
+  var ORDER_SHORT = { a: "alphabetical order", u: "order not known" };
+  function authorLine(store, ids, order) {
     var names = ids.slice(0, 3).map(function (i) { return store.authors[i][0]; });
-    return names.join(", ") + (ids.length > 3 ? " et al." : "");
+    if (!ids.length) return "";
+    if (!order) return names.join(", ") + (ids.length > 3 ? " et al." : "");
+    return names.join(", ") + (ids.length > 3 ? " and " + (ids.length - 3) + " more" : "") + " (" + (ORDER_SHORT[order] || ORDER_SHORT.u) + ")";
   }
 
   // "Authors · Topic · Decision", leaving out whichever part a paper lacks.
   function paperMeta(store, p) {
-    var parts = [authorLine(store, p[2])];
+    var parts = [authorLine(store, p[2], p[6])];
     if (p[3] != null) parts.push(store.topics[p[3]][0]);
     if (p[5] != null && store.decisions) parts.push(store.decisions[p[5]]);
     return parts.filter(function (part) { return part; }).join(" · ");

@@ -4,11 +4,16 @@ In: a paper record and the venue (``venue:`` in papersite.yml, else what the sit
 name says, e.g. "ICLR 2025 Papers"). Out: plain text (BibTeX, RIS, the citation
 line) and (name, content) pairs; the caller escapes them.
 
-Two rules keep the citations honest. A paper the venue did not accept (rejected,
-withdrawn, desk rejected) is never cited as published: it is ``@misc`` with a
-"Submitted to ..." note, as OpenReview cites such submissions. A title papersite
-derived from the abstract is never exported as the paper's own: the entries
-carry no title and say that it is unknown, and no Scholar tags are written.
+Three rules keep the citations honest. Only a paper the venue accepted is cited
+as published (``@inproceedings``, ``CONF``); a rejected, withdrawn or undecided one
+is ``@misc`` / ``UNPB`` with a "Submitted to ..." note, as OpenReview cites such
+submissions. A title papersite derived from the abstract is never exported as
+the paper's own: the entries carry no title and say that it is unknown, and no
+Scholar tags are written. Authors whose order on the paper is not known (a source
+that sorts its lists: ``ingest/authors.py``) are never cited as if it were: no
+``author`` field, ``AU`` line or ``citation_author`` tag names a first author;
+the names go in a note that says their order is not known, and the BibTeX key is
+made from the title and year.
 """
 
 from __future__ import annotations
@@ -23,6 +28,12 @@ from generator.pages.record import PaperRecord
 from generator.layout import is_web_url
 
 UNKNOWN_TITLE_NOTE = "Title unknown: no source gives it"
+# What a page's author_order means, in full (paper pages, citation notes) and short (lists).
+ORDER_NOTES = {
+    "alphabetical": "listed alphabetically; the order on the paper is not known",
+    "unknown": "the order on the paper is not known",
+}
+ORDER_SHORT = {"alphabetical": "alphabetical order", "unknown": "order not known"}
 
 
 @dataclass(frozen=True)
@@ -55,9 +66,22 @@ def _last_name(author: str) -> str:
 
 
 def _published(paper: PaperRecord) -> bool:
-    """Cited as published unless the decision says the venue did not accept it."""
+    """Cited as published only when the decision says the venue accepted it."""
     decision = read_decision(paper.decision)
-    return decision is None or decision.accepted is not False
+    return decision is not None and decision.accepted is True
+
+
+def order_known(paper: PaperRecord) -> bool:
+    """Whether the authors are in the paper's order (so the first is the first author)."""
+    return not paper.author_order
+
+
+def order_note(paper: PaperRecord) -> str | None:
+    """What a citation says of authors whose order is not known (None when it is)."""
+    if order_known(paper) or not paper.authors:
+        return None
+    note = ORDER_NOTES.get(paper.author_order or "", ORDER_NOTES["unknown"])
+    return f"Authors ({note}): {', '.join(' '.join(a.split()) for a in paper.authors)}"
 
 
 def _title(paper: PaperRecord) -> str | None:
@@ -65,10 +89,15 @@ def _title(paper: PaperRecord) -> str | None:
 
 
 def bibtex_key(paper: PaperRecord, venue: Venue) -> str:
-    first = _ascii_word(_last_name(paper.authors[0])).lower() if paper.authors else "anon"
+    """First author, year, first long title word and the id; the title's first two words and the
+    year when the first author is not known."""
     title = _title(paper) or ""
     words = [w for w in (_ascii_word(w).lower() for w in title.split()) if len(w) > 3]
-    return f"{first or 'anon'}{venue.year or ''}{words[0] if words else ''}_{paper.id[:6]}"
+    if order_known(paper):
+        first = _ascii_word(_last_name(paper.authors[0])).lower() if paper.authors else "anon"
+        return f"{first or 'anon'}{venue.year or ''}{words[0] if words else ''}_{paper.id[:6]}"
+    lead, rest = (words[0], words[1] if len(words) > 1 else "") if words else ("untitled", "")
+    return f"{lead}{venue.year or ''}{rest}_{paper.id[:6]}"
 
 
 def _bibtex_value(text: str) -> str:
@@ -90,7 +119,12 @@ def _known_url(paper: PaperRecord) -> str | None:
     return None
 
 
-def _submitted_note(venue: Venue) -> str:
+def _submitted_note(paper: PaperRecord, venue: Venue) -> str:
+    decision = read_decision(paper.decision)
+    if decision is None:
+        return f"Submitted to {venue.short}; decision not known"
+    if decision.accepted is None:
+        return f"Submitted to {venue.short}; decision: {decision.text}"
     return f"Submitted to {venue.short}"
 
 
@@ -98,7 +132,7 @@ def bibtex(paper: PaperRecord, venue: Venue) -> str:
     published = _published(paper)
     title = _title(paper)
     fields = [("title", _bibtex_value(title))] if title else []
-    if paper.authors:
+    if paper.authors and order_known(paper):
         fields.append(("author", " and ".join(_bibtex_value(a) for a in paper.authors)))
     if published:
         fields.append(("booktitle", _bibtex_value(venue.name)))
@@ -107,9 +141,12 @@ def bibtex(paper: PaperRecord, venue: Venue) -> str:
     url = _known_url(paper)
     if url:
         fields.append(("url", _bibtex_value(url)))
-    notes = [] if published else [_submitted_note(venue)]
+    notes = [] if published else [_submitted_note(paper, venue)]
     if not title:
         notes.append(UNKNOWN_TITLE_NOTE)
+    authors_note = order_note(paper)
+    if authors_note:
+        notes.append(authors_note)
     if notes:
         fields.append(("note", _bibtex_value(". ".join(notes))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
@@ -123,7 +160,8 @@ def ris(paper: PaperRecord, venue: Venue) -> str:
     lines = ["TY  - CONF" if published else "TY  - UNPB"]
     if title:
         lines.append(f"TI  - {title}")
-    lines += [f"AU  - {' '.join(a.split())}" for a in paper.authors]
+    if order_known(paper):
+        lines += [f"AU  - {' '.join(a.split())}" for a in paper.authors]
     if published:
         lines.append(f"T2  - {venue.name}")
     if venue.year:
@@ -134,9 +172,12 @@ def ris(paper: PaperRecord, venue: Venue) -> str:
     if url:
         lines.append(f"UR  - {url}")
     if not published:
-        lines.append(f"N1  - {_submitted_note(venue)}")
+        lines.append(f"N1  - {_submitted_note(paper, venue)}")
     if not title:
         lines.append(f"N1  - {UNKNOWN_TITLE_NOTE}")
+    authors_note = order_note(paper)
+    if authors_note:
+        lines.append(f"N1  - {authors_note}")
     lines.append("ER  - ")
     return "\n".join(lines)
 
@@ -145,12 +186,16 @@ def citation_line(paper: PaperRecord, venue: Venue) -> str:
     """One line a reader can paste into a reference list."""
     authors = [" ".join(a.split()) for a in paper.authors]
     who = ", ".join(authors[:-1]) + f" and {authors[-1]}" if len(authors) > 1 else (authors[0] if authors else "Unknown authors")
+    if authors and not order_known(paper):
+        who = f"[Authors, {ORDER_NOTES.get(paper.author_order or '', ORDER_NOTES['unknown'])}: {', '.join(authors)}]"
     title = _title(paper) or "[Title unknown]"
     decision = read_decision(paper.decision)
     if _published(paper):
         where = f"In {venue.name}" + (f" ({venue.short})" if venue.short != venue.name else "")
+    elif decision is not None and decision.accepted is False:
+        where = f"{_submitted_note(paper, venue)}; {decision.label.lower()}"
     else:
-        where = f"{_submitted_note(venue)}; {decision.label.lower() if decision else 'not accepted'}"
+        where = _submitted_note(paper, venue)
     year = f", {venue.year}" if venue.year and venue.year not in where else ""
     url = _known_url(paper)
     return f"{who}. {title.rstrip('.')}. {where}{year}." + (f" {url}" if url else "")
@@ -162,7 +207,8 @@ def scholar_meta(paper: PaperRecord, venue: Venue) -> list[tuple[str, str]]:
     if not title:
         return []
     tags = [("citation_title", title)]
-    tags += [("citation_author", " ".join(a.split())) for a in paper.authors]
+    if order_known(paper):  # Scholar takes the first citation_author for the first author
+        tags += [("citation_author", " ".join(a.split())) for a in paper.authors]
     if venue.year:
         tags.append(("citation_publication_date", venue.year))
     if _published(paper):

@@ -14,14 +14,15 @@ import re
 from dataclasses import dataclass
 
 from generator import layout
+from generator.text import BIDI_CONTROL, C0_C1_CONTROL
 
 
 # Never written raw into a page: C0/C1 controls (NUL, ESC...; tab and newline
 # are kept) become U+FFFD, bidi controls (which reorder what a reader sees and
-# hide text in the source) become character references.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# hide text in the source) become character references. Both lists are text.py's.
+_CONTROL = C0_C1_CONTROL
+_BIDI = BIDI_CONTROL
+_UNSAFE_CHAR = re.compile(f"{C0_C1_CONTROL.pattern}|{BIDI_CONTROL.pattern}")
 
 
 def neutral_chars(text: str) -> str:

@@ -20,7 +20,9 @@ from generator import layout
 from generator.site.catalog import NO_TOPIC, Author, Catalog
 from generator.text import fold
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
-from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, author_line, is_uncertain, item_text, list_controls, paper_list
+from generator.site.render.paper_pages import (
+    DETAIL_TEMPLATE, SiteContext, author_line, first_author_key, is_uncertain, item_text, list_controls, paper_list,
+)
 
 GENERATED = {"search": {"exclude": True}}
 
@@ -135,7 +137,7 @@ def papers_page(catalog: Catalog) -> str:
         decision = read_decision(paper.decision)
         area = paper.topic.area if paper.topic else NO_TOPIC
         sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
-        first = fold(paper.authors[0]) if paper.authors else "~"
+        first = first_author_key(paper)
         text = item_text(paper)
         rows.append(
             f'<li data-area="{esc(area)}" data-decision="{esc(decision.key if decision else "none")}" '

@@ -81,10 +81,43 @@ class SiteContext:
 
 
 def author_line(paper: PaperRecord, limit: int = 3) -> str:
+    """The first ``limit`` names and "et al."; where the order is not known, no "et al."
+    (it would name a first author) but how many more, and that the order is not the paper's."""
     names = [" ".join(a.split()) for a in paper.authors]
-    if len(names) > limit:
-        return ", ".join(names[:limit]) + " et al."
-    return ", ".join(names)
+    if cite.order_known(paper):
+        return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more + f" ({cite.ORDER_SHORT.get(paper.author_order or '', cite.ORDER_SHORT['unknown'])})"
+
+
+def first_author_key(paper: PaperRecord) -> str:
+    """What "First author" sorts on: papers whose first author is not known go last, with those without authors."""
+    return fold(paper.authors[0]) if paper.authors and cite.order_known(paper) else "~"
+
+
+# How a page names a listing's value that an authoritative reference replaced (``listed``).
+LISTED_LABELS = {"title": "Listed as", "authors": "Listed authors", "decision": "Listed decision", "abstract": "Listed abstract"}
+
+
+def _listed_html(paper: PaperRecord) -> str:
+    """The listings' own values where the venue's record decided otherwise; the abstract only said, not shown."""
+    parts = []
+    for name, label in LISTED_LABELS.items():
+        value = paper.listed.get(name)
+        if not value:
+            continue
+        if name == "title":
+            shown = f"“{render_text(value)[0]}”"
+        elif name == "authors":
+            shown = esc(", ".join(" ".join(str(a).split()) for a in value))
+        elif name == "abstract":
+            shown = "a different version of the abstract"
+        else:
+            shown = esc(value)
+        parts.append(f"{esc(label)}: {shown}")
+    if not parts:
+        return ""
+    return '<p class="ps-listed ps-muted">' + " <span class=ps-sep>·</span> ".join(parts) + "</p>"
 
 
 # The lighter page template of every generated detail page (templates/ps-detail.html).
@@ -132,8 +165,7 @@ def _item_data(paper: PaperRecord) -> str:
     folded text of the authors and keywords (papersite.js adds the title from the item's link:
     repeating it was a fifth of a keyword page)."""
     area = paper.topic.area if paper.topic else NO_TOPIC
-    first = fold(paper.authors[0]) if paper.authors else "~"
-    return f' data-area="{esc(area)}" data-first="{esc(first)}" data-text="{esc(item_text(paper))}"'
+    return f' data-area="{esc(area)}" data-first="{esc(first_author_key(paper))}" data-text="{esc(item_text(paper))}"'
 
 
 def item_text(paper: PaperRecord) -> str:
@@ -347,6 +379,9 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         for name in paper.authors
         if fold(name)
     )
+    if authors and not cite.order_known(paper):
+        note = cite.ORDER_NOTES.get(paper.author_order or "", cite.ORDER_NOTES["unknown"])
+        authors += f' <span class="ps-order-note">({esc(note)})</span>'
     keywords = "".join(
         f"<li>{link(layout.relative(here, kw.url), kw.name)}</li>" for kw in catalog.paper_keywords(paper)
     )
@@ -387,6 +422,7 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         '<div class="ps-paper">',
         f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(crumbs)}</nav>',
         f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}{decision_badge(paper)}</h1>',
+        _listed_html(paper),
         f'<p class="ps-authors">{authors}</p>'
         if authors
         else '<p class="ps-authors ps-muted">Authors unknown: neither the listings nor the reference catalogues give them. '
@@ -472,6 +508,6 @@ def paper_page_inputs(paper: PaperRecord, catalog: Catalog, related: list[PaperR
         [(kw.url, kw.name) for kw in catalog.paper_keywords(paper)],
         (area.url, area.name) if area else None,
         (sub.url, sub.name) if sub else None,
-        [(p.slug, p.title, p.authors, p.topic, p.title_derived) for p in related],
+        [(p.slug, p.title, p.authors, p.author_order, p.topic, p.title_derived) for p in related],
         context.source_of.get(paper.slug),
     ))
