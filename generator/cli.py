@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     correct = commands.add_parser("correct", help="apply a 'Fix this paper' issue form to its paper page")
     correct.add_argument("issue_body", type=Path, metavar="ISSUE_BODY_FILE", help="the issue's Markdown body")
     correct.add_argument("--dry-run", action="store_true", help="validate and print the diff; write nothing")
-    correct.add_argument("--comment", type=_output_file, metavar="FILE", help="also write the outcome as a Markdown comment")
+    correct.add_argument("--comment", type=Path, metavar="FILE", help="also write the outcome as a Markdown comment")
     correct.add_argument(
         "--base-pages", type=_pages_dir, metavar="DIR",
         help="the paper pages the form was filled from (a batch): fields left as they were there undo nothing",

@@ -174,7 +174,7 @@ def test_ctrl_c_stops_serve_with_one_line(built):
 
 
 @pytest.mark.parametrize("argv", [["import", "--report", "{dir}"], ["import", "--timings", "{dir}"],
-                                  ["build", "--timings", "{dir}"], ["correct", "body.md", "--comment", "{dir}"],
+                                  ["build", "--timings", "{dir}"],  # (correct checks its --comment itself)
                                   ["correct", "body.md", "--base-pages", "{dir}/nowhere"],
                                   ["correct", "body.md", "--base-pages", "{dir}/file.txt"]])
 def test_an_output_or_input_path_of_the_wrong_kind_is_refused_before_the_command_runs(tmp_path: Path, argv, capsys):
