@@ -189,12 +189,17 @@ TOPIC_SEPARATOR = "·"  # between area and sub-area in a listing's topic line ("
 def topic_problem(area: str, subarea: str | None) -> str | None:
     """What is wrong with a topic read from a file, if anything: the one rule for topic lines,
     JSON records and pages. A part that is empty, white space or only the separator names no
-    subject; an area holding the separator could never be told from area and sub-area."""
-    if not area.strip() or TOPIC_SEPARATOR in area:
-        return f"topic area must be a name, without '{TOPIC_SEPARATOR}' (which separates area and sub-area), got {area!r}"
-    if subarea is not None and not all(part.strip() for part in subarea.split(TOPIC_SEPARATOR)):
-        return f"topic sub-area must be a name, with no empty part around '{TOPIC_SEPARATOR}', got {subarea!r}"
+    subject; an area holding the separator could never be told from area and sub-area. A
+    topic is a label: one line (eval and the index pages print it as one)."""
+    if not area.strip() or TOPIC_SEPARATOR in area or _breaks_lines(area):
+        return f"topic area must be a name on one line, without '{TOPIC_SEPARATOR}' (which separates area and sub-area), got {area!r}"
+    if subarea is not None and (not all(part.strip() for part in subarea.split(TOPIC_SEPARATOR)) or _breaks_lines(subarea)):
+        return f"topic sub-area must be a name on one line, with no empty part around '{TOPIC_SEPARATOR}', got {subarea!r}"
     return None
+
+
+def _breaks_lines(text: str) -> bool:
+    return len(f"x{text}x".splitlines()) > 1
 
 
 def _links(found: _Findings, key: str) -> None:

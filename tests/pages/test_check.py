@@ -350,14 +350,15 @@ def test_check_and_import_read_the_taxonomy_alike(project: Path, tmp_path: Path)
 
 
 @pytest.mark.parametrize(("area", "subarea", "at"), [("·", None, "area"), ("Deep Learning", "·", "subarea"),
-                                                    ("Deep Learning", " · Theory", "subarea"), ("Deep · Learning", "Theory", "area")])
+                                                    ("Deep Learning", " · Theory", "subarea"), ("Deep · Learning", "Theory", "area"),
+                                                    ("Deep\\nLearning", None, "area"), ("Deep Learning", "The\\u2028ory", "subarea")])
 def test_a_page_topic_with_an_empty_part_or_the_separator_is_refused(project: Path, area, subarea, at) -> None:
     page = write(project, make_record("sep", topic=Topic("Deep Learning", "Theory", "maintainer")))
-    edit(page, "area: Deep Learning", f"area: '{area}'")
+    edit(page, "area: Deep Learning", f'area: "{area}"')  # (YAML escapes: a line break spelt \n)
     if subarea is not None:
-        edit(page, "subarea: Theory", f"subarea: '{subarea}'")
+        edit(page, "subarea: Theory", f'subarea: "{subarea}"')
     problems = [p for p in check_pages(load_config(project)) if p.is_error]
-    assert [(p.line, p.message.split(",")[0]) for p in problems] == [
+    assert [(p.line, p.message.split(" on one line")[0]) for p in problems] == [
         (line_of(page, f"{at}:"), f"topic {'area' if at == 'area' else 'sub-area'} must be a name")]
 
 
