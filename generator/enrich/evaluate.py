@@ -82,7 +82,7 @@ def read_labels(path: Path) -> list[LabelledPaper]:
     if len(data) > MAX_LISTING_BYTES:
         raise PapersiteError.at(path, 1, f"labels file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark, as listings allow
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         raise PapersiteError.at(path, line, f"not UTF-8 text ({error.reason} at byte {error.start})") from None

@@ -66,6 +66,8 @@ def _sources(config: ProjectConfig) -> dict[str, tuple[int, int]]:
     """Every input a rebuild reads, by path relative to the root: (size, mtime in ns)."""
     found: dict[str, tuple[int, int]] = {}
     paths = [config.root / MKDOCS_FILE, config.root / "papersite.yml"]
+    if config.taxonomy_file.is_relative_to(config.root):  # (not the bundled one)
+        paths.append(config.taxonomy_file)
     for dirpath, dirnames, filenames in os.walk(config.docs_dir):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         paths.extend(Path(dirpath) / name for name in filenames if not name.startswith("."))
@@ -180,7 +182,8 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
         return page.read_bytes() if code in (404, 500) and page.is_file() else None
 
     server.error_handler = error_page
-    for path in (config.docs_dir, config.root / MKDOCS_FILE, config.root / "papersite.yml"):
+    # (the taxonomy too: check reads it on every rebuild)
+    for path in (config.docs_dir, config.root / MKDOCS_FILE, config.root / "papersite.yml", config.taxonomy_file):
         if path.exists():
             server.watch(str(path))
     try:

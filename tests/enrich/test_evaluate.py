@@ -109,3 +109,12 @@ def test_a_bad_labels_file_is_a_located_error(tmp_path, capsys, content, line, m
     assert main(["--project", str(tmp_path), "eval", "--labels", str(labels)]) == 2
     err = capsys.readouterr().err
     assert f"{labels}:{line}: " in err and message in err and "Traceback" not in err
+
+
+def test_a_labels_file_with_a_byte_order_mark_reads_as_without(tmp_path):
+    from generator.enrich.evaluate import read_labels
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_bytes('\ufeff{"title": "a", "abstract": "b", "topic": "Theory · Learning Theory"}\n'.encode())
+    (paper,) = read_labels(labels)
+    assert (paper.area, paper.subarea) == ("Theory", "Learning Theory")
