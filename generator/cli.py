@@ -13,31 +13,17 @@ import sys
 from pathlib import Path
 from generator.config import load_config
 from generator.corrections.form import TEMPLATE_PATH
+from generator.outputs import check_output
 from generator.problems import PapersiteError, one_line
 
 INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command stopped by Ctrl-C
 
 
-def _folder(text: str, what: str) -> Path:
+def _pages_dir(text: str) -> Path:
     path = Path(text)
     if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text}: {'not a directory' if path.exists() else 'no such directory'}; expected {what}")
-    return path
-
-
-def _project_dir(text: str) -> Path:
-    return _folder(text, "the folder holding papersite.yml")
-
-
-def _pages_dir(text: str) -> Path:
-    return _folder(text, "a folder of paper pages")
-
-
-def _output_file(text: str) -> Path:
-    # refused before the command runs: an import or a correction must not be done and then fail to report
-    path = Path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text}: is a directory; expected a file to write")
+        raise argparse.ArgumentTypeError(f"{text}: {'not a directory' if path.exists() else 'no such directory'}; "
+                                         "expected a folder of paper pages")
     return path
 
 
@@ -50,24 +36,27 @@ def _dev_addr(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
 
+# Options naming a file a command writes: each must be a regular file or missing (outputs.py).
+OUTPUT_OPTIONS = ("report", "timings", "comment")
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="papersite", description=__doc__.splitlines()[0])
-    parser.add_argument("--project", type=_project_dir, default=Path("."), help="project root (default: current directory)")
+    parser.add_argument("--project", type=Path, default=Path("."), help="project root (default: current directory)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     imp = commands.add_parser("import", help="read listings and write/update one page per paper")
     imp.add_argument("sources", nargs="*", type=Path, help="listing files (default: every file in corpus/)")
-    imp.add_argument("--report", type=_output_file, help="write the import report as JSON to this file")
+    imp.add_argument("--report", type=Path, help="write the import report as JSON to this file")
     imp.add_argument("--quiet", action="store_true", help="no progress bar or summary")
-    imp.add_argument("--timings", type=_output_file, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
+    imp.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
 
     build = commands.add_parser("build", help="import, enrich, index and build the static site into site/")
     build.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
     build.add_argument("--no-import", action="store_true", help="build from the pages as they are")
     build.add_argument("--clean", action="store_true", help="a full build: import and render every page again")
     build.add_argument("--quiet", action="store_true")
-    build.add_argument("--timings", type=_output_file, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
+    build.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
@@ -125,6 +114,9 @@ def _run(argv: list[str] | None) -> int:
             from generator.scaffold import run_init
 
             return run_init(args)
+        for option in OUTPUT_OPTIONS:  # before any command changes anything (generator/outputs.py)
+            if getattr(args, option, None):
+                check_output(getattr(args, option))
         config = load_config(args.project)
         if args.command == "import":
             from generator.ingest.importer import run_import

@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.ingest.authors import SOURCE_ORDERS
 from generator.layout import is_web_url
-from generator.inputs import InputError, load_yaml_with_lines
+from generator.inputs import InputError, load_yaml_with_lines, outside_problem, readable_file
 from generator.problems import PapersiteError
 from generator.text import invisible_characters
 
@@ -193,11 +193,20 @@ VENUE_KEYS = ("name", "short", "year")
 
 
 def load_config(root: Path | str = ".") -> ProjectConfig:
+    """The settings of the project at ``root``; PapersiteError when it is no project folder.
+
+    A missing ``papersite.yml`` means every default; a missing folder is an error
+    (``--project`` mistyped in CI must not check nothing and say OK)."""
+    given = root
     root = Path(root).resolve()
+    if not root.is_dir():
+        what = "is not a folder but a file" if root.exists() else "does not exist"
+        raise PapersiteError.at(given, 1, f"the project folder (--project) {what}; give the folder holding papersite.yml")
     values = dict(_DEFAULTS)
     config_path = root / CONFIG_FILE
     lines: dict[str, int] = {}
-    if config_path.exists():
+    if config_path.exists() or config_path.is_symlink():
+        readable_file(config_path, root)
         try:
             loaded, lines = load_yaml_with_lines(config_path.read_text(encoding="utf-8"))
         except InputError as error:
@@ -240,8 +249,33 @@ def load_config(root: Path | str = ".") -> ProjectConfig:
         source_settings=tuple(sorted({**listing_settings, **reference_settings}.items())),
         settled_matches=path("settled_matches"),
     )
+    _check_inside(config, values, lines, config_path)
     _check_places(config, lines, config_path)
     return config
+
+
+_FILE_KEYS = ("state_file", "taxonomy_file", "settled_matches")
+
+
+def _check_inside(config: ProjectConfig, values: dict[str, Any], lines: dict[str, int], config_path: Path) -> None:
+    """Every place a setting names (given or default) lies in the project, and a file is a regular one.
+
+    Settings are resolved (symlinks followed) before anything is read or written, so a
+    ``site_src`` or ``build`` linked out of the project, or ``docs_dir: /etc``, stops here,
+    with the line of the setting when papersite.yml gives it, else the path itself."""
+    keys = [k for k in _PATH_KEYS if k != "taxonomy_file" or values["taxonomy_file"]]
+    places = [(key, Path(str(values[key])), getattr(config, key)) for key in keys]
+    for key, given, place in places:
+        problem = outside_problem(config.root / given, config.root)
+        if problem is None and key in _FILE_KEYS and (place.exists() or (config.root / given).is_symlink()):
+            try:
+                readable_file(place, config.root)
+            except PapersiteError as error:
+                problem = error.first.message
+        if problem is not None:
+            if key in lines:
+                raise PapersiteError.at(config_path, lines[key], f"{key}: {given} {problem}")
+            raise PapersiteError.at(config.root / given, 1, f"{problem} ({key})")
 
 
 def _references(value: Any, root: Path, config_path: Path, line: int) -> tuple[tuple[Path, ...], dict[str, SourceSettings]]:
@@ -269,8 +303,10 @@ def _references(value: Any, root: Path, config_path: Path, line: int) -> tuple[t
         if not name.strip():
             raise PapersiteError.at(config_path, line, "'references' must be a list of file paths (or of mappings with 'file')")
         path = (root / name).resolve()
-        if not path.is_file():
-            raise PapersiteError.at(config_path, line, f"reference file {name} does not exist")
+        try:
+            readable_file(root / name, root)
+        except PapersiteError as error:
+            raise PapersiteError.at(config_path, line, f"reference file {name} {error.first.message}") from None
         if any(p.name == path.name for p in paths):
             raise PapersiteError.at(config_path, line, f"two references share the file name {path.name}; pages cite them by name")
         paths.append(path)

@@ -10,17 +10,27 @@ length are bounded, YAML aliases (the "billion laughs" bomb) and anchors are
 refused, and a key given twice is an error instead of silently keeping the last
 value. The limits are stated in README.md ("Limits"); this module is the one
 place that defines them.
+
+It also says which files papersite may read at all (``readable_file``): a
+project's pages, listings and settings come from pull requests, and git stores
+symlinks, so a page linked to ``/proc/self/environ`` would otherwise be read
+and published; a FIFO among them would hang the read.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 import zlib
+from pathlib import Path
 from typing import Any
 
 import yaml
+
+from generator.problems import PapersiteError
 
 # A listing (after gzip inflation). The 11,672-paper reference catalogue is ~20 MB
 # inflated; the cap leaves room for corpora twenty times that size.
@@ -49,6 +59,59 @@ class InputError(ValueError):
         """The message with its subject: 'front matter is not valid YAML: ...', 'front matter: key ...'."""
         joiner = " is " if self.message.startswith("not valid") else ": "
         return f"{what}{joiner}{self.message}"
+
+
+# --------------------------------------------------------------------------- files
+
+
+def lies_inside(path: Path | str, root: Path) -> bool:
+    """Whether ``path``, every symlink on the way followed, lies in the folder ``root`` (itself resolved)."""
+    real = Path(os.path.realpath(path))
+    return real == root or root in real.parents
+
+
+def outside_problem(path: Path | str, root: Path) -> str | None:
+    """Why ``path`` is not a place of the project at ``root`` (a symlink, or ``..``, leading out), or None."""
+    if lies_inside(path, root):
+        return None
+    return f"leads outside the project (to {os.path.realpath(path)}); papersite reads and writes only inside {root}"
+
+
+def readable_file(path: Path | str, root: Path | None, label: str | None = None) -> Path:
+    """``path``, if papersite may read it: the one guard every reader of a project's files goes through.
+
+    A regular file (not a folder, FIFO, device or socket: a FIFO would hang the read),
+    and with ``root`` (the resolved project folder) one whose real path, every symlink
+    followed, lies inside it: a symlink that stays in the project is fine, one that
+    leaves it is refused. ``root`` None: a file the user named on the command line,
+    which may be anywhere. Raises ``PapersiteError`` ``label:1: message`` (``label``
+    defaults to the path).
+    """
+    where = label if label is not None else str(path)
+    problem = outside_problem(path, root) if root is not None else None
+    if problem is None:
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            problem = "does not exist" if not os.path.islink(path) else "is a symlink to nothing (a dangling symlink)"
+        except OSError as error:
+            problem = f"cannot be read ({error.strerror})"
+        else:
+            if not stat.S_ISREG(mode):
+                problem = f"is {_kind(mode)}, not a regular file; papersite reads only regular files"
+    if problem is not None:
+        raise PapersiteError.at(where, 1, problem)
+    return Path(path)
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "a special file"
 
 
 # --------------------------------------------------------------------------- gzip

@@ -33,7 +33,8 @@ from generator.ingest.sources import complete_from_references, listing_orders, r
 from generator.ingest.threeway import check_plan, plan
 from generator.ingest.titles import assign_identity, draft_record
 from generator.pages.record import PaperRecord
-from generator.pages.store import write_alone, write_together
+from generator.outputs import write_output
+from generator.pages.store import write_together
 from generator.problems import PapersiteError
 
 
@@ -115,7 +116,7 @@ def write_timings(path: Path, *timings: Timings) -> None:
     """``--timings FILE``: seconds per stage as one JSON object (the stage names of both tables differ)."""
     seconds = {name: round(value, 4) for t in timings for name, value in t.seconds.items()}
     try:
-        write_alone(path, json.dumps(seconds, indent=1) + "\n")
+        write_output(path, json.dumps(seconds, indent=1) + "\n")
     except OSError as error:
         raise PapersiteError.at(path, 1, f"cannot write the stage timings ({error.strerror})") from None
 
@@ -162,7 +163,7 @@ def import_listings(
         papers = merge_duplicates(entries, report.warnings, orders)
     with timings.stage("references"):
         known = load_known(config)  # settled matches name papers by their pages' slugs
-        settled = load_settled(config.settled_matches, slug_sources(known))
+        settled = load_settled(config.settled_matches, slug_sources(known), config.root)
         papers, reference_report = complete_from_references(papers, config, settled)
         report.warnings += settled.warnings + settled.unused()
         report.author_orders = [orders[name] for name in sorted(orders)] + reference_report.orders
@@ -191,7 +192,7 @@ def import_listings(
         check_plan(writes, to_verify)
     with timings.stage("write"):
         state_text = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in state)
-        if read_text_or_none(config.state_file) != state_text:
+        if read_text_or_none(config.state_file, config.root) != state_text:
             writes.append((config.state_file, state_text))  # last: renamed after every page
         write_together(writes, config)  # all pages and the state, or none (pages/store.py)
     report.stage_seconds = dict(timings.seconds)

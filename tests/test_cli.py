@@ -43,10 +43,9 @@ def test_a_project_that_is_no_directory_is_refused(tmp_path: Path, kind, capsys)
     project = tmp_path / "p"
     if kind == "a file":
         project.write_text("site_name: x\n", encoding="utf-8")
-    with pytest.raises(SystemExit) as stop:
-        main(["--project", str(project), "check"])
-    assert stop.value.code == 2
-    assert "argument --project:" in capsys.readouterr().err
+    assert main(["--project", str(project), "check"]) == 2  # (config.py refuses it, for every command but init)
+    err = capsys.readouterr().err
+    assert str(project) in err and ("does not exist" in err or "not a folder" in err) and "Traceback" not in err
 
 
 # --------------------------------------------------------------------------- Ctrl-C
@@ -173,14 +172,12 @@ def test_ctrl_c_stops_serve_with_one_line(built):
     assert_interrupted(code, out, "".join(seen) + err, built)
 
 
-@pytest.mark.parametrize("argv", [["import", "--report", "{dir}"], ["import", "--timings", "{dir}"],
-                                  ["build", "--timings", "{dir}"],  # (correct checks its --comment itself)
-                                  ["correct", "body.md", "--base-pages", "{dir}/nowhere"],
+@pytest.mark.parametrize("argv", [["correct", "body.md", "--base-pages", "{dir}/nowhere"],
                                   ["correct", "body.md", "--base-pages", "{dir}/file.txt"]])
-def test_an_output_or_input_path_of_the_wrong_kind_is_refused_before_the_command_runs(tmp_path: Path, argv, capsys):
+def test_a_base_pages_folder_that_is_none_is_refused_before_the_command_runs(tmp_path: Path, argv, capsys):
     (tmp_path / "file.txt").write_text("x", encoding="utf-8")
     with pytest.raises(SystemExit) as stop:
         main(["--project", str(tmp_path), *[a.format(dir=tmp_path) for a in argv]])
     assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert "error: argument" in err and "Traceback" not in err
+    assert "argument --base-pages" in err and "Traceback" not in err

@@ -213,3 +213,91 @@ def test_a_lone_surrogate_in_yaml_is_refused():
     # libyaml refuses the escape itself; the pure-Python loader builds it and the walk refuses it
     message = refused(load_yaml, 'title: "a \\ud800 b"\n').message
     assert "lone surrogate" in message or "invalid Unicode character escape" in message
+
+
+# --------------------------------------------------------------------------- which files may be read
+
+
+def _place(root, kind: str):
+    """A path in the project ``root`` of one kind; the file outside holds a secret."""
+    import os
+
+    outside = root.parent / "outside-secret.txt"
+    outside.write_text("SECRET", encoding="utf-8")
+    (root / "inside.txt").write_text("fine", encoding="utf-8")
+    path = root / "sub" / "entry.txt"
+    path.parent.mkdir(exist_ok=True)
+    if kind == "regular":
+        path.write_text("fine", encoding="utf-8")
+    elif kind == "link inside":
+        path.symlink_to(root / "inside.txt")
+    elif kind == "relative link inside":
+        path.symlink_to(os.path.join("..", "inside.txt"))
+    elif kind == "link outside":
+        path.symlink_to(outside)
+    elif kind == "relative link outside":
+        path.symlink_to(os.path.join("..", "..", "outside-secret.txt"))
+    elif kind == "link to a link outside":
+        (root / "hop.txt").symlink_to(outside)
+        path.symlink_to(root / "hop.txt")
+    elif kind == "folder linked from outside":
+        (root.parent / "elsewhere").mkdir()
+        (root.parent / "elsewhere" / "entry.txt").write_text("SECRET", encoding="utf-8")
+        path.parent.rmdir()
+        path.parent.symlink_to(root.parent / "elsewhere")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link to a fifo":
+        os.mkfifo(root / "pipe")
+        path.symlink_to(root / "pipe")
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "dangling link":
+        path.symlink_to(root / "nowhere.txt")
+    return path
+
+
+READABLE = ["regular", "link inside", "relative link inside"]
+REFUSED = {
+    "link outside": "leads outside the project",
+    "relative link outside": "leads outside the project",
+    "link to a link outside": "leads outside the project",
+    "folder linked from outside": "leads outside the project",
+    "fifo": "FIFO",
+    "link to a fifo": "FIFO",
+    "folder": "is a folder",
+    "dangling link": "dangling",
+}
+
+
+@pytest.mark.parametrize("kind", READABLE)
+def test_a_project_file_or_a_link_that_stays_inside_may_be_read(tmp_path, kind):
+    root = tmp_path / "project"
+    root.mkdir()
+    path = _place(root, kind)
+    assert inputs.readable_file(path, root.resolve()).read_text(encoding="utf-8") == "fine"
+
+
+@pytest.mark.parametrize("kind", sorted(REFUSED))
+def test_a_link_out_of_the_project_or_a_special_file_is_refused_before_it_is_read(tmp_path, kind):
+    from generator.problems import PapersiteError
+
+    root = tmp_path / "project"
+    root.mkdir()
+    path = _place(root, kind)
+    with pytest.raises(PapersiteError) as caught:
+        inputs.readable_file(path, root.resolve(), "sub/entry.txt")
+    (problem,) = caught.value.problems
+    assert problem.path == "sub/entry.txt" and problem.line == 1 and REFUSED[kind] in problem.message, problem
+
+
+def test_a_file_named_on_the_command_line_may_lie_anywhere_but_must_be_a_file(tmp_path):
+    import os
+
+    from generator.problems import PapersiteError
+
+    (tmp_path / "listing.jsonl").write_text("{}", encoding="utf-8")
+    assert inputs.readable_file(tmp_path / "listing.jsonl", None) == tmp_path / "listing.jsonl"
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(PapersiteError, match="FIFO"):
+        inputs.readable_file(tmp_path / "pipe", None)

@@ -46,6 +46,7 @@ from generator.corrections.form import (
     CUT_MARK, FIELD_BY_ID, NO_DECISION, ORDER_AS_ON_PAPER, ORDER_CHOICES, TEMPLATE_PATH, FormValue, decision_choices,
     parse_issue_body, render_issue_form,
 )
+from generator.outputs import output_problem, write_output
 from generator.pages.frontmatter import read_text
 from generator.pages.store import project_lock, recover, write_alone
 from generator.problems import PapersiteError
@@ -666,48 +667,12 @@ def comment_markdown(result: CorrectionResult | None, errors: list[str], dry_run
     )
 
 
-def comment_path_problem(path: Path) -> str | None:
-    """Why ``--comment`` cannot be written, asked before anything is changed; None when it can.
-
-    Only a missing file in an existing folder, or a regular file that is not a symlink: never
-    through a link, never into a device, a pipe or a folder. (Kept here, small, until the
-    general guard on output paths covers it.)
-    """
-    try:
-        status = os.lstat(path)
-    except FileNotFoundError:
-        return None if path.parent.is_dir() else "the comment's folder does not exist"
-    except OSError as error:
-        return f"cannot use the comment file ({error.strerror})"
-    if stat.S_ISLNK(status.st_mode):
-        return "the comment file is a symbolic link; name a regular file"
-    if not stat.S_ISREG(status.st_mode):
-        return "the comment file is not a regular file (a folder, a device or a pipe)"
-    return None
-
-
-def write_comment(path: Path, text: str) -> None:
-    """The comment through a temporary beside it, created anew (never through a link left there)."""
-    temporary = path.with_name(f".{path.name}.papersite-tmp")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(temporary)  # a stale one, or a link someone left: unlinking never follows it
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 def run_correct(args: argparse.Namespace, config: ProjectConfig) -> int:
     """``papersite correct``: 0 when the page is (or would be) corrected or already right, 1 otherwise."""
     dry_run = bool(args.dry_run)
     comment = Path(args.comment) if args.comment else None
     if comment is not None:
-        problem = comment_path_problem(comment)
+        problem = output_problem(comment)  # the same rule as --report and --timings
         if problem:
             print(f"{comment}:1: {problem}; nothing was changed", file=sys.stderr)
             return 1
@@ -726,7 +691,10 @@ def run_correct(args: argparse.Namespace, config: ProjectConfig) -> int:
         errors = [f"{error.filename or config.papers_dir}:1: {error.strerror or error}"]
     if comment is not None:
         try:
-            write_comment(comment, comment_markdown(result, errors, dry_run, digest))
+            write_output(comment, comment_markdown(result, errors, dry_run, digest))
+        except PapersiteError as failure:  # made a link or a folder since the check
+            print(f"{failure.lines()[0]}; the comment was not written", file=sys.stderr)
+            return 1
         except OSError as error:
             print(f"{comment}:1: cannot write the comment ({error.strerror})", file=sys.stderr)
             return 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from generator.inputs import InputError, load_yaml
+from generator.inputs import InputError, load_yaml, readable_file
 
 from generator.pages.record import Topic
 from generator.problems import PapersiteError
@@ -135,4 +135,5 @@ def load_taxonomy(path: Path | str) -> Taxonomy:
         mtime = file.stat().st_mtime_ns
     except OSError:
         raise PapersiteError.at(file, 1, "taxonomy file does not exist") from None
+    readable_file(file, None)  # a FIFO would hang the read; config.py kept it inside the project
     return _load_cached(str(file), mtime)

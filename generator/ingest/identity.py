@@ -16,7 +16,7 @@ from typing import Any
 from generator.config import ProjectConfig
 from generator.ingest.merge import SimilarityIndex
 from generator.ingest.report import ImportReport
-from generator.inputs import InputError, load_json
+from generator.inputs import InputError, load_json, readable_file
 from generator.pages.folder import read_pages
 from generator.pages.record import PaperRecord
 from generator.problems import PapersiteError, Problem
@@ -33,18 +33,18 @@ class KnownPaper:
     path: Path | None
 
 
-def read_text_or_none(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+def read_text_or_none(path: Path, root: Path) -> str | None:
+    """The state file's text (None: no state yet), if it is a file of the project at ``root``."""
+    if not path.exists() and not path.is_symlink():
         return None
+    return readable_file(path, root).read_text(encoding="utf-8")
 
 
 def load_known(config: ProjectConfig) -> dict[str, KnownPaper]:
     """Papers known from the state file and from the pages on disk, by id."""
     errors: list[Problem | str] = []
     known: dict[str, KnownPaper] = {}
-    state_text = read_text_or_none(config.state_file) or ""
+    state_text = read_text_or_none(config.state_file, config.root) or ""
     for number, line in enumerate(state_text.splitlines(), 1):
         if not line.strip():
             continue

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.config import ProjectConfig
-from generator.pages.store import project_lock, recover, write_alone
+from generator.outputs import check_output, check_project_places, write_output
+from generator.pages.store import project_lock, recover
 from generator.pipeline import IMPORT_STAGES, Timings, import_listings, write_timings
 from generator.problems import PapersiteError, one_line
 
@@ -34,7 +35,17 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
     timings = timings or Timings(IMPORT_STAGES)
     quiet = bool(getattr(args, "quiet", False))
     sources = list(getattr(args, "sources", None) or [])
+    try:  # before anything changes: an import whose report cannot be written writes nothing
+        for output in (getattr(args, "report", None), getattr(args, "timings", None)):
+            if output:
+                check_output(output)
+    except PapersiteError as failure:
+        for line in failure.lines():
+            print(f"papersite: {line}", file=sys.stderr)
+        print("papersite: import not started; nothing was written", file=sys.stderr)
+        return 1
     try:
+        check_project_places(config)  # a lock, journal or state linked out of the project
         with project_lock(config, "import"):
             recovered = recover(config)
             if recovered and not quiet:
@@ -52,7 +63,10 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
         return 1
     if getattr(args, "report", None):
         try:
-            write_alone(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+            write_output(Path(args.report), json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+        except PapersiteError as error:  # made a symlink or a FIFO while the import ran
+            print(f"papersite: {error.first}; the import itself was written", file=sys.stderr)
+            return 1
         except OSError as error:
             print(f"papersite: {args.report}:1: cannot write the report ({error.strerror}); the import itself was written", file=sys.stderr)
             return 1

@@ -29,7 +29,7 @@ from typing import Iterable, Mapping
 
 import yaml
 
-from generator.inputs import InputError, check_anchor_free, compose_yaml
+from generator.inputs import InputError, check_anchor_free, compose_yaml, readable_file
 from generator.problems import PapersiteError
 from generator.text import title_key
 
@@ -100,11 +100,13 @@ class Settled:
         ]
 
 
-def load_settled(path: Path | None, slug_sources: Mapping[str, Iterable[tuple[str, int]]]) -> Settled:
-    """Read the file (absent: nothing settled); ``slug_sources``: each known page's listing entries by slug."""
-    if path is None or not path.exists():
+def load_settled(path: Path | None, slug_sources: Mapping[str, Iterable[tuple[str, int]]], root: Path | None = None) -> Settled:
+    """Read the file (absent: nothing settled); ``slug_sources``: each known page's listing entries by slug;
+    ``root``: the project, which the file must lie in."""
+    if path is None or not (path.exists() or path.is_symlink()):
         return Settled()
     label = str(path)
+    readable_file(path, root)  # a regular file, inside the project
     try:
         with path.open("rb") as stream:
             data = stream.read(MAX_SETTLED_BYTES + 1)

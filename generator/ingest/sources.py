@@ -18,7 +18,8 @@ from generator.ingest.listing import Listing, read_listing
 from generator.ingest.settled import Settled
 from generator.ingest.references import ReferenceReport, complete_papers, read_references
 from generator.pages.record import PaperRecord
-from generator.problems import PapersiteError
+from generator.inputs import lies_inside, readable_file
+from generator.problems import PapersiteError, Problem
 
 
 def source_files(sources: Iterable[Path | str], config: ProjectConfig) -> list[Path]:
@@ -31,14 +32,37 @@ def source_files(sources: Iterable[Path | str], config: ProjectConfig) -> list[P
         return paths
     if not config.corpus_dir.is_dir():
         raise PapersiteError.at(config.corpus_dir, 1, "no listings given and the corpus directory does not exist")
-    # A reference catalogue is never a listing, even when it sits among the listings.
-    found = sorted(
-        p for p in config.corpus_dir.iterdir() if p.is_file() and not p.name.startswith(".") and p.resolve() not in references
-    )
+    found, problems = corpus_files(config)
+    if problems:
+        raise PapersiteError(*problems)
     if not found:
         raise PapersiteError.at(config.corpus_dir, 1, "corpus directory holds no listing files")
     # Relative to where the user stands, so messages and the report name files as the user does.
     return [Path(os.path.relpath(p)) for p in found]
+
+
+def corpus_files(config: ProjectConfig) -> tuple[list[Path], list[Problem]]:
+    """The listings of ``corpus_dir`` an import reads by default, and the problem of each entry
+    papersite may not read (``inputs.readable_file``: a link out of the project, a FIFO).
+
+    Folders (``corpus/references/``) and dot-files are not listings; a reference catalogue is
+    never a listing, even when it sits among them."""
+    references = set(config.references)
+    found: list[Path] = []
+    problems: list[Problem] = []
+    if not config.corpus_dir.is_dir():
+        return found, problems
+    for path in sorted(config.corpus_dir.iterdir()):
+        if path.name.startswith(".") or (path.is_dir() and lies_inside(path, config.root)):
+            continue
+        try:
+            readable_file(path, config.root, os.path.relpath(path))
+        except PapersiteError as error:
+            problems.extend(error.problems)
+            continue
+        if path.resolve() not in references:
+            found.append(path)
+    return found, problems
 
 
 def read_listings(paths: list[Path]) -> list[Listing]:

@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from generator.config import ProjectConfig
-from generator.pages.folder import Page, Pages, display_path, page_paths, read_pages
+from generator.pages.folder import Page, Pages, display_path, docs_files, page_paths, read_pages
 from generator.pages.markup import scan_body
 from generator.pages.schema import TOPIC_SOURCES, topic_problem
 from generator.problems import PapersiteError, Problem, Severity, errors_only
@@ -294,10 +294,24 @@ def check_pages(
     return sorted(problems)
 
 
+def project_file_problems(config: ProjectConfig) -> list[Problem]:
+    """What the build would refuse to read beside the pages: a file of docs_dir or corpus_dir
+    linked out of the project, a FIFO or device among them (``inputs.readable_file``), and a
+    papers folder that is not there (checking nothing is no OK)."""
+    from generator.ingest.sources import corpus_files
+
+    if not config.papers_dir.is_dir():
+        where = display_path(config.papers_dir, config.root)
+        return [Problem(where, 1, "the papers folder (papers_dir) does not exist; run `papersite import` first, "
+                        "or check --project and papersite.yml")]
+    problems = docs_files(config, skip=(config.build_dir, config.site_dir))[1]
+    return problems + corpus_files(config)[1]
+
+
 def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
     started = time.perf_counter()
     count = len(page_paths(config))
-    problems = check_pages(config)
+    problems = sorted(project_file_problems(config) + check_pages(config))
     github = getattr(args, "format", "text") == "github"
     for problem in problems:
         print(problem.github_annotation() if github else problem)

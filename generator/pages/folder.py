@@ -9,16 +9,22 @@ Out: ``Pages``: the page files whose front matter parsed (each with its record
 Import, check, eval and build all read pages here, so each sees the same pages
 and the same problems; each decides what an error means for it (import and
 build refuse to go on, eval skips the page, check prints them all).
+
+``docs_files`` is the other half of the docs folder: the hand-written pages and
+assets the stage copies into the site, found once here so that ``check`` refuses
+what the build would refuse (a symlink out of the project, a FIFO).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from generator.config import ProjectConfig
+from generator.inputs import outside_problem, readable_file
 from generator.pages.frontmatter import FrontMatter, decode_text, parse_front_matter, read_text
 from generator.pages.record import PaperRecord, valid_record
 from generator.pages.schema import field_problems
@@ -65,9 +71,61 @@ def display_path(path: Path, root: Path) -> str:
 
 
 def page_paths(config: ProjectConfig) -> list[Path]:
+    """The page files papersite may read (``inputs.readable_file``); ``read_pages`` reports the others."""
+    return [path for path in _page_files(config) if _readable(path, config.root)]
+
+
+def _page_files(config: ProjectConfig) -> list[Path]:
     if not config.papers_dir.is_dir():
         return []
     return sorted(config.papers_dir.glob("*.md"))
+
+
+def _readable(path: Path, root: Path) -> bool:
+    try:
+        readable_file(path, root)
+    except PapersiteError:
+        return False
+    return True
+
+
+def docs_files(config: ProjectConfig, skip: Iterable[Path] = ()) -> tuple[dict[str, Path], list[Problem]]:
+    """docs_dir's files as the stage copies them (relative path -> file), minus the paper pages
+    and dot-files, and the problem of each file papersite may not read (``inputs.readable_file``).
+
+    Folders linked from inside the project are followed as MkDocs follows them (each real
+    folder once: a link to a parent is no loop); ``skip``: folders never walked (the build's own)."""
+    files: dict[str, Path] = {}
+    problems: list[Problem] = []
+    if not config.docs_dir.is_dir():
+        return files, problems
+    skip = {Path(os.path.realpath(s)) for s in skip}
+    seen: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(config.docs_dir, followlinks=True):
+        here = Path(dirpath)
+        seen.add(os.path.realpath(here))
+        kept = []
+        for name in sorted(dirnames):
+            folder = here / name
+            if name.startswith(".") or Path(os.path.realpath(folder)) in skip:
+                continue
+            problem = outside_problem(folder, config.root)
+            if problem is not None:
+                problems.append(Problem(display_path(folder, config.root), 1, problem))
+            elif os.path.realpath(folder) not in seen:
+                kept.append(name)
+        dirnames[:] = kept
+        for name in sorted(filenames):
+            path = here / name
+            if name.startswith(".") or (here == config.papers_dir and path.suffix == ".md"):
+                continue
+            try:
+                readable_file(path, config.root, display_path(path, config.root))
+            except PapersiteError as error:
+                problems.extend(error.problems)
+                continue
+            files[path.relative_to(config.docs_dir).as_posix()] = path
+    return files, problems
 
 
 class PageMemo(Protocol):
@@ -88,8 +146,14 @@ def read_pages(
     """
     found = Pages()
     texts = texts or {}
-    for path in page_paths(config) if paths is None else paths:
+    for path in _page_files(config) if paths is None else paths:
         label = display_path(path, config.root)
+        if path not in texts:
+            try:  # before any read: a FIFO would hang it, a link out of the project would publish its target
+                readable_file(path, config.root, label)
+            except PapersiteError as error:
+                found.problems.extend(_as_page_problem(error))
+                continue
         if path in texts:
             page, problems = _read_one(path, label, texts[path])
         elif cache is not None:
@@ -103,6 +167,10 @@ def read_pages(
         found.problems.extend(_shared(found.pages, key))
     found.problems.sort()
     return found
+
+
+def _as_page_problem(error: PapersiteError) -> list[Problem]:
+    return [Problem(p.path, p.line, f"cannot read the page: it {p.message}", p.severity) for p in error.problems]
 
 
 def _read_one(path: Path, label: str, text: str | None, data: bytes | None = None) -> tuple[Page | None, list[Problem]]:

@@ -34,11 +34,13 @@ import json
 import os
 import signal
 import threading
+import stat
 import time
 from pathlib import Path
 from typing import Iterator, Sequence
 
 from generator.config import ProjectConfig
+from generator.inputs import lies_inside
 from generator.problems import PapersiteError
 
 try:
@@ -109,7 +111,13 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+", encoding="utf-8")
+        # never through a symlink, never a FIFO: the holder's name is written into this file
+        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(path, flags, 0o666)
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            os.close(descriptor)
+            raise PapersiteError.at(path, 1, "the project lock is not a regular file; remove it")
+        handle = open(descriptor, "a+", encoding="utf-8")
     except OSError as error:
         raise PapersiteError.at(path, 1, f"cannot create the project lock ({error.strerror})") from None
     try:
@@ -156,8 +164,10 @@ def _remove_quietly(path: Path) -> None:
 
 
 def _write_file(path: Path, text: str) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    # O_NOFOLLOW: a link left (or committed) at a temporary's name is an error, not a way out
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    with open(handle, "w", encoding="utf-8", newline="\n") as stream:
+        stream.write(text)
 
 
 def write_together(writes: Sequence[tuple[Path, str]], config: ProjectConfig) -> None:
@@ -255,6 +265,12 @@ def recover(config: ProjectConfig) -> str | None:
             pairs = [(config.root / t, config.root / p) for t, p in json.loads(text)]
         except (ValueError, TypeError):
             raise PapersiteError.at(journal, 1, "the import journal is damaged; delete it and run the import again") from None
+        # a journal is a file of the project like any other: it renames only our temporaries onto
+        # files of the project, never a file from elsewhere into the site or one of ours out of it
+        if not all(t == temporary_path(p) and lies_inside(t.parent, config.root) for t, p in pairs):
+            raise PapersiteError.at(
+                journal, 1, "the import journal names files that are not an import's; delete it and run the import again"
+            )
         try:
             _roll_forward(pairs)
             os.unlink(journal)

@@ -22,9 +22,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generator.pages.check import check_pages, errors_only
+from generator.pages.check import check_pages, errors_only, project_file_problems
 from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
+from generator.outputs import check_output
 from generator.pages.folder import display_path as display
 from generator.pages.store import interrupts_deferred, project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
@@ -114,6 +115,8 @@ def build_gc() -> Iterator[None]:
 def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     # One import or build at a time per project; the import inside re-enters the lock.
     try:
+        if getattr(args, "timings", None):
+            check_output(args.timings)  # before anything changes
         with project_lock(config, "build"), build_gc():
             recovered = recover(config)
             if recovered:
@@ -162,13 +165,16 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
         # Pages whose bytes the last build checked are not parsed again (pagecache.py).
         checked = CheckedPages(config)
         found = read_pages(config, cache=checked)  # staged below as they were checked
-        errors = errors_only(check_pages(config, cache=checked, found=found))
+        errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))
         if errors:  # else the stage saves it, once its first worker has started
             checked.save()
     if errors:
         for problem in errors:
             print(problem, file=sys.stderr)
-        print(f"papersite: {len(errors)} problem(s) in the paper pages; fix them (see `papersite check`)", file=sys.stderr)
+        print(
+            f"papersite: {len(errors)} problem(s) in the paper pages or the project's files; fix them (see `papersite check`)",
+            file=sys.stderr,
+        )
         return 1
     with timings.stage("stage"):
         # `papersite serve` builds beside its server threads: no forked workers there (see

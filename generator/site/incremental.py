@@ -27,6 +27,7 @@ from importlib import metadata
 from pathlib import Path
 
 from generator.config import ProjectConfig
+from generator.inputs import lies_inside
 
 STAMPS_DIR = "stamps"
 IMPORT_STAMP = "import"
@@ -52,6 +53,10 @@ def _hash_tree(digest: "hashlib._Hash", path: Path, base: Path) -> None:
         except ValueError:
             name = file.as_posix()
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        if file.is_symlink() and not lies_inside(file, base):
+            # not read: the import refuses it (inputs.readable_file), so its target is nobody's input
+            digest.update(f"link out:{os.path.realpath(file)}\0".encode("utf-8", "surrogateescape"))
+            continue
         digest.update(hashlib.sha256(file.read_bytes()).digest())
 
 

@@ -192,15 +192,17 @@ def compact_sitemap(text: str) -> str:
 
 
 def write_if_changed(path: Path, data: bytes) -> int:
-    """1 if ``path`` did not hold ``data`` and now does (a file or folder in its way is replaced)."""
+    """1 if ``path`` did not hold ``data`` and now does (a file, folder or link in its way is replaced)."""
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return 0
     except OSError:
         pass
-    if path.is_dir():
+    if path.is_symlink():  # replaced, never written through
+        path.unlink()
+    elif path.is_dir():
         shutil.rmtree(path)
-    if path.parent.is_file():
+    if path.parent.is_file() or path.parent.is_symlink():
         path.parent.unlink()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)

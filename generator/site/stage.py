@@ -25,9 +25,10 @@ from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.outputs import check_project_places
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
-from generator.pages.folder import Pages, read_pages
+from generator.pages.folder import Pages, docs_files, read_pages
 from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog, build_catalog
 from generator import layout
@@ -96,22 +97,14 @@ def read_records(
 
 
 def _site_src_files(config: ProjectConfig) -> dict[str, bytes]:
-    """site_src as it is, minus the paper pages (they become display pages) and the staging dir."""
-    files: dict[str, bytes] = {}
-    if not config.docs_dir.is_dir():
-        return files
-    skip = {config.build_dir.resolve(), config.site_dir.resolve()}
-    for dirpath, dirnames, filenames in os.walk(config.docs_dir):
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and (here / d).resolve() not in skip)
-        for name in sorted(filenames):
-            path = here / name
-            if name.startswith("."):
-                continue
-            if path.parent == config.papers_dir and path.suffix == ".md":
-                continue
-            files[path.relative_to(config.docs_dir).as_posix()] = path.read_bytes()
-    return files
+    """site_src as it is, minus the paper pages (they become display pages) and the staging dir.
+
+    Found by ``folder.docs_files``, which refuses what ``papersite check`` refuses: a file
+    linked from outside the project is never copied into the site."""
+    found, problems = docs_files(config, skip=(config.build_dir, config.site_dir))
+    if problems:
+        raise PapersiteError(*problems)
+    return {rel: path.read_bytes() for rel, path in found.items()}
 
 
 def directory_page(path: str) -> str:
@@ -245,8 +238,13 @@ def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list
     written = removed = 0
     target.mkdir(parents=True, exist_ok=True)
     existing: dict[str, int] = {}  # rel path -> size, from one walk of the tree
-    for dirpath, _, filenames in os.walk(target):
+    for dirpath, dirnames, filenames in os.walk(target):
         here = Path(dirpath)
+        # a link in the tree is none of ours: removed, so nothing is written through it
+        for name in [n for n in dirnames + filenames if os.path.islink(here / n)]:
+            (here / name).unlink()
+            dirnames[:] = [d for d in dirnames if d != name]
+            filenames[:] = [f for f in filenames if f != name]
         for name in filenames:
             path = here / name
             existing[path.relative_to(target).as_posix()] = path.stat().st_size
@@ -381,6 +379,7 @@ def stage_docs(
     ``pages``: the cache the build's check read the pages through, to read them from; ``checked``:
     the pages the check read (each page file is then read once per build).
     """
+    check_project_places(config)  # before the first write: no link out of the project in build_dir or site_dir
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)

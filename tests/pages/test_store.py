@@ -289,3 +289,40 @@ def test_two_imports_at_once_give_the_pages_of_one(tmp_path):
     assert run_import(Namespace(sources=[], report=report, quiet=True), config) == 0
     assert json.loads(report.read_text())["papers"]["updated"] == 0  # no false conflicts or rewrites
     assert json.loads(report.read_text())["conflicts"] == []
+
+
+# --------------------------------------------------------------------------- never through a link (issue 27)
+
+
+def test_a_lock_linked_out_of_the_project_is_refused_and_its_target_kept(tmp_path):
+    from generator.problems import PapersiteError
+
+    root = tmp_path / "project"
+    (root / ".papersite").mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    (root / ".papersite" / "lock").symlink_to(victim)
+    config = load_config(root)
+    with pytest.raises(PapersiteError) as caught:
+        with store.project_lock(config, "import"):
+            pass
+    assert "lock:1: " in str(caught.value), caught.value
+    assert victim.read_text(encoding="utf-8") == "keep me"
+    assert run_import(Namespace(sources=[], report=None, quiet=True), config) == 1  # named before the lock is taken
+    assert victim.read_text(encoding="utf-8") == "keep me"
+
+
+@pytest.mark.parametrize("pair", [["../victim.txt", "site_src/papers/x.md"], ["site_src/papers/.x.md.papersite-tmp", "../victim.txt"]])
+def test_a_journal_renames_only_an_imports_temporaries_inside_the_project(tmp_path, pair):
+    from generator.problems import PapersiteError
+
+    root = tmp_path / "project"
+    (root / ".papersite").mkdir(parents=True)
+    (root / "site_src" / "papers").mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    (root / "site_src" / "papers" / ".x.md.papersite-tmp").write_text("page", encoding="utf-8")
+    (root / ".papersite" / "import-journal.json").write_text(json.dumps([pair]), encoding="utf-8")
+    with pytest.raises(PapersiteError, match="import-journal.json:1: "):
+        store.recover(load_config(root))
+    assert victim.read_text(encoding="utf-8") == "keep me" and not (root / "site_src" / "papers" / "x.md").exists()

@@ -347,3 +347,18 @@ def test_a_paper_page_says_what_the_listing_called_it_and_that_the_author_order_
     assert "et al." not in line and line.endswith("and 1 more (alphabetical order)")
     assert first_author_key(paper) == "~" and first_author_key(records[1]) == fold("José García")
     assert author_line(records[0].replace(author_order=None)).endswith(" et al.")
+
+
+def test_write_tree_replaces_a_link_in_the_tree_instead_of_writing_through_it(tmp_path):
+    from generator.site.stage import write_tree
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    target = tmp_path / "docs"
+    (target / "about").mkdir(parents=True)
+    (target / "about" / "index.md").symlink_to(victim)
+    (target / "papers").symlink_to(tmp_path / "elsewhere")
+    write_tree(target, {"about/index.md": b"# About\n", "papers/x/index.md": b"# X\n"})
+    assert victim.read_text(encoding="utf-8") == "keep me" and not any((tmp_path / "elsewhere").iterdir())
+    assert not (target / "about" / "index.md").is_symlink() and (target / "papers" / "x" / "index.md").read_bytes() == b"# X\n"

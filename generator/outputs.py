@@ -1,0 +1,128 @@
+"""Files a user names for papersite to write: ``--report``, ``--timings``, ``correct --comment``.
+
+In:  a path from the command line, and later the text to write there.
+Out: ``check_output`` (a ``PapersiteError`` ``path:1: message``, raised before the
+     command changes anything) and ``write_output`` (the file written whole).
+
+Such a path is written only when it is a regular file or does not exist yet:
+never through a symlink (``--report`` linked to a page or to ``~/.bashrc`` would
+overwrite its target), never into a FIFO, a device or a folder. A command checks
+its outputs first, so an output it could not write never leaves it half done
+(``import --report some_dir/`` writes no page). The write itself goes to a fresh
+temporary file beside the target, renamed over it: a reader sees the old file or
+the new one, and a symlink put in the way meanwhile is replaced, not followed.
+
+The project's own outputs (site_dir, build_dir, pages, the state folder) are
+kept inside the project by ``config.py``, which refuses a setting that resolves
+outside it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.problems import PapersiteError
+
+if TYPE_CHECKING:
+    from generator.config import ProjectConfig
+
+
+def output_problem(path: Path | str) -> str | None:
+    """Why papersite may not write the user-named ``path``, or None."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # not there (a file in its folders: said below)
+        mode = None
+    except OSError as error:
+        return f"cannot be written ({error.strerror})"
+    if mode is not None:
+        if stat.S_ISLNK(mode):
+            return "is a symlink; papersite never writes through one: name the file itself, or remove the link"
+        if stat.S_ISDIR(mode):
+            return "is a folder; name a file to write"
+        if not stat.S_ISREG(mode):
+            return "is a FIFO, device or socket, not a regular file; name a regular file to write"
+        return None
+    # missing: it will be made, and so will its missing folders, under the nearest existing one
+    folder = Path(os.path.abspath(path)).parent
+    while not os.path.lexists(folder):
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"cannot be written: {folder} is not a folder"
+    return None
+
+
+def check_output(path: Path | str) -> Path:
+    """``path`` if papersite may write it (a regular file or nothing yet); else ``PapersiteError``.
+
+    For every output path a user names on the command line (``papersite correct --comment``
+    too): call it before the command changes anything, then write with ``write_output``."""
+    problem = output_problem(path)
+    if problem is not None:
+        raise PapersiteError.at(path, 1, problem)
+    return Path(path)
+
+
+def write_output(path: Path | str, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to the user-named ``path``, checked again, as a whole.
+
+    Raises ``PapersiteError`` for a path ``check_output`` refuses and ``OSError`` for a
+    full disk or a read-only folder (the caller says what was being written)."""
+    target = check_output(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # mkstemp: a new name, created exclusively, so nothing already there is written through
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".papersite-tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it (mkstemp: 0600)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def project_place_problems(config: "ProjectConfig") -> list[str]:
+    """Symlinks leading out of the project where papersite writes inside it, as ``path:1: message``.
+
+    ``config.py`` keeps site_dir, build_dir, papers_dir and the state file inside the project;
+    this looks one step further, where a committed link would make a build write outside it:
+    anywhere in build_dir (small: staged docs, caches), the folders at the top of site_dir
+    (deeper, the build's own writers replace a link instead of following it: ``stage.write_tree``,
+    ``postbuild.write_if_changed``), and the entries of the state folder (the pages are refused
+    when read: ``inputs.readable_file``)."""
+    from generator.inputs import outside_problem
+
+    links: list[Path] = []
+    if config.build_dir.is_dir():
+        for dirpath, dirnames, filenames in os.walk(config.build_dir):
+            links += [Path(dirpath) / name for name in dirnames + filenames if os.path.islink(os.path.join(dirpath, name))]
+    for folder in (config.site_dir, config.state_file.parent):
+        if folder.is_dir():
+            links += [entry for entry in folder.iterdir() if entry.is_symlink()]
+    problems = []
+    for link in sorted(set(links)):
+        problem = outside_problem(link, config.root)
+        if problem is not None:
+            problems.append(f"{link}:1: {problem}; papersite will not write through it: remove the link")
+    return problems
+
+
+def check_project_places(config: "ProjectConfig") -> None:
+    """``PapersiteError`` listing ``project_place_problems``; called before a build or import writes."""
+    problems = project_place_problems(config)
+    if problems:
+        raise PapersiteError(*problems)

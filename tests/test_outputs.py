@@ -1,0 +1,72 @@
+"""generator/outputs.py: a file the user names is written only when it is a regular file or missing."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from generator.config import load_config
+from generator.outputs import check_output, project_place_problems, write_output
+from generator.problems import PapersiteError
+
+
+def _target(tmp_path: Path, kind: str) -> Path:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    path = tmp_path / "out.json"
+    if kind == "regular":
+        path.write_text("old", encoding="utf-8")
+    elif kind == "missing in missing folders":
+        path = tmp_path / "new" / "deeper" / "out.json"
+    elif kind == "symlink":
+        path.symlink_to(victim)
+    elif kind == "dangling symlink":
+        path.symlink_to(tmp_path / "nowhere.txt")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "under a file":
+        path = victim / "out.json"
+    return path
+
+
+@pytest.mark.parametrize("kind", ["missing", "regular", "missing in missing folders"])
+def test_a_regular_or_missing_file_is_written_whole(tmp_path, kind):
+    path = _target(tmp_path, kind)
+    write_output(path, '{"a": 1}\n')
+    assert path.read_text(encoding="utf-8") == '{"a": 1}\n' and stat.S_ISREG(os.lstat(path).st_mode)
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".papersite-tmp")]
+
+
+@pytest.mark.parametrize(
+    "kind, words",
+    [("symlink", "symlink"), ("dangling symlink", "symlink"), ("fifo", "FIFO"), ("folder", "folder"), ("under a file", "not a folder")],
+)
+def test_a_link_a_fifo_or_a_folder_is_refused_and_left_as_it_was(tmp_path, kind, words):
+    path = _target(tmp_path, kind)
+    before = os.lstat(path).st_mode if os.path.lexists(path) else None
+    for attempt in (check_output, lambda p: write_output(p, "new")):
+        with pytest.raises(PapersiteError) as caught:
+            attempt(path)
+        assert str(caught.value).startswith(f"{path}:1: ") and words in str(caught.value), caught.value
+    assert (os.lstat(path).st_mode if os.path.lexists(path) else None) == before
+    assert (tmp_path / "victim.txt").read_text(encoding="utf-8") == "keep me"
+
+
+@pytest.mark.parametrize("place", ["build/docs", "build/cache", "site/papers", ".papersite/lock"])
+def test_a_link_out_of_the_project_where_the_build_writes_is_named(tmp_path, place):
+    root = tmp_path / "project"
+    root.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    link = root / place
+    link.parent.mkdir(parents=True)
+    link.symlink_to(tmp_path / "elsewhere")
+    (root / "build" / "inside").mkdir(parents=True, exist_ok=True)
+    (root / "build" / "kept").symlink_to(root / "build" / "inside")  # a link that stays inside is fine
+    (problem,) = project_place_problems(load_config(root))
+    assert problem.startswith(f"{link.resolve().parent / link.name}:1: ") or problem.startswith(f"{link}:1: "), problem
+    assert "leads outside the project" in problem
