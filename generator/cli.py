@@ -7,12 +7,34 @@ module that owns it, called with the parsed arguments and the project config.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 from pathlib import Path
 from generator.config import load_config
 from generator.corrections.form import TEMPLATE_PATH
 from generator.outputs import check_output
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, one_line
+
+INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command stopped by Ctrl-C
+
+
+def _pages_dir(text: str) -> Path:
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: {'not a directory' if path.exists() else 'no such directory'}; "
+                                         "expected a folder of paper pages")
+    return path
+
+
+def _dev_addr(text: str) -> str:
+    from generator.site.serve import parse_dev_addr
+
+    try:
+        parse_dev_addr(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 # Options naming a file a command writes: each must be a regular file or missing (outputs.py).
 OUTPUT_OPTIONS = ("report", "timings", "comment")
@@ -38,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
-    serve.add_argument("--dev-addr", default="127.0.0.1:8000")
+    serve.add_argument("--dev-addr", type=_dev_addr, default="127.0.0.1:8000", metavar="HOST:PORT")
 
     check = commands.add_parser("check", help="validate every paper page; report all problems as path:line: message")
     check.add_argument(
@@ -51,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     correct.add_argument("--dry-run", action="store_true", help="validate and print the diff; write nothing")
     correct.add_argument("--comment", type=Path, metavar="FILE", help="also write the outcome as a Markdown comment")
     correct.add_argument(
-        "--base-pages", type=Path, metavar="DIR",
+        "--base-pages", type=_pages_dir, metavar="DIR",
         help="the paper pages the form was filled from (a batch): fields left as they were there undo nothing",
     )
     correct.add_argument(
@@ -73,6 +95,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt as stop:  # Ctrl-C in any command, any stage: one line, no traceback
+        # a second Ctrl-C must not interrupt the last words either
+        with contextlib.suppress(ValueError):  # (not the main thread: an embedding program's)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        note = f" ({stop.args[0]})" if stop.args and isinstance(stop.args[0], str) else ""
+        print(f"\npapersite: interrupted{note}" if sys.stderr.isatty() else f"papersite: interrupted{note}",
+              file=sys.stderr, flush=True)
+        return INTERRUPTED
+
+
+def _run(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "init":
@@ -100,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "correct":
             from generator.corrections.correct import run_correct
 
-            return run_correct(args, config)
+            return run_correct(args, config)  # (it takes the project lock to write)
         if args.command == "issue-form":
             from generator.corrections.correct import run_issue_form
 
@@ -117,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         # `papersite import | head`: the reader left; what was written stays written.
         sys.stderr.close()
         return 0
+    except OSError as error:  # the disk said no where no stage expected it: still one line, no traceback
+        print(one_line(f"papersite: {error.filename or args.project}:1: {error.strerror or error}"), file=sys.stderr)
+        return 1
     raise AssertionError(args.command)
 
 

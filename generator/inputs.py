@@ -19,7 +19,6 @@ and published; a FIFO among them would hang the read.
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import os
@@ -36,6 +35,8 @@ from generator.problems import PapersiteError
 # A listing (after gzip inflation). The 11,672-paper reference catalogue is ~20 MB
 # inflated; the cap leaves room for corpora twenty times that size.
 MAX_LISTING_BYTES = 512 * 1024 * 1024
+# The paper count a listing's header announces: a 512 MiB listing holds fewer entries than this.
+MAX_ANNOUNCED_PAPERS = 10_000_000
 # Paper records are two or three levels deep; nothing legitimate nests 64 levels.
 MAX_JSON_DEPTH = 64
 # Digits in one JSON number: an entry number or a confidence, never a 5,000-digit integer.
@@ -116,24 +117,37 @@ def _kind(mode: int) -> str:
 # --------------------------------------------------------------------------- gzip
 
 
-_INFLATE_STEP = 16 * 1024 * 1024  # bytes inflated per step while measuring
+_INFLATE_STEP = 1024 * 1024  # bytes inflated per step: the most held beyond what is kept
+# Text compresses 3-10 times (the reference catalogue: 5); a file that inflates a hundred
+# times is a bomb, so the cap is the smaller of the listing limit and this many times the
+# file, never below GZIP_FLOOR_BYTES (small, very regular files compress far better).
+MAX_GZIP_RATIO = 100
+GZIP_FLOOR_BYTES = 64 * 1024 * 1024
 
 
-def inflated_size(data: bytes, limit: int) -> int:
-    """Size of the gzip data inflated (all members), measured in bounded steps and thrown away.
+def gzip_cap(compressed_bytes: int) -> int:
+    """The most a gzip file of ``compressed_bytes`` may inflate to."""
+    return min(MAX_LISTING_BYTES, max(GZIP_FLOOR_BYTES, MAX_GZIP_RATIO * compressed_bytes))
 
-    Stops as soon as the size passes ``limit``: a 1 MB file that would inflate to
-    1 GiB costs one step of memory, not the gibibyte.
+
+def gunzip_capped(data: bytes, limit: int | None = None) -> bytearray:
+    """Inflate gzip data (all members) in one streaming pass, refused as soon as it passes the cap.
+
+    Never holds more than the cap plus one step: a 254 KB file that would inflate to
+    256 MiB costs the cap, not the 256 MiB (nor twice that, as ``gzip.decompress`` did).
+    ``limit``: the cap itself (tests); by default ``gzip_cap`` of the file's size.
+    A bytearray, not bytes: converting would copy the whole text once more.
     """
-    size = 0
+    limit = gzip_cap(len(data)) if limit is None else limit
+    out = bytearray()
     while data:
         inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
         try:
             while True:
                 chunk = inflater.decompress(data, _INFLATE_STEP)
-                size += len(chunk)
-                if size > limit:
-                    raise InputError(1, f"gzip data inflates to more than {limit // (1024 * 1024)} MiB (the listing size limit)")
+                if len(out) + len(chunk) > limit:
+                    raise InputError(1, f"gzip data inflates to more than {_mib(limit)} (the limit for this file)")
+                out += chunk
                 data = inflater.unconsumed_tail
                 if inflater.eof or (not data and not chunk):
                     break
@@ -144,17 +158,11 @@ def inflated_size(data: bytes, limit: int) -> int:
         data = inflater.unused_data
         if data and data[:2] != b"\x1f\x8b":
             raise InputError(1, "gzip data is corrupt (trailing data after the last member)")
-    return size
+    return out
 
 
-def gunzip_capped(data: bytes, limit: int | None = None) -> bytes:
-    """Inflate gzip data (all members) if it stays within ``limit`` bytes; measured first."""
-    limit = MAX_LISTING_BYTES if limit is None else limit
-    inflated_size(data, limit)
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as error:  # the measuring pass read it, so only in theory
-        raise InputError(1, f"gzip data is corrupt ({error})") from None
+def _mib(size: int) -> str:
+    return f"{size // (1024 * 1024)} MiB" if size >= 1024 * 1024 else f"{size} bytes"
 
 
 # --------------------------------------------------------------------------- JSON

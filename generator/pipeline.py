@@ -15,6 +15,9 @@ Out: an ``ImportReport`` (``import_listings``); the built site (``site/build.py`
 from __future__ import annotations
 
 import json
+import os
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -64,6 +67,26 @@ SITE_STAGES = (
 )
 
 
+# Tests only: "<stage>:interrupt" raises KeyboardInterrupt as the stage starts, "<stage>:signal"
+# sends this process a real SIGINT there, "<stage>:pause" says so on stderr and waits (for a
+# test to send a signal or start a second writer). Ctrl-C must end every stage cleanly.
+STAGE_HOOK_ENV = "PAPERSITE_TEST_STAGE_HOOK"
+
+
+def _stage_hook(name: str) -> None:
+    stage, _, action = os.environ.get(STAGE_HOOK_ENV, "").partition(":")
+    if stage != name:
+        return
+    if action == "interrupt":
+        raise KeyboardInterrupt
+    if action == "signal":
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(60)  # the handler raises KeyboardInterrupt long before
+    if action == "pause":
+        print(f"papersite: paused at {name}", file=sys.stderr, flush=True)
+        time.sleep(600)
+
+
 @dataclass
 class Timings:
     """Seconds per stage, measured in the order the stage table gives (a stage may be skipped)."""
@@ -80,6 +103,7 @@ class Timings:
             raise AssertionError(f"stage {name!r} runs out of order after {', '.join(self.seconds)}")
         started = time.perf_counter()
         try:
+            _stage_hook(name)
             yield
         finally:
             self.seconds[name] = time.perf_counter() - started

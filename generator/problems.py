@@ -7,6 +7,14 @@ that one class, prints each problem on its own line and exits non-zero, so nothi
 a user can fix ends in a traceback. Warnings are problems too
 (``Severity.WARNING``): ``papersite check`` prints them beside the errors.
 
+Every message is printed through here (``Problem.__str__``, ``PapersiteError.lines``,
+``github_annotation``), and most of them quote a user's file: a title, a page key, a
+listing line. A line break in such text would let the file choose the next printed line,
+and GitHub Actions executes a line starting with ``::`` as a workflow command
+(``::warning file=...``, ``::add-mask::``). So line breaks are shown as escapes
+(``\\n``), no printed line starts with ``::``, and ``--format github`` uses GitHub's
+own escaping.
+
 The strict readers of ``inputs.py`` raise ``InputError`` (a line and a message,
 no path: they read text, not files); whoever knows the file turns it into a
 problem here.
@@ -28,24 +36,49 @@ class Severity(str, Enum):
     WARNING = "warning"  # reported, but the file is usable as it is
 
 
+# Every character str.splitlines() (and so a terminal, a log viewer or a CI runner) may break a line at.
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def one_line(text: str) -> str:
+    """``text`` as one printed line: line breaks as visible escapes, and never a leading ``::``."""
+    text = str(text).translate(_LINE_BREAKS)
+    # the runner strips leading white space before it looks for a command
+    return "\\" + text if text.lstrip().startswith("::") else text
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One thing wrong in one file, at one line (``line`` 0 and ``path`` "": no place)."""
+    """One thing wrong in one file, at one line (``line`` 0 and ``path`` "": no place).
+
+    ``detail``: lines a tool printed (the engine's warnings, a worker's traceback), shown
+    indented below the message, each line made safe as the message is."""
 
     path: str
     line: int
     message: str
     severity: Severity = Severity.ERROR
+    detail: str = ""
 
     @property
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
     def __str__(self) -> str:
+        return "\n".join(self.printed_lines())
+
+    def printed_lines(self) -> list[str]:
         prefix = "warning: " if self.severity is Severity.WARNING else ""
-        if not self.path:
-            return f"{prefix}{self.message}"
-        return f"{self.path}:{self.line}: {prefix}{self.message}"
+        place = f"{self.path}:{self.line}: " if self.path else ""
+        return [one_line(f"{place}{prefix}{self.message}")] + [
+            "    " + one_line(line) for line in self.detail.splitlines() if line.strip()
+        ]
+
+    def github_annotation(self) -> str:
+        """The problem as a GitHub Actions workflow command: the pull request shows it on the page's line."""
+        command = "error" if self.is_error else "warning"
+        message = "\n".join([self.message, *self.detail.splitlines()]) if self.detail else self.message
+        return f"::{command} file={_github_escape(self.path, True)},line={self.line}::{_github_escape(message)}"
 
     @classmethod
     def parse(cls, text: str) -> "Problem":
@@ -54,6 +87,12 @@ class Problem:
         if match is None:
             return cls("", 0, text)
         return cls(match["path"], int(match["line"]), match["message"])
+
+
+def _github_escape(text: str, in_property: bool = False) -> str:
+    # GitHub's own escaping (actions/toolkit, command.ts): the runner turns these back into the text
+    text = str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
 
 
 # The path may hold colons (Windows drives, odd names); the line is the last ":digits:" before the message.
@@ -80,7 +119,7 @@ class PapersiteError(Exception):
         return self.problems[0]
 
     def lines(self) -> list[str]:
-        return [str(problem) for problem in self.problems]
+        return [line for problem in self.problems for line in problem.printed_lines()]
 
 
 def errors_only(problems: Iterable[Problem]) -> list[Problem]:

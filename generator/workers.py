@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import traceback
 
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, Problem
 
 
 def can_fork() -> bool:
@@ -23,6 +24,9 @@ def can_fork() -> bool:
 
 
 def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
+    # Ctrl-C reaches the whole process group: the parent says "interrupted" once and ends this
+    # worker (cancel, or multiprocessing at exit); a child's own traceback would be noise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         os.nice(nice)
     try:
@@ -56,7 +60,7 @@ class Forked:
         self.process = None
         self.reader.close()
         if status != "ok":
-            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
+            raise PapersiteError(Problem("", 0, f"{self.what} failed in its worker:", detail=value))
         return value
 
     def cancel(self) -> None:
@@ -90,7 +94,7 @@ class Threaded:
         self.thread.join()
         status, value = self.outcome
         if status != "ok":
-            raise PapersiteError(f"{self.what} failed in its worker:\n{value}")
+            raise PapersiteError(Problem("", 0, f"{self.what} failed in its worker:", detail=value))
         return value
 
     def cancel(self) -> None:

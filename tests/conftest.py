@@ -37,3 +37,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> objec
 def pytest_make_collect_report(collector: pytest.Collector) -> object:
     outcome = yield
     _fail_if_ci(outcome.get_result(), collector.nodeid)
+
+
+# Hypothesis: the same examples on every run, so a suite's outcome never depends on a random seed
+# (a fresh clone once failed on an example no earlier run had drawn). A failure prints the blob
+# that reproduces it; `--hypothesis-profile=explore` draws new examples on purpose.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("papersite", derandomize=True, print_blob=True)
+_hypothesis_settings.register_profile("explore", derandomize=False, print_blob=True)
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "papersite"))

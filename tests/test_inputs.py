@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import tracemalloc
+import zlib
 import json
 
 import pytest
@@ -162,6 +164,45 @@ def test_a_gzip_bomb_stops_at_the_cap():
 def test_gzip_members_are_joined_and_truncation_is_an_error():
     assert gunzip_capped(gzip.compress(b"one ") + gzip.compress(b"two")) == b"one two"
     assert "corrupt" in refused(lambda data, _: gunzip_capped(data), gzip.compress(b"x" * 1000)[:-12]).message
+
+
+def _zero_bomb(inflated: int) -> bytes:
+    """gzip of ``inflated`` zero bytes, made in steps (the test never holds the inflated data)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    step = b"\0" * (1024 * 1024)
+    parts = [packer.compress(step) for _ in range(inflated // len(step))]
+    return b"".join(parts) + packer.flush()
+
+
+def _peak_of(fn) -> int:  # noqa: ANN001
+    tracemalloc.start()
+    try:
+        fn()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def test_a_small_file_that_inflates_to_256_mib_is_refused_holding_no_more_than_the_cap():
+    bomb = _zero_bomb(256 * 1024 * 1024)
+    assert len(bomb) < 300 * 1024
+    cap = inputs.gzip_cap(len(bomb))
+    assert cap < 100 * 1024 * 1024  # a hundred times the file at most (with a floor), not the 512 MiB limit
+
+    def read() -> None:
+        assert "inflates to more than" in refused(lambda data, _: gunzip_capped(data), bomb).message
+
+    assert _peak_of(read) < cap + 8 * 1024 * 1024  # the cap, one step and the bytearray's slack
+
+
+def test_a_file_within_its_cap_is_inflated_in_one_pass_without_a_second_copy():
+    data = bytes(range(256)) * (16 * 4096)  # 16 MiB
+    packed = gzip.compress(data, compresslevel=1)
+    result = []
+    peak = _peak_of(lambda: result.append(gunzip_capped(packed, limit=len(data))))
+    assert result[0] == data
+    assert peak < len(data) * 1.3 + len(packed)  # gzip.decompress joined its pieces: twice the text
 
 
 def test_the_default_cap_leaves_room_for_large_reference_files():

@@ -25,6 +25,8 @@ from generator.enrich.keywords import extract_keywords
 from generator.pages.folder import read_pages
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 from generator.enrich.topics import infer_topics, load_topic_model
+from generator.inputs import MAX_LISTING_BYTES, InputError, load_json
+from generator.pages.schema import topic_problem
 from generator.problems import PapersiteError
 
 CONFIDENCE_BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0001))
@@ -71,16 +73,36 @@ def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], An
 
 
 def read_labels(path: Path) -> list[LabelledPaper]:
+    """A ``--labels`` file; ``PapersiteError`` at the line of the first row that is not a labelled paper."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_LISTING_BYTES + 1)
+    except OSError as error:
+        raise PapersiteError.at(path, 1, f"cannot read the labels file ({error.strerror})") from None
+    if len(data) > MAX_LISTING_BYTES:
+        raise PapersiteError.at(path, 1, f"labels file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB")
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark, as listings allow
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise PapersiteError.at(path, line, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     labelled = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        expected = "expected a JSON object with title, abstract and topic ('Area · Sub-area')"
         try:
-            row = json.loads(line)
-            area, subarea = parse_topic_label(str(row["topic"]))
-        except (ValueError, KeyError, TypeError):
-            raise SystemExit(f"papersite eval: {path}:{number}: expected a JSON object with title, abstract, topic")
-        labelled.append(LabelledPaper(str(row.get("title") or ""), str(row.get("abstract") or ""), area, subarea))
+            row = load_json(line, number)
+        except InputError as error:
+            raise PapersiteError.at(path, number, f"{expected}: {error.message}") from None
+        topic = row.get("topic") if isinstance(row, dict) else None
+        if not isinstance(topic, str) or not all(isinstance(row.get(k, ""), str) for k in ("title", "abstract")):
+            raise PapersiteError.at(path, number, expected)
+        area, subarea = parse_topic_label(topic)
+        problem = topic_problem(area, subarea)
+        if problem:
+            raise PapersiteError.at(path, number, f"{expected}: {problem}")
+        labelled.append(LabelledPaper(row.get("title") or "", row.get("abstract") or "", area, subarea))
     return labelled
 
 
@@ -213,7 +235,8 @@ def format_report(report: dict[str, Any]) -> str:
 def run_eval(args: Any, config: ProjectConfig) -> int:
     for path in args.labels:
         if not path.is_file():
-            print(f"papersite eval: {path}:1: labels file does not exist", file=sys.stderr)
+            print(f"papersite eval: {path}:1: {'is a directory' if path.is_dir() else 'does not exist'}; "
+                  "expected a labels file (JSON Lines)", file=sys.stderr)
             return 2
     report = build_report(config, list(args.labels))
     if args.json:

@@ -79,7 +79,7 @@ def parse_topic_label(label: str) -> tuple[str, str | None]:
     for separator in ("·", "->", "→"):
         if separator in label:
             area, _, subarea = label.partition(separator)
-            return area.strip(), subarea.strip() or None
+            return area.strip(), subarea.strip()  # "" after a separator: an empty part, for the caller to refuse
     return label.strip(), None
 
 

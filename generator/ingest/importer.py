@@ -21,7 +21,7 @@ from generator.config import ProjectConfig
 from generator.outputs import check_output, check_project_places, write_output
 from generator.pages.store import project_lock, recover
 from generator.pipeline import IMPORT_STAGES, Timings, import_listings, write_timings
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, one_line
 
 LONG_IMPORT = 2000  # papers: show progress even when stderr is not a terminal
 
@@ -59,7 +59,7 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
         return 1
     except OSError as error:  # a full disk, a read-only folder, a directory named x.md: before the commit
         where = error.filename or config.papers_dir
-        print(f"papersite: {where}:1: {error.strerror or error}; import aborted, nothing was written", file=sys.stderr)
+        print(one_line(f"papersite: {where}:1: {error.strerror or error}; import aborted, nothing was written"), file=sys.stderr)
         return 1
     if getattr(args, "report", None):
         try:

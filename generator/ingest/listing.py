@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from generator.layout import is_web_url
-from generator.inputs import MAX_LISTING_BYTES, InputError, gunzip_capped, load_json, readable_file
+from generator.inputs import MAX_ANNOUNCED_PAPERS, MAX_LISTING_BYTES, InputError, gunzip_capped, load_json, readable_file
+from generator.pages.schema import TOPIC_SEPARATOR, topic_problem
 from generator.problems import PapersiteError
 
 FORMAT_ABSTRACTS = "abstracts"
@@ -28,7 +29,7 @@ FORMAT_TRIPLES = "triples"
 FORMAT_JSON = "json"
 
 TRIPLES_HEADER = "论文检索"
-TOPIC_SEPARATOR = re.compile(r"\s*·\s*")
+_TOPIC_SPLIT = re.compile(rf"\s*{TOPIC_SEPARATOR}\s*")
 
 # An abstract paragraph shorter than this (in words) is not prose; a file whose
 # paragraphs are mostly that short is not an abstract list.
@@ -202,12 +203,17 @@ def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
 
 
 def parse_topic(text: str) -> tuple[str, str | None] | None:
-    """'Area · Sub-area' -> (area, sub-area); None when no area is left ('', '·')."""
-    parts = [" ".join(p.split()) for p in TOPIC_SEPARATOR.split(text.strip())]
-    parts = [p for p in parts if p]
-    if not parts:
+    """'Area · Sub-area' -> (area, sub-area); None for an empty text (no topic).
+
+    Raises ValueError (the message) for a topic with an empty part: '·', ' · Sub', 'Area ·', '  '."""
+    if text == "":
         return None
-    return parts[0], " · ".join(parts[1:]) or None
+    area, *subareas = [" ".join(p.split()) for p in _TOPIC_SPLIT.split(text.strip())]
+    subarea = " · ".join(subareas) if subareas else None
+    problem = topic_problem(area, subarea)
+    if problem:
+        raise ValueError(f"{problem} (the topic reads {text[:60]!r})")
+    return area, subarea
 
 
 def distinct_keywords(keywords: list[str]) -> list[str]:
@@ -249,13 +255,18 @@ _COUNT_NOUN = re.compile(r"\s+(?:papers|entries|submissions)\b", re.IGNORECASE)
 
 
 def _announced_count(line: str) -> int | None:
+    """The paper count a header line announces; ValueError for a count no listing can hold."""
     for match in _COUNT.finditer(line):
         before = line[match.start() - 1 : match.start()]
         if before.isalnum() or before == "_":
             continue  # a number must start a word: not the "12" of "x12 papers"
         if _COUNT_NOUN.match(line, match.end()):
-            digits = match.group(0).replace(",", "")
-            return int(digits) if len(digits) <= 18 else None
+            digits = match.group(0).replace(",", "").lstrip("0") or "0"
+            # compared as text first: int() of a 5,000-digit string is refused by Python itself
+            if len(digits) > len(str(MAX_ANNOUNCED_PAPERS)) or int(digits) > MAX_ANNOUNCED_PAPERS:
+                shown = digits if len(digits) <= 20 else f"a {len(digits):,}-digit number"
+                raise ValueError(f"header announces {shown} papers; expected at most {MAX_ANNOUNCED_PAPERS:,}")
+            return int(digits)
     return None
 
 
@@ -266,7 +277,7 @@ def _read_numbered(lines: list[str], path: Path) -> Listing:
     abstract: list[list[str]] = []  # paragraphs of the current abstract
     in_abstract = False
     previous_blank = True
-    header: list[str] = []
+    header: list[tuple[int, str]] = []  # (line number, text)
 
     def finish() -> None:
         if current is None:
@@ -294,7 +305,7 @@ def _read_numbered(lines: list[str], path: Path) -> Listing:
             entries.append(current)
             abstract, in_abstract = [], False
         elif current is None:
-            header.append(line)
+            header.append((number, line))
         elif _LINKS_LINE.match(line) and not in_abstract:
             pass  # "[openreview] [pdf]": the export keeps the labels but not the URLs
         else:
@@ -310,8 +321,11 @@ def _read_numbered(lines: list[str], path: Path) -> Listing:
                 abstract[-1].append(line)
         previous_blank = False
     finish()
-    for line in header:
-        announced = _announced_count(line)
+    for number, line in header:
+        try:
+            announced = _announced_count(line)
+        except ValueError as error:
+            raise PapersiteError.at(path, number, str(error)) from None
         if announced is not None:
             listing.announced = announced
             break
@@ -360,7 +374,10 @@ def _read_triples(lines: list[str], path: Path) -> Listing:
         topic = _join(topic)
         if len(topic.split()) > 12 or topic.endswith("."):
             raise PapersiteError.at(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
-        parsed = parse_topic(topic)
+        try:
+            parsed = parse_topic(topic)
+        except ValueError as error:
+            raise PapersiteError.at(path, topic_line, f"expected a topic line ('Area · Sub-area'): {error}") from None
         if parsed is None:
             raise PapersiteError.at(path, topic_line, f"expected a topic line ('Area · Sub-area'), got {topic[:60]!r}")
         names = [name.strip() for name in _join(authors).split(",") if name.strip()]
@@ -457,10 +474,15 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         subarea = raw_topic.get("subarea")
         if subarea is not None and not isinstance(subarea, str):
             raise PapersiteError.at(path, line, f"field 'topic' sub-area must be text, got {type(subarea).__name__}")
-        area = " ".join(raw_topic["area"].split())
-        topic = (area, " ".join((subarea or "").split()) or None) if area.strip(" ·") else None
+        topic = (" ".join(raw_topic["area"].split()), " ".join((subarea or "").split()) or None)
+        problem = topic_problem(*topic)
+        if problem:
+            raise PapersiteError.at(path, line, f"field 'topic': {problem}")
     elif isinstance(raw_topic, str):
-        topic = parse_topic(raw_topic)  # "" or a lone "·": no topic
+        try:
+            topic = parse_topic(raw_topic)  # "": no topic
+        except ValueError as error:
+            raise PapersiteError.at(path, line, f"field 'topic': {error}") from None
     elif raw_topic is not None:
         raise PapersiteError.at(path, line, "field 'topic' must be 'Area · Sub-area' or {area, subarea}")
     links: dict[str, str] = {}

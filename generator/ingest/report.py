@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.ingest.authors import OrderVerdict
+from generator.problems import one_line
 
 
 @dataclass
@@ -84,5 +85,5 @@ class ImportReport:
             f"conflict: {c['slug']}: field '{c['field']}' changed in the listing and by hand; kept the page's value"
             for c in self.conflicts
         ]
-        lines += [f"warning: {w}" for w in self.warnings]
+        lines += [one_line(f"warning: {w}") for w in self.warnings]
         return "\n".join(lines)

@@ -318,7 +318,7 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
     links = dict(paper.links)
     # A repository the abstract names is the paper's code; a listed link always wins.
     code = code_url(paper.abstract) if "code" not in links else None
-    if code:
+    if code and layout.is_web_url(code):  # the page reader's own test: never a link the page would refuse
         links["code"] = code
     return PaperRecord(
         id="",

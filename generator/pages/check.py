@@ -34,7 +34,7 @@ from urllib.parse import unquote, urlsplit
 from generator.config import ProjectConfig
 from generator.pages.folder import Page, Pages, display_path, docs_files, page_paths, read_pages
 from generator.pages.markup import scan_body
-from generator.pages.schema import TOPIC_SOURCES
+from generator.pages.schema import TOPIC_SOURCES, topic_problem
 from generator.problems import PapersiteError, Problem, Severity, errors_only
 from generator.layout import PAPERS_SECTION, RESERVED_SLUGS
 
@@ -92,8 +92,8 @@ def _check_topic(page: _Page, taxonomy: dict[str, set[str]]) -> None:
     area, subarea = topic.get("area"), topic.get("subarea")
     if source not in TOPIC_SOURCES or not isinstance(area, str) or not area.strip():
         return
-    if subarea is not None and not isinstance(subarea, str):
-        return
+    if subarea is not None and not isinstance(subarea, str) or topic_problem(area, subarea or None):
+        return  # malformed: the schema said so
     # The conference's own words (a listing's topic line, a reference's label) are kept with a
     # warning; only topics a person or the model chose must be in the taxonomy.
     report = page.warn if source in ("listing", "conference") else page.error
@@ -294,17 +294,6 @@ def check_pages(
     return sorted(problems)
 
 
-def github_annotation(problem: Problem) -> str:
-    """The problem as a GitHub Actions workflow command: the pull request shows it on the page's line."""
-
-    def escape(text: str, in_property: bool = False) -> str:
-        text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
-
-    command = "error" if problem.is_error else "warning"
-    return f"::{command} file={escape(problem.path, True)},line={problem.line}::{escape(problem.message)}"
-
-
 def project_file_problems(config: ProjectConfig) -> list[Problem]:
     """What the build would refuse to read beside the pages: a file of docs_dir or corpus_dir
     linked out of the project, a FIFO or device among them (``inputs.readable_file``), and a
@@ -325,7 +314,7 @@ def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
     problems = sorted(project_file_problems(config) + check_pages(config))
     github = getattr(args, "format", "text") == "github"
     for problem in problems:
-        print(github_annotation(problem) if github else problem)
+        print(problem.github_annotation() if github else problem)
     errors = len(errors_only(problems))
     warnings = len(problems) - errors
     elapsed = time.perf_counter() - started

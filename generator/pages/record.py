@@ -20,7 +20,7 @@ from typing import Any, Mapping
 import yaml
 
 from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text, render_front_matter
-from generator.pages.schema import FRONT_MATTER_FIELDS, LISTED_FIELDS, field_problems
+from generator.pages.schema import FRONT_MATTER_FIELDS, LISTED_FIELDS, field_problems, link_problem, topic_problem
 from generator.problems import PapersiteError, errors_only
 
 @dataclass(frozen=True, order=True)
@@ -197,7 +197,15 @@ def dump_yaml(data: Any, dumper: type | None = None) -> str:
 
 
 def render_page(record: PaperRecord) -> str:
-    """The full page text: front matter, then the maintainers' body if any."""
+    """The full page text: front matter, then the maintainers' body if any.
+
+    Raises ValueError for a link or a topic the page reader would refuse: a page that cannot
+    be read back must never be written (every stage reads them with the same rules)."""
+    problems = [link_problem(name, url) for name, url in record.links.items()]
+    if record.topic is not None:
+        problems.append(topic_problem(record.topic.area, record.topic.subarea or None))
+    for problem in filter(None, problems):
+        raise ValueError(f"page {record.slug!r}: {problem}")
     return render_front_matter(dump_yaml(record.to_front_matter()), record.body)
 
 

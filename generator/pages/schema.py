@@ -177,6 +177,29 @@ def _topic(found: _Findings, key: str) -> None:
         found.error(found.front.line(key, "area"), f"topic needs a non-empty 'area', got {area!r}")
     elif subarea is not None and not isinstance(subarea, str):
         found.error(found.front.line(key, "subarea"), f"topic subarea must be text, got {subarea!r}")
+    else:
+        problem = topic_problem(area, subarea or None)
+        if problem:
+            found.error(found.front.line(key, "subarea" if problem.startswith("topic sub-area") else "area"), problem)
+
+
+TOPIC_SEPARATOR = "·"  # between area and sub-area in a listing's topic line ("Area · Sub-area")
+
+
+def topic_problem(area: str, subarea: str | None) -> str | None:
+    """What is wrong with a topic read from a file, if anything: the one rule for topic lines,
+    JSON records and pages. A part that is empty, white space or only the separator names no
+    subject; an area holding the separator could never be told from area and sub-area. A
+    topic is a label: one line (eval and the index pages print it as one)."""
+    if not area.strip() or TOPIC_SEPARATOR in area or _breaks_lines(area):
+        return f"topic area must be a name on one line, without '{TOPIC_SEPARATOR}' (which separates area and sub-area), got {area!r}"
+    if subarea is not None and (not all(part.strip() for part in subarea.split(TOPIC_SEPARATOR)) or _breaks_lines(subarea)):
+        return f"topic sub-area must be a name on one line, with no empty part around '{TOPIC_SEPARATOR}', got {subarea!r}"
+    return None
+
+
+def _breaks_lines(text: str) -> bool:
+    return len(f"x{text}x".splitlines()) > 1
 
 
 def _links(found: _Findings, key: str) -> None:
@@ -187,8 +210,17 @@ def _links(found: _Findings, key: str) -> None:
         found.error(found.front.line(key), f"field 'links' must map names to URLs, got {_type_name(links)}")
         return
     for name, url in links.items():
-        if not is_web_url(url):
-            found.error(found.front.line(key, str(name)), f"link '{name}' must be an http(s) URL, got {url!r}")
+        problem = link_problem(name, url)
+        if problem:
+            found.error(found.front.line(key, str(name)), problem)
+
+
+def link_problem(name: object, url: object) -> str | None:
+    """What is wrong with one ``links`` entry, if anything: the one rule that both the page
+    reader and ``render_page`` apply, so a record never writes a link its page would refuse."""
+    if not is_web_url(url):
+        return f"link '{name}' must be an http(s) URL, got {url!r}"
+    return None
 
 
 def _sources(found: _Findings, key: str) -> None:

@@ -3,14 +3,18 @@
 In:  the project config, and the files one import wants to write (every page and
      the state file).
 Out: ``project_lock`` (an exclusive ``fcntl.flock`` on ``<state folder>/lock``
-     held by ``papersite import`` and ``papersite build``), ``write_together``
+     held by everything that writes pages or the site: ``papersite import``, ``build``,
+     ``serve``'s rebuilds, ``correct``, and the MkDocs plugin under ``mkdocs build`` /
+     ``mkdocs serve``), ``write_together``
      (all the files or none) and ``recover`` (finishes or undoes an import that
      was killed).
 
 Two imports at once used to interleave: one same-title paper overwrote the
 other and the state file kept half the rows. With the lock, a second process
 waits (``LOCK_WAIT_SECONDS``, or ``PAPERSITE_LOCK_WAIT``) and then fails with a
-message naming the holder.
+message naming the holder. The engine that ``papersite build`` runs as a subprocess loads
+the MkDocs plugin, which asks for the lock too: the holder names itself in the
+environment (``LOCK_HOLDER_ENV``), and its own child goes ahead under the parent's hold.
 
 ``write_together`` writes every file to a temporary name beside its target
 (``.<name>.papersite-tmp``: ignored by every reader, dot-files are never
@@ -28,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import threading
 import stat
 import time
@@ -71,6 +76,12 @@ def temporary_path(target: Path) -> Path:
 # (lock path, thread) -> [open file, depth]: re-entrant within a thread (build runs import inside it);
 # another thread of the process waits like another process (flock locks an open file, not a process).
 _held: dict[tuple[Path, int], list] = {}
+LOCK_HOLDER_ENV = "PAPERSITE_LOCK_HOLDER"  # "<pid>:<lock path>" while a process holds the lock
+
+
+def _held_by_parent(path: Path) -> bool:
+    # only the holder's direct child (the engine subprocess): not any process that inherits the variable
+    return os.environ.get(LOCK_HOLDER_ENV) == f"{os.getppid()}:{path}"
 
 
 def _wait_seconds() -> float:
@@ -94,6 +105,9 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
             yield
         finally:
             _held[key][1] -= 1
+        return
+    if _held_by_parent(path):
+        yield
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,10 +140,12 @@ def project_lock(config: ProjectConfig, command: str) -> Iterator[None]:
         handle.write(f"papersite {command} (pid {os.getpid()})\n")
         handle.flush()
         _held[key] = [handle, 1]
+        os.environ[LOCK_HOLDER_ENV] = f"{os.getpid()}:{path}"
         try:
             yield
         finally:
             del _held[key]
+            os.environ.pop(LOCK_HOLDER_ENV, None)
             with contextlib.suppress(OSError):
                 handle.seek(0)
                 handle.truncate()
@@ -173,20 +189,47 @@ def write_together(writes: Sequence[tuple[Path, str]], config: ProjectConfig) ->
         _write_file(journal_temporary, json.dumps(rows) + "\n")
         with open(journal_temporary, "rb") as handle:
             os.fsync(handle.fileno())
-        os.replace(journal_temporary, journal)  # the commit point
     except BaseException:
-        for temporary, _ in pairs:
-            _remove_quietly(temporary)
-        _remove_quietly(temporary_path(journal))
+        _remove_temporaries(pairs, journal)
         raise
+    # From the commit point to the last rename Ctrl-C waits: an import is never left half applied.
+    with interrupts_deferred():
+        try:
+            os.replace(journal_temporary, journal)  # the commit point
+        except BaseException:
+            _remove_temporaries(pairs, journal)
+            raise
+        try:
+            _roll_forward(pairs)
+            os.unlink(journal)
+        except OSError as error:
+            raise PapersiteError(
+                f"{error.filename or journal}:1: cannot write ({error.strerror}); the import is half applied: "
+                "fix this and run it again, which finishes it first"
+            ) from None
+
+
+def _remove_temporaries(pairs: Sequence[tuple[Path, Path]], journal: Path) -> None:
+    for temporary, _ in pairs:
+        _remove_quietly(temporary)
+    _remove_quietly(temporary_path(journal))
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C during the block takes effect when it ends: a commit and its renames, or the
+    removal of a half-written site, are never cut in two. (Signals reach the main thread only.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
-        _roll_forward(pairs)
-        os.unlink(journal)
-    except OSError as error:
-        raise PapersiteError(
-            f"{error.filename or journal}:1: cannot write ({error.strerror}); the import is half applied: "
-            "fix this and run it again, which finishes it first"
-        ) from None
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, None)  # Python's own handler: KeyboardInterrupt, now
 
 
 def write_alone(path: Path, text: str) -> None:

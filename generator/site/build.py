@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,7 +26,8 @@ from generator.pages.check import check_pages, errors_only, project_file_problem
 from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
 from generator.outputs import check_output
-from generator.pages.store import project_lock, recover
+from generator.pages.folder import display_path as display
+from generator.pages.store import interrupts_deferred, project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
 from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timings
 from generator.site.engines import read_config
@@ -34,7 +36,7 @@ from generator import layout
 from generator.site.pagecache import CheckedPages, clear_caches
 from generator.site.postbuild import reuse_engine_output, run_postbuild
 from generator.site.stage import stage_docs, staged_docs_dir, staged_overrides_dir
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, one_line
 
 MKDOCS_FILE = "mkdocs.yml"
 # 1980-01-01: the earliest date zip and friends accept; used when git has no answer.
@@ -125,7 +127,7 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
             print(f"papersite: {line}", file=sys.stderr)
         return 1
     except OSError as error:  # a full disk or a read-only build/site folder
-        print(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped", file=sys.stderr)
+        print(one_line(f"papersite: {error.filename or config.build_dir}:1: {error.strerror or error}; build stopped"), file=sys.stderr)
         return 1
 
 
@@ -197,8 +199,28 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
     # Nothing the engine renders changed (an edit that shows only in paper, author, keyword and
     # index bodies): the post-build step fills from the engine's last rendering.
     skip_engine = dirty and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
+    touched: list[bool] = []  # set as the first write into site/ begins
+    try:
+        pages = _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched)
+    except KeyboardInterrupt:
+        if not touched:
+            raise
+        # The engine and the post-build step write site/ in place: stopped half-way, it is neither
+        # the last site nor the new one. Removed, so nothing serves it and the next build is full.
+        with interrupts_deferred():
+            shutil.rmtree(config.site_dir, ignore_errors=True)
+        raise KeyboardInterrupt(f"{display(config.site_dir, config.root)} was half written and is removed; build again") from None
+    incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
+    how = " (nothing for it to render)" if skip_engine else " (changed pages only)" if dirty else ""
+    _say(quiet, f"build: {engine}{how} -> {config.site_dir}, "
+         f"post-build {pages} files ({timings.summary()}; total {sum(timings.seconds.values()):.1f}s)")
+    return 0
+
+
+def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched) -> int:  # noqa: ANN001
     with timings.stage("engine"):
         if not skip_engine:
+            touched.append(True)
             if dirty:
                 incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
             build_with_engine(
@@ -214,12 +236,8 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
                 in_process=in_process,  # `papersite serve`: MkDocs stays loaded between rebuilds
             )
     with timings.stage("post-build"):
-        pages = run_postbuild(config, config.site_dir, staged.pending)
-    incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
-    how = " (nothing for it to render)" if skip_engine else " (changed pages only)" if dirty else ""
-    _say(quiet, f"build: {engine}{how} -> {config.site_dir}, "
-         f"post-build {pages} files ({timings.summary()}; total {sum(timings.seconds.values()):.1f}s)")
-    return 0
+        touched.append(True)
+        return run_postbuild(config, config.site_dir, staged.pending)
 
 
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
@@ -240,7 +258,8 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
                 dev_addr=args.dev_addr,
             )
         except EngineError as error:
-            print(f"papersite: {error}", file=sys.stderr)
+            for line in error.lines():
+                print(f"papersite: {line}", file=sys.stderr)
             return 1
     from generator.site.serve import serve
 

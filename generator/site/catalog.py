@@ -11,17 +11,21 @@ separate people, even if their slugs collide (the later one gets ``-2``).
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import itemgetter
 
 from generator.pages.record import PaperRecord
 from generator import layout
 from generator.text import fold
 
 NO_TOPIC = "No topic"
+# Co-authors an author page lists (most shared papers first), the rest counted. A physics
+# collaboration gives one paper 5,000 authors: every pair would be 25 million entries
+# (4.5 GB at 8,000 names) and each of 5,000 pages a list of 4,999 links.
+MAX_COAUTHORS_SHOWN = 100
 
 
 def sort_key(name: str) -> tuple[str, str]:
@@ -37,6 +41,7 @@ class Author:
     # not in repr: each co-author's own co-authors would follow, through the whole graph
     # (a failing test's report of a catalog ran out of 24 GB of memory)
     coauthors: list[tuple["Author", int]] = field(default_factory=list, repr=False)
+    coauthor_count: int = 0  # every distinct co-author; ``coauthors`` holds the first MAX_COAUTHORS_SHOWN
 
     @property
     def url(self) -> str:
@@ -164,19 +169,28 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
         author_of[key] = author
     authors.sort(key=lambda a: sort_key(a.name))
 
-    # Co-authors: one pass over the papers, each paper's distinct authors folded
-    # once (the old per-author loop refolded every name of every paper of every author).
+    # Co-authors: linear in the names of the papers, never every pair (MAX_COAUTHORS_SHOWN).
     rank = {id(a): i for i, a in enumerate(authors)}  # authors are sorted by sort_key already
-    ranks_of = {
-        id(p): [rank[id(author_of[k])] for k in dict.fromkeys(k for k in map(fold, p.authors) if k)] for p in papers
+    ranks_of = {  # each paper's distinct authors, in author order
+        id(p): sorted({rank[id(author_of[k])] for k in map(fold, p.authors) if k}) for p in papers
     }
+    shown_of: dict[int, list[tuple[Author, int]]] = {}  # per paper: its first authors, made once
     for number, author in enumerate(authors):
+        if len(author.papers) == 1:  # most authors: every co-author shares that one paper
+            ranks = ranks_of[id(author.papers[0])]
+            shown = shown_of.get(id(author.papers[0]))
+            if shown is None:
+                shown = shown_of[id(author.papers[0])] = [(authors[i], 1) for i in ranks[: MAX_COAUTHORS_SHOWN + 1]]
+            author.coauthors = [pair for pair in shown if pair[0] is not author][:MAX_COAUTHORS_SHOWN]
+            author.coauthor_count = len(ranks) - 1
+            continue
+        # bounded by this author's own papers' names, and dropped before the next author
         counts = Counter(chain.from_iterable(ranks_of[id(paper)] for paper in author.papers))
         del counts[number]
-        # most shared papers first, then in author order: sort by rank, then (stably) by count
-        ordered = sorted(counts.items())
-        ordered.sort(key=itemgetter(1), reverse=True)
+        # most shared papers first, then in author order
+        ordered = heapq.nsmallest(MAX_COAUTHORS_SHOWN, counts.items(), key=lambda item: (-item[1], item[0]))
         author.coauthors = [(authors[i], n) for i, n in ordered]
+        author.coauthor_count = len(counts)
 
     slugs = layout.Slugs()
     keywords: list[Keyword] = []

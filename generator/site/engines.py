@@ -32,7 +32,7 @@ from typing import Any
 
 import yaml
 
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, Problem, one_line
 
 ENGINES = ("mkdocs", "zensical")
 
@@ -70,7 +70,10 @@ class EngineError(PapersiteError):
     """A build that could not run or did not succeed; the message says what to do."""
 
     def __init__(self, message: str, result: EngineResult | None = None):
-        super().__init__(message)
+        # the engine's own lines (warnings that quote pages) follow the first line as detail
+        first, _, rest = message.partition("\n")
+        problem = Problem.parse(first)
+        super().__init__(Problem(problem.path, problem.line, problem.message, detail=rest))
         self.result = result
 
 
@@ -278,11 +281,16 @@ def _run(command: list[str], cwd: Path, quiet: bool) -> tuple[int, str]:
     )
     lines = []
     assert process.stdout is not None
-    for line in process.stdout:
-        lines.append(line)
-        if not quiet:
-            sys.stdout.write(line)
-    return process.wait(), "".join(lines)
+    try:
+        for line in process.stdout:
+            lines.append(line)
+            if not quiet:  # a page's text may be quoted: one printed line per line, made safe
+                sys.stdout.write(one_line(line.rstrip("\n")) + "\n")
+        return process.wait(), "".join(lines)
+    except BaseException:  # Ctrl-C (to us alone, or the group): the engine must not go on writing the site
+        process.kill()
+        process.wait()
+        raise
 
 
 def _failure(engine: str, config_file: Path, returncode: int, output: str) -> str:
@@ -452,9 +460,7 @@ def serve_with_engine(
         used.write_text(derived_text, encoding="utf-8")
         command = [sys.executable, "-m", "zensical", "serve", "-f", str(used), "-a", dev_addr]
     try:
-        return subprocess.call(command, cwd=config_file.parent, env=_engine_env())
-    except KeyboardInterrupt:
-        return 0
+        return subprocess.call(command, cwd=config_file.parent, env=_engine_env())  # Ctrl-C: killed, re-raised
     finally:
         if used != config_file:
             used.unlink(missing_ok=True)

@@ -93,6 +93,8 @@ def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path]) ->
     digest.update(f"{engine}\0{_versions('mkdocs', 'mkdocs-material', 'zensical')}\0".encode())
     # Not SOURCE_DATE_EPOCH: only the sitemap shows the build date, and MkDocs writes it on every build.
     digest.update(f"{config.site_dir}\0".encode())
+    # papersite.yml's share of the engine config (site_url, repo_url, ...): on every page's chrome
+    digest.update(json.dumps(config.engine_settings(), sort_keys=True).encode())
     _hash_tree(digest, config.root / "mkdocs.yml", config.root)
     for directory in theme_dirs:
         _hash_tree(digest, directory, directory)

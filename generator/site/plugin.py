@@ -5,20 +5,25 @@ unless ``papersite build`` already did (then ``docs_dir`` is the staged dir).
 After the build it runs the post-build step (``postbuild.py``: author and keyword
 pages from their shell page) that ``papersite build`` runs after either engine.
 While serving, it also watches ``site_src`` so an edited paper page is restaged.
+From the config hook to the end of the build it holds the project lock
+(``pages/store.py``), as ``papersite build`` does: ``mkdocs build`` replaces
+``site/`` and must not do it under a running build, nor a build under it.
 No feature lives here: Zensical builds the same staged dir without this plugin,
 and ``papersite build`` runs the post-build step itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin
 
 from generator.config import load_config
+from generator.pages.store import project_lock
 from generator.problems import PapersiteError
 from generator.site.build import gc_for_builds, source_date_epoch
 from generator.site.postbuild import run_postbuild, squeeze_html
@@ -31,6 +36,7 @@ class PapersitePlugin(BasePlugin):
         self.source_dir: Path | None = None
         self.project = None  # set when this plugin staged, so it also runs the post-build step
         self.command = "build"
+        self.lock = contextlib.ExitStack()  # the project lock, from on_config to the end of one build
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.command = command
@@ -38,13 +44,28 @@ class PapersitePlugin(BasePlugin):
             gc_for_builds()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.lock.close()  # `mkdocs serve`: the last build's hold, if it ended without a hook
         try:
-            return self._configure(config)
+            project = load_config(Path(config.config_file_path).parent)
+            try:
+                self.lock.enter_context(project_lock(project, f"mkdocs {self.command}"))
+            except PapersiteError as error:  # another papersite or mkdocs writes the site: one line, nothing touched
+                raise Abort("\n".join(error.lines())) from None
+            return self._configure(config, project)
         except PapersiteError as error:  # a bad page or setting: MkDocs prints the problems, no traceback
+            self.lock.close()
             raise PluginError("\n".join(error.lines())) from None
+        except BaseException:
+            self.lock.close()
+            raise
 
-    def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
-        project = load_config(Path(config.config_file_path).parent)
+    def on_build_error(self, error: Exception) -> None:
+        self.lock.close()
+
+    def on_shutdown(self) -> None:
+        self.lock.close()
+
+    def _configure(self, config: MkDocsConfig, project) -> MkDocsConfig:  # noqa: ANN001 (a ProjectConfig)
         os.environ.setdefault("SOURCE_DATE_EPOCH", source_date_epoch(project.root))
         staged = staged_docs_dir(project).resolve()
         if Path(config.docs_dir).resolve() != staged:
@@ -73,11 +94,14 @@ class PapersitePlugin(BasePlugin):
     def on_post_build(self, config: MkDocsConfig) -> None:
         # Only when we staged: under `papersite build` the docs dir was staged
         # already and build.py runs the post-build step after the engine.
-        if self.project is not None:
-            try:
-                run_postbuild(self.project, Path(config.site_dir))
-            except PapersiteError as error:
-                raise PluginError("\n".join(error.lines())) from None
+        try:
+            if self.project is not None:
+                try:
+                    run_postbuild(self.project, Path(config.site_dir))
+                except PapersiteError as error:
+                    raise PluginError("\n".join(error.lines())) from None
+        finally:
+            self.lock.close()
 
     def on_serve(self, server, config, builder):  # noqa: ANN001 (mkdocs' signature)
         if self.source_dir is not None:

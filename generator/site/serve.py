@@ -12,6 +12,11 @@ an edit touches are rendered (``incremental.py``). A page that fails the check
 leaves ``site_dir`` as it was: the server keeps serving the last good site,
 prints the problem as ``path:line: message`` and rebuilds when the file changes
 again.
+
+Settings are read again before each rebuild, so an edit of ``papersite.yml`` (site name,
+URLs, taxonomy, ...) shows in the next rebuild; the folders the server serves and watches
+(``RESTART_SETTINGS``) cannot move under it: a change there is reported as needing a
+restart and the old folders stay in use. ``mkdocs.yml`` is read by every engine run.
 """
 
 from __future__ import annotations
@@ -24,19 +29,45 @@ import threading
 import time
 from pathlib import Path
 
-from generator.config import ProjectConfig
+import dataclasses
+
+from generator.config import ProjectConfig, load_config
+from generator.problems import PapersiteError
+from generator.problems import one_line
 
 MKDOCS_FILE = "mkdocs.yml"
+# What the running server is built around: the folder it serves, and the folder it watches (with
+# the paper pages inside it). Every other setting applies from the next rebuild.
+RESTART_SETTINGS = {"site_dir": ("site_dir",), "docs_dir": ("docs_dir", "papers_dir")}
+
+
+def reload_settings(running: ProjectConfig, before: ProjectConfig) -> tuple[ProjectConfig, ProjectConfig, list[str]]:
+    """papersite.yml read again: (the settings to build with, the settings as read, notes).
+
+    ``running``: what the last rebuild used; ``before``: papersite.yml as last read (notes are
+    given once per change). Raises ``PapersiteError`` for a bad papersite.yml."""
+    read = load_config(running.root)
+    kept: dict[str, object] = {}
+    notes = []
+    for key, keys in RESTART_SETTINGS.items():
+        if getattr(read, key) != getattr(running, key):
+            kept.update({k: getattr(running, k) for k in keys})
+            if getattr(read, key) != getattr(before, key):
+                notes.append(f"papersite.yml changed {key} to {getattr(read, key)}: restart needed "
+                             f"(papersite serve goes on with {getattr(running, key)})")
+    return (dataclasses.replace(read, **kept) if kept else read), read, notes
 
 
 def _say(message: str) -> None:
-    print(f"papersite serve: {message}", file=sys.stderr, flush=True)
+    print(one_line(f"papersite serve: {message}"), file=sys.stderr, flush=True)
 
 
 def _sources(config: ProjectConfig) -> dict[str, tuple[int, int]]:
     """Every input a rebuild reads, by path relative to the root: (size, mtime in ns)."""
     found: dict[str, tuple[int, int]] = {}
     paths = [config.root / MKDOCS_FILE, config.root / "papersite.yml"]
+    if config.taxonomy_file.is_relative_to(config.root):  # (not the bundled one)
+        paths.append(config.taxonomy_file)
     for dirpath, dirnames, filenames in os.walk(config.docs_dir):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         paths.extend(Path(dirpath) / name for name in filenames if not name.startswith("."))
@@ -64,6 +95,7 @@ class Rebuilder:
 
     def __init__(self, config: ProjectConfig) -> None:
         self.config = config
+        self.read = config  # papersite.yml as last read (a restart setting may differ from self.config)
         self.lock = threading.Lock()
         self.seen: dict[str, tuple[int, int]] | None = None  # before the first build
         self.broken = False
@@ -77,9 +109,17 @@ class Rebuilder:
             started = time.perf_counter()
             args = argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs", parallel=False)
             try:
+                if self.seen is not None:
+                    self.config, self.read, notes = reload_settings(self.config, self.read)
+                    for note in notes:
+                        _say(note)
                 status = run_build(args, self.config)  # prints path:line: message for each problem
+            except PapersiteError as error:  # papersite.yml as now edited: the last good settings stay
+                for line in error.lines():
+                    print(f"papersite: {line}", file=sys.stderr)
+                status = 1
             except Exception as error:  # noqa: BLE001 - a serve must outlive any failed rebuild
-                print(f"papersite: {self.config.root / MKDOCS_FILE}:1: rebuild failed: {error}", file=sys.stderr)
+                print(one_line(f"papersite: {self.config.root / MKDOCS_FILE}:1: rebuild failed: {error}"), file=sys.stderr)
                 status = 1
             seconds = time.perf_counter() - started
             self.seen = now
@@ -95,6 +135,17 @@ class Rebuilder:
                     threading.Thread(target=load_libraries, name="load libraries", daemon=True).start()
 
 
+def parse_dev_addr(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (host optional, ``[::1]`` allowed) as (host, port); ValueError saying what is wrong."""
+    host, colon, port = text.rpartition(":")
+    if not colon or not port.isascii() or not port.isdigit() or not 0 < int(port) <= 65535:
+        raise ValueError(f"expected HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:8000; got {text!r}")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if any(c.isspace() or c in "[]/" for c in host) or not host.isprintable():
+        raise ValueError(f"expected HOST:PORT with a host name or address, e.g. 127.0.0.1:8000; got {text!r}")
+    return host or "127.0.0.1", int(port)
+
+
 def serve(config: ProjectConfig, dev_addr: str) -> int:
     from mkdocs.livereload import LiveReloadServer
 
@@ -106,9 +157,10 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
             print(f"papersite serve: serving {config.site_dir} on {self.url}", file=sys.stderr, flush=True)
             threading.Thread(target=rebuild, name="first build", daemon=True).start()
 
-    host, _, port = dev_addr.rpartition(":")
-    if not port.isdigit():
-        print(f"papersite: --dev-addr {dev_addr!r}: expected HOST:PORT, e.g. 127.0.0.1:8000", file=sys.stderr)
+    try:
+        host, port = parse_dev_addr(dev_addr)
+    except ValueError as error:
+        print(f"papersite: --dev-addr: {error}", file=sys.stderr)
         return 2
     # The server logs a request it answers with 404 as a warning of the "mkdocs" logger, where
     # MkDocs' strict mode counts warnings: a reader asking for a page while MkDocs rebuilds in
@@ -119,23 +171,30 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
         requests.addHandler(logging.StreamHandler(sys.stderr))
     rebuild = Rebuilder(config)
     config.site_dir.mkdir(parents=True, exist_ok=True)
-    server = Server(builder=rebuild, host=host or "127.0.0.1", port=int(port), root=str(config.site_dir))
+    try:
+        server = Server(builder=rebuild, host=host, port=port, root=str(config.site_dir))
+    except OSError as error:  # the port is taken, the host is not this machine's
+        print(f"papersite: cannot serve on {dev_addr}: {error.strerror or error}", file=sys.stderr)
+        return 1
 
     def error_page(code: int) -> bytes | None:
         page = config.site_dir / f"{code}.html"
         return page.read_bytes() if code in (404, 500) and page.is_file() else None
 
     server.error_handler = error_page
-    for path in (config.docs_dir, config.root / MKDOCS_FILE, config.root / "papersite.yml"):
+    # (the taxonomy too: check reads it on every rebuild)
+    for path in (config.docs_dir, config.root / MKDOCS_FILE, config.root / "papersite.yml", config.taxonomy_file):
         if path.exists():
             server.watch(str(path))
     try:
         server.serve()
-    except KeyboardInterrupt:
-        pass
     except OSError as error:
         print(f"papersite: cannot serve on {dev_addr}: {error.strerror or error}", file=sys.stderr)
         return 1
     finally:
         server.shutdown()
+        # Ctrl-C: a rebuild in its thread is writing the site; let it finish (a second Ctrl-C
+        # does not wait) so the site left behind is a whole one. The command line says "interrupted".
+        with rebuild.lock:
+            pass
     return 0

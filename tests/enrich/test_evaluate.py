@@ -1,4 +1,6 @@
 import json
+
+import pytest
 from types import SimpleNamespace
 
 from generator.config import load_config
@@ -87,3 +89,32 @@ def test_eval_reports_the_figures_a_reader_computes_by_hand(tmp_path, capsys):
         "top_30": [["graphs", 4], ["molecules", 2], ["chemistry", 1], ["images", 1], ["privacy", 1], ["robots", 1]],
     }
     assert report["source"] == "pages"
+
+
+@pytest.mark.parametrize(("content", "line", "message"), [
+    (b'{"title": "a", "abstract": "b", "topic": "Theory"}\n\xff\xfe\n', 2, "not UTF-8 text"),
+    (b'\n{"title": "a"}\n', 2, "expected a JSON object with title, abstract and topic"),
+    (b'[1, 2]\n', 1, "expected a JSON object"),
+    (b'{"topic": "Theory", "title": 5}\n', 1, "expected a JSON object"),
+    (b'{"topic": "Theory", "title": "a", "title": "b"}\n', 1, "appears twice"),
+    (b'{"topic": \n', 1, "not valid JSON"),
+    ('{"topic": "·"}\n'.encode(), 1, "topic area must be a name"),
+    ('{"topic": "Theory · "}\n'.encode(), 1, "topic sub-area must be a name"),
+])
+def test_a_bad_labels_file_is_a_located_error(tmp_path, capsys, content, line, message):
+    from generator.cli import main
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_bytes(content)
+    assert main(["--project", str(tmp_path), "eval", "--labels", str(labels)]) == 2
+    err = capsys.readouterr().err
+    assert f"{labels}:{line}: " in err and message in err and "Traceback" not in err
+
+
+def test_a_labels_file_with_a_byte_order_mark_reads_as_without(tmp_path):
+    from generator.enrich.evaluate import read_labels
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_bytes('\ufeff{"title": "a", "abstract": "b", "topic": "Theory · Learning Theory"}\n'.encode())
+    (paper,) = read_labels(labels)
+    assert (paper.area, paper.subarea) == ("Theory", "Learning Theory")

@@ -232,18 +232,15 @@ def test_json_records_that_would_crash_or_lose_data_are_errors_at_their_line(lin
 
 
 def test_listing_values_are_normalised_to_what_check_accepts():
+    # (a topic with an empty part around '·' is refused, not normalised: see below)
     records = [
-        {"title": "A", "topic": "·", "keywords": ["Graph", "graph", " GRAPH ", "trees"], "links": {"pdf": "HTTPS://example.org/a.pdf"}},
-        {"title": "B", "topic": {"area": "  ", "subarea": "x"}},
-        {"title": "C", "topic": " ·  · Vision ·"},
+        {"title": "A", "topic": "", "keywords": ["Graph", "graph", " GRAPH ", "trees"], "links": {"pdf": "HTTPS://example.org/a.pdf"}},
+        {"title": "C", "topic": " Vision  ·  Robots "},
     ]
     entries = listing("".join(json.dumps(r) + "\n" for r in records), "x.jsonl").entries
     assert entries[0].topic is None and entries[0].keywords == ["Graph", "trees"]
     assert entries[0].links == {"pdf": "https://example.org/a.pdf"}
-    assert entries[1].topic is None
-    assert entries[2].topic == ("Vision", None)
-    with pytest.raises(PapersiteError, match=r"listing.dat:3: expected a topic line"):
-        listing("论文检索\n\n·\n\nAda Lovelace\n\n" + PROSE + "\n")
+    assert entries[1].topic == ("Vision", "Robots")
 
 
 _PIECES = [b"{", b"}", b"[", b"]", b'"', b":", b",", b"\n", b"\n\n", b"1", b"\xc2\xb6", b"\xc2\xb7", b"\x1f\x8b", b"\x00",
@@ -266,3 +263,30 @@ def test_random_gzip_is_a_listing_or_a_listing_error(data):
         listing(gzip.compress(data))
     except PapersiteError as error:
         assert str(error).startswith("listing.dat:")
+
+
+@pytest.mark.parametrize("topic", ["·", " · ", " · Robustness", "Deep Learning ·", "Deep Learning · · Robustness", "   "])
+def test_a_topic_with_an_empty_part_is_refused_in_every_format(topic):
+    if topic.strip():  # (a blank line is no topic line at all in this format)
+        triples = f"论文检索\n\n{topic}\n\nAda Lovelace\n\n{PROSE}\n"
+        with pytest.raises(PapersiteError, match=r"^listing.dat:3: expected a topic line .*topic (sub-)?area must be a name"):
+            listing(triples)
+    record = {"title": "A paper", "abstract": PROSE}
+    area, _, subarea = topic.partition("·")
+    for value in (topic, {"area": area, "subarea": subarea} if area.strip() and subarea.strip() else {"area": topic}):
+        with pytest.raises(PapersiteError, match=r"^listing.dat:2: field 'topic': topic (sub-)?area must be a name"):
+            listing("\n" + json.dumps({**record, "topic": value}) + "\n")
+
+
+def test_an_empty_topic_string_is_no_topic_and_a_named_one_is_kept():
+    record = {"title": "A paper", "abstract": PROSE}
+    assert listing(json.dumps({**record, "topic": ""}) + "\n").entries[0].topic is None
+    assert listing(json.dumps({**record, "topic": " Theory ·  Deep  nets "}) + "\n").entries[0].topic == ("Theory", "Deep nets")
+
+
+@pytest.mark.parametrize("count", ["9" * 5000, "1," * 2000 + "000", "10000001", "99999999999999999999"])
+def test_a_header_announcing_an_unreasonable_count_is_refused_at_its_line(count):
+    text = f"Your list\n\nThere are {count} papers for you\n\n1First¶\n\n[openreview] [pdf]\n\nAbstract {PROSE}\n"
+    with pytest.raises(PapersiteError, match=r"^listing.dat:3: header announces .* papers; expected at most 10,000,000"):
+        listing(text)
+    assert listing(text.replace(count, "10,000,000")).announced == 10_000_000

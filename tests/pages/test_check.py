@@ -349,6 +349,36 @@ def test_check_and_import_read_the_taxonomy_alike(project: Path, tmp_path: Path)
     assert main(["--project", str(project), "import", "--quiet"]) == 1
 
 
+@pytest.mark.parametrize(("area", "subarea", "at"), [("·", None, "area"), ("Deep Learning", "·", "subarea"),
+                                                    ("Deep Learning", " · Theory", "subarea"), ("Deep · Learning", "Theory", "area"),
+                                                    ("Deep\\nLearning", None, "area"), ("Deep Learning", "The\\u2028ory", "subarea")])
+def test_a_page_topic_with_an_empty_part_or_the_separator_is_refused(project: Path, area, subarea, at) -> None:
+    page = write(project, make_record("sep", topic=Topic("Deep Learning", "Theory", "maintainer")))
+    edit(page, "area: Deep Learning", f'area: "{area}"')  # (YAML escapes: a line break spelt \n)
+    if subarea is not None:
+        edit(page, "subarea: Theory", f'subarea: "{subarea}"')
+    problems = [p for p in check_pages(load_config(project)) if p.is_error]
+    assert [(p.line, p.message.split(" on one line")[0]) for p in problems] == [
+        (line_of(page, f"{at}:"), f"topic {'area' if at == 'area' else 'sub-area'} must be a name")]
+
+
+def test_a_page_with_5000_authors_is_checked_in_bounded_memory(project: Path) -> None:
+    # a physics collaboration: check builds the catalogue's author slugs, never every co-author pair
+    import tracemalloc
+
+    members = [f"Member {i:05d}" for i in range(5000)]
+    write(project, make_record("atlas", authors=members))
+    write(project, make_record("small", authors=members[:3]))
+    tracemalloc.start()
+    try:
+        problems = check_pages(load_config(project))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not [p for p in problems if p.is_error]
+    assert peak < 48 * 1024 * 1024, f"{peak / 2**20:.0f} MiB"  # every pair: more than a gigabyte
+
+
 def test_invisible_characters_in_page_values_are_warnings_at_their_line(project: Path) -> None:
     page = write(project, make_record("hidden", title="A title\u200e with a mark",
                                       authors=["Ada Lovelace", "Alan\u200b Turing"], keywords=["diffusion\u2060 models"]))

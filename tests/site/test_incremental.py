@@ -302,3 +302,18 @@ def test_a_changed_reference_catalogue_is_imported_again() -> None:
         before = incremental.import_inputs(load_config(root))
         reference.write_text('{"title": "A paper on graphs", "authors": ["Ada King"]}\n', encoding="utf-8")
         assert incremental.import_inputs(load_config(root)) != before
+
+
+def test_the_engine_stamp_changes_with_the_engine_settings_papersite_yml_gives(tmp_path):
+    # site_url and repo_url reach every page's chrome: a changed one must not leave a dirty build
+    # re-rendering only the changed pages (`papersite serve` reloads papersite.yml between rebuilds)
+    import dataclasses
+
+    from generator.config import load_config
+    from generator.site.incremental import engine_inputs
+
+    (tmp_path / "papersite.yml").write_text("site_name: x\n", encoding="utf-8")
+    config = load_config(tmp_path)
+    moved = dataclasses.replace(config, site_url="https://example.org/elsewhere/")
+    assert engine_inputs(config, "mkdocs", []) != engine_inputs(moved, "mkdocs", [])
+    assert engine_inputs(config, "mkdocs", []) == engine_inputs(load_config(tmp_path), "mkdocs", [])

@@ -337,6 +337,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
         for other, n in author.coauthors
     )
     shared = any(n > 1 for _, n in author.coauthors)
+    more = author.coauthor_count - len(author.coauthors)  # a large collaboration (catalog.MAX_COAUTHORS_SHOWN)
     body = block(
         _crumbs(here, [("authors/", "Authors")]),
         f"<h1>{esc(author.name)}</h1>",
@@ -349,6 +350,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
         '<h2 id="coauthors">Co-authors</h2>' if coauthors else "",
         '<p class="ps-muted">The number is how many papers they wrote together, where more than one.</p>' if shared else "",
         f'<ul class="ps-columns">{coauthors}</ul>' if coauthors else "",
+        f'<p class="ps-muted">and {more:,} more (see the papers above).</p>' if more > 0 else "",
     )
     return DetailPage(here, plain_title(author.name), body)
 
@@ -473,7 +475,7 @@ def _papers_inputs(papers: list[PaperRecord], catalog: Catalog) -> list[str]:
 
 def _author_inputs(author: Author, catalog: Catalog) -> str:
     return repr((author.name, author.slug, author.variants, _papers_inputs(author.papers, catalog),
-                 [(other.slug, other.name, n) for other, n in author.coauthors]))
+                 [(other.slug, other.name, n) for other, n in author.coauthors], author.coauthor_count))
 
 
 def _keyword_inputs(keyword, catalog: Catalog, related: dict[int, list[tuple[object, int]]]) -> str:  # noqa: ANN001

@@ -1,0 +1,61 @@
+"""generator/site/catalog.py: co-authors in memory linear in the names, whatever one paper's author count."""
+
+from __future__ import annotations
+
+import random
+import tracemalloc
+from collections import Counter
+
+from generator.pages.record import PaperRecord, SourceRef
+from generator.site.catalog import MAX_COAUTHORS_SHOWN, build_catalog
+from generator.site.render.indices import _author_page
+from generator.text import fold
+
+
+def paper(slug: str, authors: list[str]) -> PaperRecord:
+    return PaperRecord(id=slug, slug=slug, title=f"Paper {slug}", authors=authors, abstract="An abstract.",
+                       sources=[SourceRef("l.txt", 1, "json")])
+
+
+def collaboration(names: int) -> list[PaperRecord]:
+    members = [f"Member {i:05d}" for i in range(names)]
+    return [paper("atlas", members), paper("small", ["Member 00007", "Ada Lovelace"])]
+
+
+def test_a_paper_with_5000_authors_keeps_the_catalog_small():
+    records = collaboration(5000)
+    tracemalloc.start()
+    try:
+        catalog = build_catalog(records)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # every pair would be 25 million entries (more than a gigabyte); a linear catalog is a few MB
+    assert peak < 32 * 1024 * 1024, f"{peak / 2**20:.0f} MiB"
+    member = catalog.author_of[fold("Member 00042")]
+    assert member.coauthor_count == 4999 and len(member.coauthors) == MAX_COAUTHORS_SHOWN
+    assert member.coauthors[0][0].name == "Member 00000" and all(n == 1 for _, n in member.coauthors)
+    seven = catalog.author_of[fold("Member 00007")]  # two papers: the count of both, the list capped
+    assert seven.coauthor_count == 5000 and len(seven.coauthors) == MAX_COAUTHORS_SHOWN
+    assert all(other is not seven for other, _ in seven.coauthors)
+
+
+def test_the_author_page_lists_the_first_coauthors_and_counts_the_rest():
+    catalog = build_catalog(collaboration(300))
+    page = _author_page(catalog.author_of[fold("Member 00042")], catalog)
+    assert page.body.count("<li>") - 1 == MAX_COAUTHORS_SHOWN  # and its one paper
+    assert f"and {299 - MAX_COAUTHORS_SHOWN:,} more" in page.body
+
+
+def test_coauthors_are_the_most_shared_first_then_in_author_order():
+    rng = random.Random(27)
+    names = [f"Name {i}" for i in range(40)]
+    records = [paper(f"p{i}", rng.sample(names, rng.randint(1, 12))) for i in range(60)]
+    catalog = build_catalog(records)
+    order = {id(a): i for i, a in enumerate(catalog.authors)}
+    for author in catalog.authors:
+        counts = Counter(fold(n) for p in author.papers for n in dict.fromkeys(map(fold, p.authors)))
+        del counts[fold(author.name)]
+        expected = sorted(((catalog.author_of[k], n) for k, n in counts.items()), key=lambda x: (-x[1], order[id(x[0])]))
+        assert author.coauthors == expected[:MAX_COAUTHORS_SHOWN]
+        assert author.coauthor_count == len(counts)

@@ -1,0 +1,70 @@
+"""generator/site/serve.py: each rebuild reads papersite.yml again; what cannot change live says "restart needed"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.config import load_config
+from generator.site import build
+from generator.site.serve import Rebuilder
+
+
+@pytest.fixture()
+def rebuilder(tmp_path: Path, monkeypatch):
+    project = tmp_path / "p"
+    assert main(["init", str(project), "--site-name", "Old name"]) == 0
+    used = []
+    monkeypatch.setattr(build, "run_build", lambda args, config: used.append(config) or 0)
+    rebuild = Rebuilder(load_config(project))
+    rebuild()  # the first build
+    return project, rebuild, used
+
+
+def edit_settings(project: Path, old: str, new: str) -> None:
+    path = project / "papersite.yml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_rebuild_uses_the_settings_as_now_edited(rebuilder, capsys):
+    project, rebuild, used = rebuilder
+    edit_settings(project, 'site_name: "Old name"', "site_name: New name\nsite_url: https://example.org/papers/")
+    rebuild()
+    assert used[-1].site_name == "New name" and used[-1].site_url == "https://example.org/papers/"
+    err = capsys.readouterr().err
+    assert "rebuilt in" in err and "papersite.yml changed" in err and "restart" not in err
+
+
+def test_a_moved_site_or_docs_dir_needs_a_restart_and_the_rest_still_applies(rebuilder, capsys):
+    project, rebuild, used = rebuilder
+    first = used[-1]
+    edit_settings(project, 'site_name: "Old name"', "site_name: New name\nsite_dir: public")
+    edit_settings(project, "docs_dir: site_src\npapers_dir: site_src/papers", "docs_dir: pages\npapers_dir: pages/papers")
+    (project / "pages" / "papers").mkdir(parents=True)
+    rebuild()
+    now = used[-1]
+    assert now.site_name == "New name"
+    assert (now.site_dir, now.docs_dir, now.papers_dir) == (first.site_dir, first.docs_dir, first.papers_dir)
+    err = capsys.readouterr().err
+    assert "papersite.yml changed site_dir to" in err and "papersite.yml changed docs_dir to" in err
+    assert err.count("restart needed") == 2
+    (project / "site_src" / "about.md").write_text("# About\n", encoding="utf-8")
+    rebuild()  # said once per change, not on every rebuild
+    assert "restart needed" not in capsys.readouterr().err and used[-1].site_dir == first.site_dir
+
+
+def test_a_broken_papersite_yml_fails_the_rebuild_and_keeps_the_last_good_settings(rebuilder, capsys):
+    project, rebuild, used = rebuilder
+    edit_settings(project, "repo_branch: main", "repo_branch: main\nsite_nmae: typo")
+    count = len(used)
+    rebuild()
+    assert len(used) == count  # nothing built with settings that do not load
+    err = capsys.readouterr().err
+    assert "papersite.yml:" in err and "site_nmae" in err and "still serving the last good site" in err
+    edit_settings(project, "site_nmae: typo", "")
+    rebuild()
+    assert len(used) == count + 1 and used[-1].site_name == "Old name"
