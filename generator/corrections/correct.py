@@ -49,7 +49,7 @@ from generator.corrections.form import (
 from generator.outputs import output_problem, write_output
 from generator.pages.frontmatter import read_text
 from generator.pages.store import project_lock, recover, write_alone
-from generator.problems import PapersiteError
+from generator.problems import one_line, PapersiteError
 from generator.pages.record import PaperRecord, Topic, parse_page, render_page
 from generator.pages.schema import FRONT_MATTER_FIELDS
 from generator.enrich.features import STOPWORDS
@@ -707,10 +707,16 @@ def run_correct(args: argparse.Namespace, config: ProjectConfig) -> int:
     if not result.changed:
         print(f"papersite correct: nothing to change; the form matches {result.label}")
         return 0
-    sys.stdout.write(result.diff())
+    sys.stdout.write(printed_diff(result))
     action = "would change" if dry_run else "changed"
     print(f"papersite correct: {action} {', '.join(result.changed)} in {result.label}")
     return 0
+
+
+def printed_diff(result: CorrectionResult) -> str:
+    """The diff as the command prints it: a page line "::warning ..." (a context line starts with a
+    space, which the runner strips) never reaches a CI log as a workflow command."""
+    return "".join(one_line(line) + "\n" for line in result.diff().splitlines())
 
 
 def _read_approvals(path: Path) -> set[str]:

@@ -658,3 +658,13 @@ def test_a_correction_is_refused_while_another_thread_holds_the_lock(project: Pa
     finally:
         release.set()
         holder.join(30)
+
+
+def test_a_page_line_never_reaches_the_ci_log_as_a_workflow_command() -> None:
+    from generator.corrections.correct import CorrectionResult, printed_diff
+
+    before = "---\ntitle: Old\nnote: |\n  ::warning file=README.md::pwned\n  ::add-mask::x\n---\n"
+    after = before.replace("title: Old", "title: New")
+    printed = printed_diff(CorrectionResult(Path("p.md"), "p.md", before, after, ["title"]))
+    assert "+title: New" in printed and "pwned" in printed
+    assert not any(line.lstrip().startswith("::") for line in printed.splitlines())
