@@ -77,6 +77,20 @@ def outside_problem(path: Path | str, root: Path) -> str | None:
     return f"leads outside the project (to {os.path.realpath(path)}); papersite reads and writes only inside {root}"
 
 
+def read_capped(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of the file ``path``, refused (``PapersiteError``, naming ``what``) past ``limit``.
+
+    One byte past the limit is read, never more: a bigger file is refused before it fills memory."""
+    try:
+        with Path(path).open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise PapersiteError.at(path, 1, f"cannot read the {what} ({error.strerror})") from None
+    if len(data) > limit:
+        raise PapersiteError.at(path, 1, f"the {what} is larger than {limit / (1024 * 1024):g} MiB")
+    return data
+
+
 def readable_file(path: Path | str, root: Path | None, label: str | None = None) -> Path:
     """``path``, if papersite may read it: the one guard every reader of a project's files goes through.
 

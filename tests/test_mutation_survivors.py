@@ -41,6 +41,7 @@ def test_check_reports_a_front_matter_that_is_never_closed(tmp_path: Path):
 
 def test_check_of_a_project_without_papers_is_clean(tmp_path: Path, capsys):
     (tmp_path / "papersite.yml").write_text("site_name: Empty\n", encoding="utf-8")
+    (tmp_path / "site_src" / "papers").mkdir(parents=True)  # no folder at all is an error (a false green otherwise)
     assert check_pages(load_config(tmp_path)) == []
     assert papersite(["--project", str(tmp_path), "check"]) == 0
 

@@ -25,7 +25,7 @@ from generator.enrich.keywords import extract_keywords
 from generator.pages.folder import read_pages
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 from generator.enrich.topics import infer_topics, load_topic_model
-from generator.inputs import MAX_LISTING_BYTES, InputError, load_json
+from generator.inputs import MAX_LISTING_BYTES, InputError, load_json, read_capped
 from generator.pages.schema import topic_problem
 from generator.problems import PapersiteError
 
@@ -74,13 +74,7 @@ def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], An
 
 def read_labels(path: Path) -> list[LabelledPaper]:
     """A ``--labels`` file; ``PapersiteError`` at the line of the first row that is not a labelled paper."""
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_LISTING_BYTES + 1)
-    except OSError as error:
-        raise PapersiteError.at(path, 1, f"cannot read the labels file ({error.strerror})") from None
-    if len(data) > MAX_LISTING_BYTES:
-        raise PapersiteError.at(path, 1, f"labels file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB")
+    data = read_capped(path, MAX_LISTING_BYTES, "labels file")
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark, as listings allow
     except UnicodeDecodeError as error:

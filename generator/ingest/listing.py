@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from generator.layout import is_web_url
-from generator.inputs import MAX_ANNOUNCED_PAPERS, MAX_LISTING_BYTES, InputError, gunzip_capped, load_json, readable_file
+from generator.inputs import MAX_ANNOUNCED_PAPERS, MAX_LISTING_BYTES, InputError, gunzip_capped, load_json, read_capped, readable_file
 from generator.pages.schema import TOPIC_SEPARATOR, topic_problem
 from generator.problems import PapersiteError
 
@@ -101,15 +101,7 @@ def clean_abstract(text: str | None) -> str | None:
 def read_listing(path: Path | str) -> Listing:
     """Read and parse one listing file; raises PapersiteError if it is not a listing."""
     path = readable_file(path, None)  # a FIFO would hang the read; where it may lie, the caller knows
-    try:
-        with path.open("rb") as handle:
-            # read one byte past the limit: a bigger file is refused before it fills memory
-            data = handle.read(MAX_LISTING_BYTES + 1)
-    except OSError as error:
-        raise PapersiteError.at(path, 1, f"cannot read file ({error.strerror})") from None
-    if len(data) > MAX_LISTING_BYTES:
-        raise PapersiteError.at(path, 1, f"file is larger than {MAX_LISTING_BYTES // (1024 * 1024)} MiB (the listing size limit)")
-    return parse_listing(data, path)
+    return parse_listing(read_capped(path, MAX_LISTING_BYTES, "listing"), path)
 
 
 def parse_listing(data: bytes, path: Path | str) -> Listing:

@@ -29,7 +29,7 @@ from typing import Iterable, Mapping
 
 import yaml
 
-from generator.inputs import InputError, check_anchor_free, compose_yaml, readable_file
+from generator.inputs import InputError, check_anchor_free, compose_yaml, read_capped, readable_file
 from generator.problems import PapersiteError
 from generator.text import title_key
 
@@ -108,11 +108,7 @@ def load_settled(path: Path | None, slug_sources: Mapping[str, Iterable[tuple[st
     label = str(path)
     readable_file(path, root)  # a regular file, inside the project
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_SETTLED_BYTES + 1)
-        if len(data) > MAX_SETTLED_BYTES:
-            raise PapersiteError.at(label, 1, f"the settled matches file is larger than {MAX_SETTLED_BYTES // 2**20} MB")
-        text = data.decode("utf-8")
+        text = read_capped(path, MAX_SETTLED_BYTES, "settled matches file").decode("utf-8")
         check_anchor_free(text)
         data, node = compose_yaml(text)
     except InputError as error:

@@ -210,7 +210,7 @@ def test_a_gzip_bomb_and_an_oversized_file_are_refused_before_they_fill_memory(t
         read_listing(bomb)
     big = tmp_path / "big.txt"
     big.write_bytes(b"x" * (1024 * 1024 + 1))
-    with pytest.raises(PapersiteError, match=r"big.txt:1: file is larger than 1 MiB"):
+    with pytest.raises(PapersiteError, match=r"big.txt:1: the listing is larger than 1 MiB"):
         read_listing(big)
 
 
