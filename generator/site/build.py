@@ -65,17 +65,14 @@ def _say(quiet: bool, message: str) -> None:
 
 
 def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool, timings: Timings | None = None) -> int:
-    """The import step, skipped when nothing it reads changed since it last succeeded."""
+    """The import step, skipped when nothing it reads changed since it last succeeded
+    (``papersite import`` or a build's; ``run_import`` keeps the stamp)."""
     from generator.ingest.importer import run_import
 
     if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, incremental.import_inputs(config)):
         _say(quiet, "import: no listing, page, state or setting changed since the last import; skipped")
         return 0
-    incremental.clear_stamp(config, incremental.IMPORT_STAMP)
-    status = run_import(argparse.Namespace(sources=[], report=None, quiet=quiet), config, timings)
-    if status == 0:  # hashed after the import wrote its pages: they are its output as well as its input
-        incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
-    return status
+    return run_import(argparse.Namespace(sources=[], report=None, quiet=quiet), config, timings)
 
 
 def _theme_dirs(config: ProjectConfig) -> list[Path]:
@@ -132,15 +129,25 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
 
 
 def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
-    """``SITE_STAGES`` in their order (pipeline.py), each timed."""
+    """``SITE_STAGES`` in their order (pipeline.py), each timed; nothing at all when no input
+    changed since the last build (``incremental.build_inputs``)."""
     quiet = bool(getattr(args, "quiet", False))
     clean = bool(getattr(args, "clean", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     timings, import_timings = Timings(SITE_STAGES), Timings(IMPORT_STAGES)
-    status = _stages(args, config, quiet, clean, timings, import_timings)
+    if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, _build_inputs(args, config))):
+        _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
+        status = 0
+    else:
+        incremental.clear_stamp(config, incremental.BUILD_STAMP)  # trusted again only once this build ends well
+        status = _stages(args, config, quiet, clean, timings, import_timings)
     if getattr(args, "timings", None):
         write_timings(Path(args.timings), import_timings, timings)
     return status
+
+
+def _build_inputs(args: argparse.Namespace, config: ProjectConfig) -> str:
+    return incremental.build_inputs(config, getattr(args, "engine", "mkdocs"), bool(getattr(args, "no_import", False)), _theme_dirs(config))
 
 
 def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa: ANN001
@@ -149,6 +156,14 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
             status = import_unless_unchanged(config, quiet, clean, import_timings)
         if status:
             return status
+    inputs = _build_inputs(args, config)  # what the steps below read: the import wrote its pages
+    status = _checked_stages(args, config, quiet, clean, timings)
+    if status == 0:
+        incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
+    return status
+
+
+def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
     # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
