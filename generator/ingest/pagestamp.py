@@ -45,13 +45,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from generator.config import ProjectConfig
 from generator.ingest.threeway import merge_fields
-from generator.inputs import InputError, load_json
+from generator.inputs import InputError, lies_inside, load_json
 from generator.pages.folder import Page, display_path, page_files, page_paths, read_pages
 
 VIEWS_FILE = "page_views.json"
@@ -85,6 +87,14 @@ def _state_rows(config: ProjectConfig) -> dict[str, Any]:
     return rows
 
 
+def _regular(path: Path) -> bool:
+    """A regular file, not a link: readable (``inputs.readable_file``) in a folder inside the project."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def pages_view(config: ProjectConfig, file_hash: Callable[[Path], str], state_hash: str, views_file: Path) -> str:
     """A digest of every page's view; only pages whose bytes changed since ``views_file`` was saved are parsed."""
     try:
@@ -92,11 +102,11 @@ def pages_view(config: ProjectConfig, file_hash: Callable[[Path], str], state_ha
         kept = saved["pages"] if saved.get("state") == state_hash else {}
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
         kept = {}
-    readable = set(page_paths(config))
+    folder_inside = lies_inside(config.papers_dir, config.root)
     views: dict[str, list] = {}
     changed: dict[Path, str] = {}
     for path in page_files(config):
-        if path not in readable:
+        if not (folder_inside and _regular(path)) and not page_paths(config, [path]):
             views[path.name] = ["", "unreadable"]
             continue
         digest = file_hash(path)
@@ -111,10 +121,11 @@ def pages_view(config: ProjectConfig, file_hash: Callable[[Path], str], state_ha
         for path, digest in changed.items():
             page = parsed.get(path)
             view = page_view(page, state.get(page.record.id) if page and page.record else None)
-            views[path.name] = [digest, view if view is not None else f"bytes:{digest}"]
+            shown = json.dumps(view if view is not None else f"bytes:{digest}", sort_keys=True, ensure_ascii=False)
+            views[path.name] = [digest, hashlib.sha256(shown.encode("utf-8", "surrogatepass")).hexdigest()]
         views_file.parent.mkdir(parents=True, exist_ok=True)
         views_file.write_text(json.dumps({"state": state_hash, "pages": views}), encoding="utf-8")
     digest = hashlib.sha256(display_path(config.papers_dir, config.root).encode("utf-8", "surrogateescape"))
     for name in sorted(views):
-        digest.update(json.dumps([name, views[name][1]], sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        digest.update(f"{name}\0{views[name][1]}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()

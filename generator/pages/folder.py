@@ -70,9 +70,9 @@ def display_path(path: Path, root: Path) -> str:
         return str(path)
 
 
-def page_paths(config: ProjectConfig) -> list[Path]:
-    """The page files papersite may read (``inputs.readable_file``); ``read_pages`` reports the others."""
-    return [path for path in page_files(config) if _readable(path, config.root)]
+def page_paths(config: ProjectConfig, paths: Iterable[Path] | None = None) -> list[Path]:
+    """The page files (or of ``paths``) papersite may read (``inputs.readable_file``); ``read_pages`` reports the others."""
+    return [path for path in (page_files(config) if paths is None else paths) if _readable(path, config.root)]
 
 
 def page_files(config: ProjectConfig) -> list[Path]:

@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generator.pages.check import check_pages, errors_only, project_file_problems
 from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
 from generator.outputs import check_output
@@ -33,9 +32,6 @@ from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timing
 from generator.site.engines import read_config
 from generator.site import incremental
 from generator import layout
-from generator.site.pagecache import CheckedPages, clear_caches
-from generator.site.postbuild import reuse_engine_output, run_postbuild
-from generator.site.stage import stage_docs, staged_docs_dir, staged_overrides_dir
 from generator.problems import PapersiteError, one_line
 
 MKDOCS_FILE = "mkdocs.yml"
@@ -164,6 +160,11 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
 
 
 def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
+    # Imported here, not above: a build with nothing to do stops before them (a second of imports).
+    from generator.pages.check import check_pages, errors_only, project_file_problems
+    from generator.site.pagecache import CheckedPages, clear_caches
+    from generator.site.stage import stage_docs
+
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
     # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
@@ -204,6 +205,8 @@ def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
 
 
 def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=False) -> int:  # noqa: ANN001
+    from generator.site.postbuild import reuse_engine_output
+
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
          f"({staged.written} files written, {staged.removed} removed; {staged.papers_rendered} paper, "
          f"{staged.details_rendered} author and keyword pages rendered) in {timings.seconds['stage']:.1f}s")
@@ -233,6 +236,9 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
 
 
 def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched) -> int:  # noqa: ANN001
+    from generator.site.postbuild import run_postbuild
+    from generator.site.stage import staged_overrides_dir
+
     with timings.stage("engine"):
         if not skip_engine:
             touched.append(True)
@@ -258,6 +264,8 @@ def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engi
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
     """Live preview: ``serve.py`` rebuilds incrementally on every edit (MkDocs);
     Zensical serves a staged dir it rebuilds itself."""
+    from generator.site.stage import stage_docs, staged_overrides_dir
+
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     if getattr(args, "engine", "mkdocs") == "zensical":
         # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
@@ -281,4 +289,4 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
     return serve(config, args.dev_addr)
 
 
-__all__ = ["run_build", "run_serve", "staged_docs_dir", "source_date_epoch"]
+__all__ = ["run_build", "run_serve", "source_date_epoch"]

@@ -44,35 +44,38 @@ class FileHashes:
         except (OSError, ValueError):
             pass
 
-    def file_hash(self, path: Path, stat: os.stat_result | None = None) -> str:
+    def file_hash(self, path: Path | str, stat: os.stat_result | None = None) -> str:
         key = str(path)
-        stat = stat or path.stat()
+        stat = stat or os.stat(key)
         seen = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
         entry = self.new.get(key) or self.old.get(key)
         if isinstance(entry, list) and len(entry) == 4 and tuple(entry[:3]) == seen:
             self.new[key] = entry
             return entry[3]
         self.read += 1
-        value = hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(key, "rb") as handle:
+            value = hashlib.sha256(handle.read()).hexdigest()
         self.new[key] = [*seen, value]
         return value
 
     def fold_tree(self, digest: "hashlib._Hash", path: Path, base: Path) -> None:
-        """Fold every file under ``path`` (name and bytes, in sorted order) into ``digest``."""
+        """Fold every file under ``path`` (name relative to ``base`` and bytes, in sorted order) into ``digest``."""
+        try:
+            name = path.relative_to(base).as_posix()
+        except ValueError:
+            name = path.as_posix()
         if path.is_file():
-            files = [path]
+            files = [(name, str(path), path.is_symlink())]
         elif path.is_dir():
-            files = sorted(_walk(path))
+            files = []
+            _walk(str(path), "" if name == "." else f"{name}/", files)
+            files.sort()
         else:
             digest.update(f"missing:{path}\0".encode("utf-8", "surrogateescape"))
             return
-        for file in files:
-            try:
-                name = file.relative_to(base).as_posix()
-            except ValueError:
-                name = file.as_posix()
+        for name, file, link in files:
             digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-            if file.is_symlink() and not lies_inside(file, base):
+            if link and not lies_inside(file, base):
                 # not read: the import refuses it (inputs.readable_file), so its target is nobody's input
                 digest.update(f"link out:{os.path.realpath(file)}\0".encode("utf-8", "surrogateescape"))
                 continue
@@ -94,11 +97,13 @@ class FileHashes:
         self.old = kept
 
 
-def _walk(folder: Path) -> list[Path]:
-    """Every file under ``folder`` (links to files included), skipping ``__pycache__``."""
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
-        here = Path(dirpath)
-        found.extend(here / name for name in filenames if (here / name).is_file())
-    return found
+def _walk(folder: str, prefix: str, found: list[tuple[str, str, bool]]) -> None:
+    """(name, path, is a link) of every file under ``folder`` (links to files included; links to
+    folders and ``__pycache__`` not followed). ``os.scandir``: no stat for most entries."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    _walk(entry.path, f"{prefix}{entry.name}/", found)
+            elif entry.is_file():
+                found.append((f"{prefix}{entry.name}", entry.path, entry.is_symlink()))
