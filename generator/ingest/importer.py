@@ -51,10 +51,12 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
             recovered = recover(config)
             if recovered and not quiet:
                 print(f"papersite: {recovered}", file=sys.stderr)
-            incremental.clear_stamp(config, incremental.IMPORT_STAMP)  # a failed import leaves nothing to trust
             # the command line: no other threads, so enrichment may fork a worker
             report = import_listings(sources, config, progress=None if quiet else _progress_bar, timings=timings, parallel=True)
-            if not sources:  # the configured listings: `papersite build` need not import them again
+            # The configured listings: `papersite build` need not import them again. A failed import
+            # keeps the last stamp: it wrote all of its pages and state or none (pages/store.py), and
+            # a stamp that matched before still describes the files as they are.
+            if not sources:
                 incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
     except PapersiteError as failure:
         for line in failure.lines():
