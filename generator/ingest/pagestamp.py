@@ -49,12 +49,15 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.config import ProjectConfig
 from generator.ingest.threeway import merge_fields
 from generator.inputs import InputError, lies_inside, load_json
 from generator.pages.folder import Page, display_path, page_files, page_paths, read_pages
+
+if TYPE_CHECKING:
+    from generator.site.pagecache import PageCache
 
 VIEWS_FILE = "page_views.json"
 
@@ -95,8 +98,11 @@ def _regular(path: Path) -> bool:
         return False
 
 
-def pages_view(config: ProjectConfig, file_hash: Callable[[Path], str], state_hash: str, views_file: Path) -> str:
-    """A digest of every page's view; only pages whose bytes changed since ``views_file`` was saved are parsed."""
+def pages_view(
+    config: ProjectConfig, file_hash: Callable[[Path], str], state_hash: str, views_file: Path, memo: Callable[[], PageCache] | None = None
+) -> str:
+    """A digest of every page's view; only pages whose bytes changed since ``views_file`` was saved are parsed,
+    through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build."""
     try:
         saved = json.loads(views_file.read_text(encoding="utf-8"))
         kept = saved["pages"] if saved.get("state") == state_hash else {}
@@ -117,7 +123,10 @@ def pages_view(config: ProjectConfig, file_hash: Callable[[Path], str], state_ha
             changed[path] = digest
     if changed:
         state = _state_rows(config)
-        parsed = {page.path: page for page in read_pages(config, paths=list(changed)).pages}
+        cache = memo() if memo is not None else None
+        parsed = {page.path: page for page in read_pages(config, paths=list(changed), cache=cache).pages}
+        if cache is not None and not any(digest for digest, _ in views.values()):  # none kept: all read
+            cache.save()  # every page went through it (saving a part would drop the others' entries)
         for path, digest in changed.items():
             page = parsed.get(path)
             view = page_view(page, state.get(page.record.id) if page and page.record else None)

@@ -77,10 +77,16 @@ def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None) -> st
     state = hashlib.sha256()
     hashes.fold_tree(state, config.state_file, config.root)
     views = config.build_dir / STAMPS_DIR / VIEWS_FILE
-    digest.update(pages_view(config, hashes.file_hash, state.hexdigest(), views).encode())
+    digest.update(pages_view(config, hashes.file_hash, state.hexdigest(), views, lambda: _checked_pages(config)).encode())
     if own:
         hashes.save()
     return digest.hexdigest()
+
+
+def _checked_pages(config: ProjectConfig):  # noqa: ANN202
+    from generator.site.pagecache import CheckedPages  # loaded only when a page changed
+
+    return CheckedPages(config)
 
 
 def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path], hashes: FileHashes | None = None) -> str:
