@@ -90,16 +90,17 @@ def _state_rows(config: ProjectConfig) -> dict[str, Any]:
     return rows
 
 
-def _regular(path: Path) -> bool:
-    """A regular file, not a link: readable (``inputs.readable_file``) in a folder inside the project."""
+def _regular(path: Path) -> os.stat_result | None:
+    """Its stat if it is a regular file, not a link: readable (``inputs.readable_file``) in a folder inside the project."""
     try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
+        seen = os.lstat(path)
     except OSError:
-        return False
+        return None
+    return seen if stat.S_ISREG(seen.st_mode) else None
 
 
 def pages_view(
-    config: ProjectConfig, file_hash: Callable[[Path], str], state_hash: str, views_file: Path, memo: Callable[[], PageCache] | None = None
+    config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], state_hash: str, views_file: Path, memo: Callable[[], PageCache] | None = None
 ) -> str:
     """A digest of every page's view; only pages whose bytes changed since ``views_file`` was saved are parsed,
     through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build."""
@@ -112,10 +113,11 @@ def pages_view(
     views: dict[str, list] = {}
     changed: dict[Path, str] = {}
     for path in page_files(config):
-        if not (folder_inside and _regular(path)) and not page_paths(config, [path]):
+        seen = _regular(path) if folder_inside else None
+        if seen is None and not page_paths(config, [path]):
             views[path.name] = ["", "unreadable"]
             continue
-        digest = file_hash(path)
+        digest = file_hash(path, seen)
         entry = kept.get(path.name)
         if isinstance(entry, list) and len(entry) == 2 and entry[0] == digest:
             views[path.name] = entry

