@@ -23,6 +23,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -116,12 +117,13 @@ def build_inputs(config: ProjectConfig, engine: str, no_import: bool, theme_dirs
     """A hash of everything a build reads, for ``papersite build`` to stop at once when nothing changed.
 
     The import's inputs, the engine's (``engine_inputs``), the whole docs dir (pages,
-    hand-written pages, assets), all of papersite's code and the build date the
-    sitemap shows. Files are compared by stat, then by bytes (``filehashes.py``).
+    hand-written pages, assets), all of papersite's code, its version and Python's, and
+    the build date the sitemap shows. Files are compared by stat, then by bytes (``filehashes.py``).
     """
     hashes = file_hashes(config)
     digest = hashlib.sha256()
     digest.update(f"{engine}\0{no_import}\0{os.environ.get('SOURCE_DATE_EPOCH', '')}\0".encode())
+    digest.update(f"{sys.version}\0{_versions('papersite')}\0".encode())  # the code is hashed below; its Python too
     digest.update(import_inputs(config, hashes).encode())
     digest.update(engine_inputs(config, engine, theme_dirs, hashes).encode())
     hashes.fold_tree(digest, config.docs_dir, config.root)
