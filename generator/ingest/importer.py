@@ -22,6 +22,7 @@ from generator.outputs import check_output, check_project_places, write_output
 from generator.pages.store import project_lock, recover
 from generator.pipeline import IMPORT_STAGES, Timings, import_listings, write_timings
 from generator.problems import PapersiteError, one_line
+from generator.site import incremental
 
 LONG_IMPORT = 2000  # papers: show progress even when stderr is not a terminal
 
@@ -52,6 +53,11 @@ def run_import(args: Any, config: ProjectConfig, timings: Timings | None = None)
                 print(f"papersite: {recovered}", file=sys.stderr)
             # the command line: no other threads, so enrichment may fork a worker
             report = import_listings(sources, config, progress=None if quiet else _progress_bar, timings=timings, parallel=True)
+            # The configured listings: `papersite build` need not import them again. A failed import
+            # keeps the last stamp: it wrote all of its pages and state or none (pages/store.py), and
+            # a stamp that matched before still describes the files as they are.
+            if not sources:
+                incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
     except PapersiteError as failure:
         for line in failure.lines():
             print(f"papersite: {line}", file=sys.stderr)

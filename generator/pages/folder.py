@@ -70,15 +70,18 @@ def display_path(path: Path, root: Path) -> str:
         return str(path)
 
 
-def page_paths(config: ProjectConfig) -> list[Path]:
-    """The page files papersite may read (``inputs.readable_file``); ``read_pages`` reports the others."""
-    return [path for path in _page_files(config) if _readable(path, config.root)]
+def page_paths(config: ProjectConfig, paths: Iterable[Path] | None = None) -> list[Path]:
+    """The page files (or of ``paths``) papersite may read (``inputs.readable_file``); ``read_pages`` reports the others."""
+    return [path for path in (page_files(config) if paths is None else paths) if _readable(path, config.root)]
 
 
-def _page_files(config: ProjectConfig) -> list[Path]:
+def page_files(config: ProjectConfig) -> list[Path]:
+    """Every ``*.md`` file of the papers dir, readable or not."""
     if not config.papers_dir.is_dir():
         return []
-    return sorted(config.papers_dir.glob("*.md"))
+    # by name: one folder's files in Path order, without Path comparisons (a second at 11,672 pages)
+    with os.scandir(config.papers_dir) as entries:
+        return [config.papers_dir / name for name in sorted(e.name for e in entries if e.name.endswith(".md"))]
 
 
 def _readable(path: Path, root: Path) -> bool:
@@ -146,7 +149,7 @@ def read_pages(
     """
     found = Pages()
     texts = texts or {}
-    for path in _page_files(config) if paths is None else paths:
+    for path in page_files(config) if paths is None else paths:
         label = display_path(path, config.root)
         if path not in texts:
             try:  # before any read: a FIFO would hang it, a link out of the project would publish its target

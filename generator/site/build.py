@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generator.pages.check import check_pages, errors_only, project_file_problems
 from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
 from generator.outputs import check_output
@@ -33,9 +32,6 @@ from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timing
 from generator.site.engines import read_config
 from generator.site import incremental
 from generator import layout
-from generator.site.pagecache import CheckedPages, clear_caches
-from generator.site.postbuild import reuse_engine_output, run_postbuild
-from generator.site.stage import stage_docs, staged_docs_dir, staged_overrides_dir
 from generator.problems import PapersiteError, one_line
 
 MKDOCS_FILE = "mkdocs.yml"
@@ -65,17 +61,14 @@ def _say(quiet: bool, message: str) -> None:
 
 
 def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool, timings: Timings | None = None) -> int:
-    """The import step, skipped when nothing it reads changed since it last succeeded."""
+    """The import step, skipped when nothing it reads changed since it last succeeded
+    (``papersite import`` or a build's; ``run_import`` keeps the stamp)."""
     from generator.ingest.importer import run_import
 
     if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, incremental.import_inputs(config)):
         _say(quiet, "import: no listing, page, state or setting changed since the last import; skipped")
         return 0
-    incremental.clear_stamp(config, incremental.IMPORT_STAMP)
-    status = run_import(argparse.Namespace(sources=[], report=None, quiet=quiet), config, timings)
-    if status == 0:  # hashed after the import wrote its pages: they are its output as well as its input
-        incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
-    return status
+    return run_import(argparse.Namespace(sources=[], report=None, quiet=quiet), config, timings)
 
 
 def _theme_dirs(config: ProjectConfig) -> list[Path]:
@@ -132,15 +125,25 @@ def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
 
 
 def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
-    """``SITE_STAGES`` in their order (pipeline.py), each timed."""
+    """``SITE_STAGES`` in their order (pipeline.py), each timed; nothing at all when no input
+    changed since the last build (``incremental.build_inputs``)."""
     quiet = bool(getattr(args, "quiet", False))
     clean = bool(getattr(args, "clean", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     timings, import_timings = Timings(SITE_STAGES), Timings(IMPORT_STAGES)
-    status = _stages(args, config, quiet, clean, timings, import_timings)
+    if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, _build_inputs(args, config))):
+        _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
+        status = 0
+    else:
+        incremental.clear_stamp(config, incremental.BUILD_STAMP)  # trusted again only once this build ends well
+        status = _stages(args, config, quiet, clean, timings, import_timings)
     if getattr(args, "timings", None):
         write_timings(Path(args.timings), import_timings, timings)
     return status
+
+
+def _build_inputs(args: argparse.Namespace, config: ProjectConfig) -> str:
+    return incremental.build_inputs(config, getattr(args, "engine", "mkdocs"), bool(getattr(args, "no_import", False)), _theme_dirs(config))
 
 
 def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa: ANN001
@@ -149,6 +152,19 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
             status = import_unless_unchanged(config, quiet, clean, import_timings)
         if status:
             return status
+    inputs = _build_inputs(args, config)  # what the steps below read: the import wrote its pages
+    status = _checked_stages(args, config, quiet, clean, timings)
+    if status == 0:
+        incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
+    return status
+
+
+def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
+    # Imported here, not above: a build with nothing to do stops before them (a second of imports).
+    from generator.pages.check import check_pages, errors_only, project_file_problems
+    from generator.site.pagecache import CheckedPages, clear_caches
+    from generator.site.stage import stage_docs
+
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
     # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
@@ -189,6 +205,8 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
 
 
 def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=False) -> int:  # noqa: ANN001
+    from generator.site.postbuild import reuse_engine_output
+
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
          f"({staged.written} files written, {staged.removed} removed; {staged.papers_rendered} paper, "
          f"{staged.details_rendered} author and keyword pages rendered) in {timings.seconds['stage']:.1f}s")
@@ -218,6 +236,9 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
 
 
 def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched) -> int:  # noqa: ANN001
+    from generator.site.postbuild import run_postbuild
+    from generator.site.stage import staged_overrides_dir
+
     with timings.stage("engine"):
         if not skip_engine:
             touched.append(True)
@@ -243,6 +264,8 @@ def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engi
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
     """Live preview: ``serve.py`` rebuilds incrementally on every edit (MkDocs);
     Zensical serves a staged dir it rebuilds itself."""
+    from generator.site.stage import stage_docs, staged_overrides_dir
+
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     if getattr(args, "engine", "mkdocs") == "zensical":
         # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
@@ -266,4 +289,4 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
     return serve(config, args.dev_addr)
 
 
-__all__ = ["run_build", "run_serve", "staged_docs_dir", "source_date_epoch"]
+__all__ = ["run_build", "run_serve", "source_date_epoch"]

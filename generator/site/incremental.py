@@ -23,41 +23,21 @@ import dataclasses
 import hashlib
 import json
 import os
+import sys
 from importlib import metadata
 from pathlib import Path
 
 from generator.config import ProjectConfig
-from generator.inputs import lies_inside
+from generator.site.filehashes import FileHashes
 
 STAMPS_DIR = "stamps"
 IMPORT_STAMP = "import"
+BUILD_STAMP = "build"  # valid only while site_dir is what the last build made
 ENGINE_STAMP = "engine"  # valid only while site_dir is what the last build made of the staged dir
 # Settings that are outputs or scratch of the build, never inputs of the import.
-_NOT_IMPORT_INPUTS = {"root", "site_dir", "build_dir", "docs_dir"}
+_NOT_IMPORT_INPUTS = {"root", "site_dir", "build_dir", "docs_dir", "papers_dir"}  # pages: see import_inputs
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
 _ENGINE_PARTS = ("site/templates", "site/plugin.py", "engines.py", "site/incremental.py")
-
-
-def _hash_tree(digest: "hashlib._Hash", path: Path, base: Path) -> None:
-    """Fold every file under ``path`` (name and bytes, in sorted order) into ``digest``."""
-    if path.is_file():
-        files = [path]
-    elif path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    else:
-        digest.update(f"missing:{path}\0".encode())
-        return
-    for file in files:
-        try:
-            name = file.relative_to(base).as_posix()
-        except ValueError:
-            name = file.as_posix()
-        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-        if file.is_symlink() and not lies_inside(file, base):
-            # not read: the import refuses it (inputs.readable_file), so its target is nobody's input
-            digest.update(f"link out:{os.path.realpath(file)}\0".encode("utf-8", "surrogateescape"))
-            continue
-        digest.update(hashlib.sha256(file.read_bytes()).digest())
 
 
 def _versions(*names: str) -> str:
@@ -70,9 +50,20 @@ def _versions(*names: str) -> str:
     return ",".join(out)
 
 
-def import_inputs(config: ProjectConfig) -> str:
-    """A hash of everything the import reads: every path setting (listings,
-    pages, state, taxonomy, any later one), the settings file and papersite's code and data."""
+def file_hashes(config: ProjectConfig) -> FileHashes:
+    """The stamps' file hashes; ``save()`` them once the stamp is computed."""
+    return FileHashes(config.build_dir / STAMPS_DIR)
+
+
+def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None) -> str:
+    """A hash of everything the import reads: every path setting (listings, state,
+    taxonomy, references, settled matches, any later one), the settings file and
+    papersite's code and data; of the pages, only what can change the import's
+    result (``ingest/pagestamp.py``: a page edit the import would keep needs no import)."""
+    from generator.ingest.pagestamp import VIEWS_FILE, pages_view
+
+    own = hashes is None
+    hashes = hashes or file_hashes(config)
     digest = hashlib.sha256()
     for field in dataclasses.fields(config):
         value = getattr(config, field.name)
@@ -81,28 +72,79 @@ def import_inputs(config: ProjectConfig) -> str:
             continue
         digest.update(f"{field.name}\0".encode())
         for path in paths:  # one setting may name several files (references)
-            _hash_tree(digest, path, config.root)
-    _hash_tree(digest, config.root / "papersite.yml", config.root)
-    _hash_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)
+            hashes.fold_tree(digest, path, config.root)
+    hashes.fold_tree(digest, config.root / "papersite.yml", config.root)
+    hashes.fold_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)
+    state = hashlib.sha256()
+    hashes.fold_tree(state, config.state_file, config.root)
+    views = config.build_dir / STAMPS_DIR / VIEWS_FILE
+    digest.update(pages_view(config, hashes.file_hash, state.hexdigest(), views, lambda: _checked_pages(config)).encode())
+    if own:
+        hashes.save()
     return digest.hexdigest()
 
 
-def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path]) -> str:
+def _checked_pages(config: ProjectConfig):  # noqa: ANN202
+    from generator.site.pagecache import CheckedPages  # loaded only when a page changed
+
+    return CheckedPages(config)
+
+
+def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path], hashes: FileHashes | None = None) -> str:
     """A hash of what every rendered page shares: the engine config, theme overrides, versions."""
+    own = hashes is None
+    hashes = hashes or file_hashes(config)
     digest = hashlib.sha256()
     digest.update(f"{engine}\0{_versions('mkdocs', 'mkdocs-material', 'zensical')}\0".encode())
     # Not SOURCE_DATE_EPOCH: only the sitemap shows the build date, and MkDocs writes it on every build.
     digest.update(f"{config.site_dir}\0".encode())
     # papersite.yml's share of the engine config (site_url, repo_url, ...): on every page's chrome
     digest.update(json.dumps(config.engine_settings(), sort_keys=True).encode())
-    _hash_tree(digest, config.root / "mkdocs.yml", config.root)
+    hashes.fold_tree(digest, config.root / "mkdocs.yml", config.root)
     for directory in theme_dirs:
-        _hash_tree(digest, directory, directory)
+        hashes.fold_tree(digest, directory, directory)
     # What papersite adds to the engine's view of every page: our templates, the
     # plugin that adds them, the way the engine is run and this module's rules.
     # (Staged pages and post-build pages are compared byte by byte instead.)
     for part in _ENGINE_PARTS:
-        _hash_tree(digest, _PACKAGE_DIR / part, _PACKAGE_DIR)
+        hashes.fold_tree(digest, _PACKAGE_DIR / part, _PACKAGE_DIR)
+    if own:
+        hashes.save()
+    return digest.hexdigest()
+
+
+def build_inputs(config: ProjectConfig, engine: str, no_import: bool, theme_dirs: list[Path]) -> str:
+    """A hash of everything a build reads, for ``papersite build`` to stop at once when nothing changed.
+
+    The import's inputs, the engine's (``engine_inputs``), the whole docs dir (pages,
+    hand-written pages, assets), all of papersite's code, its version and Python's, and
+    the build date the sitemap shows. Files are compared by stat, then by bytes (``filehashes.py``).
+    """
+    hashes = file_hashes(config)
+    digest = hashlib.sha256()
+    digest.update(f"{engine}\0{no_import}\0{os.environ.get('SOURCE_DATE_EPOCH', '')}\0".encode())
+    digest.update(f"{sys.version}\0{_versions('papersite')}\0".encode())  # the code is hashed below; its Python too
+    digest.update(import_inputs(config, hashes).encode())
+    digest.update(engine_inputs(config, engine, theme_dirs, hashes).encode())
+    hashes.fold_tree(digest, config.docs_dir, config.root)
+    if not config.papers_dir.is_relative_to(config.docs_dir):
+        hashes.fold_tree(digest, config.papers_dir, config.root)
+    hashes.fold_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)
+    hashes.save()
+    return digest.hexdigest()
+
+
+def build_stamp(config: ProjectConfig, inputs: str) -> str:
+    """``build_inputs`` and what the last build left in the site dir's top level: a deleted
+    site, or one another tool rewrote, is built again. Files deeper in ``site/`` are the
+    build's output and not watched (``--clean`` rebuilds them)."""
+    digest = hashlib.sha256(inputs.encode())
+    try:
+        for entry in sorted(os.scandir(config.site_dir), key=lambda e: e.name):
+            seen = entry.stat(follow_symlinks=False)
+            digest.update(f"{entry.name}\0{seen.st_size}\0{seen.st_mtime_ns}\0{seen.st_ino}\0".encode("utf-8", "surrogateescape"))
+    except OSError:
+        digest.update(b"no site\0")
     return digest.hexdigest()
 
 

@@ -9,6 +9,7 @@ touch must not have been written again.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -249,22 +250,54 @@ def test_engine_notice_is_not_printed(project: Path) -> None:
 
 
 SKIPPED = "import: no listing, page, state or setting changed"
+NOTHING = "build: nothing changed since the last build"
 
 
-def test_import_is_skipped_until_an_input_changes(tmp_path: Path) -> None:
+def _skeleton(tmp_path: Path) -> Path:
     root = tmp_path / "skeleton"
     init = subprocess.run([sys.executable, "-m", "generator.cli", "init", str(root)], capture_output=True, text=True, timeout=60)
     assert init.returncode == 0, init.stderr
+    return root
+
+
+def test_import_is_skipped_until_an_input_changes(tmp_path: Path) -> None:
+    root = _skeleton(tmp_path)
     first = papersite(root, "build")
     assert SKIPPED not in first.stderr
-    again = papersite(root, "build")
-    assert SKIPPED in again.stderr
+    page = sorted((root / PAPERS).glob("*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8") + "\nA maintainer's note.\n", encoding="utf-8")
+    edited = papersite(root, "build")  # a page edit the import would keep: no import
+    assert SKIPPED in edited.stderr and NOTHING not in edited.stderr
     listing = sorted((root / "corpus").iterdir())[0]
     listing.write_bytes(listing.read_bytes() + b"\n")
     changed = papersite(root, "build")
     assert SKIPPED not in changed.stderr
     forced = papersite(root, "build", "--clean")
     assert SKIPPED not in forced.stderr
+
+
+def test_a_build_with_nothing_changed_does_nothing(tmp_path: Path) -> None:
+    root = _skeleton(tmp_path)
+    papersite(root, "build")
+    before = {p: p.stat().st_mtime_ns for p in (root / "site").rglob("*")}
+    again = papersite(root, "build")
+    assert NOTHING in again.stderr
+    page = sorted((root / PAPERS).glob("*.md"))[0]
+    os.utime(page, ns=(1, 1))  # as a git checkout leaves it: other time, same bytes
+    touched = papersite(root, "build")
+    assert NOTHING in touched.stderr
+    assert {p: p.stat().st_mtime_ns for p in (root / "site").rglob("*")} == before  # not one file written
+    (root / "site" / "index.html").unlink()  # the output is gone: built again
+    rebuilt = papersite(root, "build")
+    assert NOTHING not in rebuilt.stderr and (root / "site" / "index.html").is_file()
+    assert NOTHING not in papersite(root, "build", "--no-import").stderr  # another build: the import's stamp may be stale
+
+
+def test_a_build_after_an_import_does_not_import_again(tmp_path: Path) -> None:
+    root = _skeleton(tmp_path)
+    papersite(root, "import", "--quiet")
+    built = papersite(root, "build")
+    assert SKIPPED in built.stderr
 
 
 def test_incremental_build_still_fails_on_a_real_warning(project: Path) -> None:

@@ -1,0 +1,142 @@
+"""What of the paper pages can change an import's result: the pages' share of the import stamp.
+
+In:  the paper pages (``pages/folder.py``), the state file and a function giving
+     a file's content hash (``site/filehashes.py``).
+Out: one digest (``pages_view``) that changes whenever a page edit could make the
+     import write something, and stays the same for every other edit, so that
+     ``papersite build`` after a maintainer's edit does not import again.
+
+Why a page edit alone leaves the import's result unchanged. Say the listings,
+the reference catalogues, the settled matches, the taxonomy, the settings, the
+state file and papersite's code are those of the last successful import (the
+rest of the import stamp, ``site/incremental.import_inputs``), and the last
+import ended with the pages it wrote (the stamp is taken after it). Then:
+
+* Reading, merging and completing from references read no page; their results
+  are unchanged. The settled matches name papers by slug and listing sources
+  (``identity.slug_sources``): from the state and from each page's ``id``,
+  ``slug`` and ``sources``, which are in this view.
+* Identity (``identity.match_known``) compares drafts with what was last
+  imported, the state row of each known paper; a page's own fields count only
+  for a page with no state row (one a maintainer added by hand), whose whole
+  front matter is in this view. The ids and slugs taken (``titles.assign_identity``)
+  are the state's and each page's id, slug and file name: in this view.
+* Enrichment reads the taxonomy and the records, not the pages. So every
+  record's proposal is the one the last import proposed, which the state file
+  holds: proposal == base for every paper.
+* The three-way merge (``threeway.merge_fields``) with proposal == base takes
+  the page's value for every field (a field equal on page and proposal is the
+  page's; one the page changed is "a maintainer changed it, the listing did
+  not"), so no conflict arises; what it may still change is normalisation
+  (empty ``links`` dropped, ``filled_from`` entries a maintainer's value
+  replaced: ``drop_overridden_fills``). Whether the merge leaves the page as it
+  is is computed here, per changed page, exactly as ``plan`` computes it.
+* The new state is the proposals (unchanged) plus the state rows of papers that
+  left the listings (unchanged); pages are written only where the merge
+  changed them. A deleted page is reported, never re-created, and changes no
+  state: its disappearance is still in this view (the set of file names), so
+  the import runs and says so.
+
+A page that cannot be read or parsed is in the view by its bytes: the import
+then runs and reports it, as it did before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.config import ProjectConfig
+from generator.ingest.threeway import merge_fields
+from generator.inputs import InputError, lies_inside, load_json
+from generator.pages.folder import Page, display_path, page_files, page_paths, read_pages
+
+if TYPE_CHECKING:
+    from generator.site.pagecache import PageCache
+
+VIEWS_FILE = "page_views.json"
+
+
+def page_view(page: Page | None, base: dict[str, Any] | None) -> Any:
+    """What the import reads of one page, given its state row ``base`` (see the module docstring)."""
+    if page is None or page.record is None:
+        return None  # the caller stands in the page's bytes
+    current = page.record.to_front_matter()
+    if base is None:  # added by hand: identity matching reads its fields
+        return {"hand": current}
+    merged, _ = merge_fields(base, current, base)
+    return [current.get("id"), current.get("slug"), current.get("sources"), merged == current]
+
+
+def _state_rows(config: ProjectConfig) -> dict[str, Any]:
+    """The state's fields by id; rows that are not state records are the import's to report."""
+    rows: dict[str, Any] = {}
+    try:
+        text = config.state_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return rows
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            row = load_json(line, number) if line.strip() else None
+        except InputError:
+            continue
+        if isinstance(row, dict) and isinstance(row.get("id"), str):
+            rows[row["id"]] = row.get("fields")
+    return rows
+
+
+def _regular(path: Path) -> os.stat_result | None:
+    """Its stat if it is a regular file, not a link: readable (``inputs.readable_file``) in a folder inside the project."""
+    try:
+        seen = os.lstat(path)
+    except OSError:
+        return None
+    return seen if stat.S_ISREG(seen.st_mode) else None
+
+
+def pages_view(
+    config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], state_hash: str, views_file: Path, memo: Callable[[], PageCache] | None = None
+) -> str:
+    """A digest of every page's view; only pages whose bytes changed since ``views_file`` was saved are parsed,
+    through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build."""
+    try:
+        saved = json.loads(views_file.read_text(encoding="utf-8"))
+        kept = saved["pages"] if saved.get("state") == state_hash else {}
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        kept = {}
+    folder_inside = lies_inside(config.papers_dir, config.root)
+    views: dict[str, list] = {}
+    changed: dict[Path, str] = {}
+    for path in page_files(config):
+        seen = _regular(path) if folder_inside else None
+        if seen is None and not page_paths(config, [path]):
+            views[path.name] = ["", "unreadable"]
+            continue
+        digest = file_hash(path, seen)
+        entry = kept.get(path.name)
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] == digest:
+            views[path.name] = entry
+        else:
+            changed[path] = digest
+    if changed:
+        state = _state_rows(config)
+        cache = memo() if memo is not None else None
+        parsed = {page.path: page for page in read_pages(config, paths=list(changed), cache=cache).pages}
+        if cache is not None and not any(digest for digest, _ in views.values()):  # none kept: all read
+            cache.save()  # every page went through it (saving a part would drop the others' entries)
+        for path, digest in changed.items():
+            page = parsed.get(path)
+            view = page_view(page, state.get(page.record.id) if page and page.record else None)
+            shown = json.dumps(view if view is not None else f"bytes:{digest}", sort_keys=True, ensure_ascii=False)
+            views[path.name] = [digest, hashlib.sha256(shown.encode("utf-8", "surrogatepass")).hexdigest()]
+        views_file.parent.mkdir(parents=True, exist_ok=True)
+        views_file.write_text(json.dumps({"state": state_hash, "pages": views}), encoding="utf-8")
+    digest = hashlib.sha256(display_path(config.papers_dir, config.root).encode("utf-8", "surrogateescape"))
+    for name in sorted(views):
+        digest.update(f"{name}\0{views[name][1]}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()

@@ -1,0 +1,93 @@
+"""generator/ingest/pagestamp.py: a page edit the import would keep changes nothing the import reads;
+the page edits that can change an import's result (a deleted page, one added by hand, an edited id
+or slug) change the import stamp, so the import runs."""
+
+from __future__ import annotations
+
+import shutil
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from generator.config import load_config
+from generator.ingest.importer import run_import
+from generator.site import filehashes, incremental
+from tests.ingest.test_importer import edit, jsonl, paper, project, snapshot
+
+PAPERS = Path("site_src") / "papers"
+
+
+@pytest.fixture
+def imported(tmp_path: Path) -> Path:
+    root = project(tmp_path, {"a.jsonl": jsonl(paper("Graph Things", "graphs"), paper("Wave Things", "waves"))})
+    assert run_import(Namespace(sources=[], report=None, quiet=True), load_config(root)) == 0
+    return root
+
+
+def stamp_matches(root: Path) -> bool:
+    config = load_config(root)
+    return incremental.stamp_matches(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
+
+
+def test_the_import_leaves_the_stamp_a_build_trusts(imported: Path) -> None:
+    assert stamp_matches(imported)
+
+
+def test_an_import_after_a_page_edit_writes_nothing(imported: Path) -> None:
+    page = imported / PAPERS / "graph-things.md"
+    edit(page, title="Graph Things, Revisited", keywords=("graphs", "errata"), body="A maintainer's note.")
+    assert stamp_matches(imported)  # `papersite build` skips the import
+    before = snapshot(imported)
+    shutil.rmtree(imported / "build")  # the import itself, with no stamp to trust
+    assert run_import(Namespace(sources=[], report=None, quiet=True), load_config(imported)) == 0
+    after = snapshot(imported)
+    assert {name: data for name, data in after.items() if not name.startswith("build")} == {
+        name: data for name, data in before.items() if not name.startswith("build")
+    }
+
+
+def _delete(page: Path) -> None:
+    page.unlink()
+
+
+def _add_by_hand(page: Path) -> None:
+    copy = page.with_name("graph-things-by-hand.md")
+    copy.write_text(page.read_text(encoding="utf-8").replace("slug: graph-things", "slug: graph-things-by-hand")
+                    .replace("id: ", "id: hand-", 1), encoding="utf-8")
+
+
+def _edit_id(page: Path) -> None:
+    page.write_text(page.read_text(encoding="utf-8").replace("id: ", "id: x", 1), encoding="utf-8")
+
+
+def _edit_slug(page: Path) -> None:
+    page.write_text(page.read_text(encoding="utf-8").replace("slug: graph-things", "slug: graph-things-2"), encoding="utf-8")
+
+
+def _rename(page: Path) -> None:
+    page.rename(page.with_name("graph-things-2.md"))
+
+
+@pytest.mark.parametrize("change", [_delete, _add_by_hand, _edit_id, _edit_slug, _rename])
+def test_page_edits_that_can_change_the_import_change_its_stamp(imported: Path, change) -> None:  # noqa: ANN001
+    change(imported / PAPERS / "graph-things.md")
+    assert not stamp_matches(imported)
+
+
+def test_a_changed_listing_changes_the_stamp(imported: Path) -> None:
+    (imported / "corpus" / "a.jsonl").write_text(jsonl(paper("Graph Things", "graphs")), encoding="utf-8")
+    assert not stamp_matches(imported)
+
+
+def test_only_changed_files_are_read_again(imported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filehashes, "RACY_NS", 0)  # the files were written just now
+    config = load_config(imported)
+    incremental.import_inputs(config)
+    hashes = incremental.file_hashes(config)
+    incremental.import_inputs(config, hashes)
+    assert hashes.read == 0
+    edit(imported / PAPERS / "graph-things.md", body="A maintainer's note.")
+    hashes = incremental.file_hashes(config)
+    incremental.import_inputs(config, hashes)
+    assert hashes.read == 1

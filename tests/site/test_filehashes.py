@@ -1,0 +1,70 @@
+"""generator/site/filehashes.py: a file is read again only when its stat changed, and its bytes decide."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.site import filehashes
+from generator.site.filehashes import FileHashes
+
+
+def tree_digest(hashes: FileHashes, folder: Path) -> str:
+    digest = hashlib.sha256()
+    hashes.fold_tree(digest, folder, folder)
+    hashes.save()
+    return digest.hexdigest()
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(filehashes, "RACY_NS", 0)
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    (tmp_path / "in" / "a.md").write_text("a", encoding="utf-8")
+    (tmp_path / "in" / "sub" / "b.md").write_text("b", encoding="utf-8")
+    return tmp_path
+
+
+def test_unchanged_files_are_not_read(folder: Path) -> None:
+    first = tree_digest(FileHashes(folder / "stamps"), folder / "in")
+    again = FileHashes(folder / "stamps")
+    assert tree_digest(again, folder / "in") == first and again.read == 0
+
+
+def test_a_touched_file_is_read_and_its_bytes_decide(folder: Path) -> None:
+    first = tree_digest(FileHashes(folder / "stamps"), folder / "in")
+    os.utime(folder / "in" / "a.md", ns=(1, 1))  # as a git checkout leaves it: other time, same bytes
+    touched = FileHashes(folder / "stamps")
+    assert tree_digest(touched, folder / "in") == first and touched.read == 1
+
+
+def test_an_edit_that_keeps_size_and_time_is_seen_through_a_new_inode(folder: Path) -> None:
+    first = tree_digest(FileHashes(folder / "stamps"), folder / "in")
+    page = folder / "in" / "a.md"
+    seen = page.stat()
+    replacement = folder / "in" / "a.tmp"
+    replacement.write_text("z", encoding="utf-8")
+    os.utime(replacement, ns=(seen.st_atime_ns, seen.st_mtime_ns))
+    os.replace(replacement, page)  # how editors and git write a file
+    assert tree_digest(FileHashes(folder / "stamps"), folder / "in") != first
+
+
+def test_files_written_just_before_the_save_are_read_again(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filehashes, "RACY_NS", 10**18)
+    tree_digest(FileHashes(folder / "stamps"), folder / "in")
+    again = FileHashes(folder / "stamps")
+    tree_digest(again, folder / "in")
+    assert again.read == 2
+
+
+def test_added_removed_and_missing_files_change_the_digest(folder: Path) -> None:
+    hashes = FileHashes(folder / "stamps")
+    first = tree_digest(hashes, folder / "in")
+    (folder / "in" / "c.md").write_text("c", encoding="utf-8")
+    added = tree_digest(hashes, folder / "in")
+    (folder / "in" / "sub" / "b.md").unlink()
+    removed = tree_digest(hashes, folder / "in")
+    assert len({first, added, removed, tree_digest(hashes, folder / "gone")}) == 4
