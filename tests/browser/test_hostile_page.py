@@ -76,11 +76,12 @@ def hostile_page_site(request, tmp_path_factory):
 
     # A build that skips the check must still emit nothing that runs.
     from generator.config import load_config
+    from generator.pages import check as check_module
     from generator.site import build as build_module
 
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(project)
-        patch.setattr(build_module, "check_pages", lambda config, **_: [])
+        patch.setattr(check_module, "check_pages", lambda config, **_: [])  # build.py imports it when it runs
         args = argparse.Namespace(engine=engine, no_import=True, quiet=True)
         assert build_module.run_build(args, load_config(project)) == 0
     site_dir = load_config(project).site_dir
