@@ -71,7 +71,7 @@ class FileHashes:
             _walk(str(path), "" if name == "." else f"{name}/", files)
             files.sort()
         else:
-            digest.update(f"missing:{path}\0".encode("utf-8", "surrogateescape"))
+            digest.update(f"missing:{name}\0".encode("utf-8", "surrogateescape"))  # relative: a moved project keeps it
             return
         for name, file, link in files:
             digest.update(name.encode("utf-8", "surrogateescape") + b"\0")

@@ -47,11 +47,12 @@ def make_project(root: Path) -> Path:
 
 
 def files(root: Path) -> dict[str, bytes]:
-    """Every file an import may write, lock excluded (it holds no data)."""
+    """Every file of data an import may write: the lock (it holds no data) and the build's scratch
+    (stamps and caches, which may name where the project lies) excluded."""
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and "corpus" not in p.parts and p.name != store.LOCK_NAME
+        if p.is_file() and "corpus" not in p.parts and p.name != store.LOCK_NAME and p.relative_to(root).parts[0] != "build"
     }
 
 
