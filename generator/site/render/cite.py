@@ -76,12 +76,17 @@ def order_known(paper: PaperRecord) -> bool:
     return not paper.author_order
 
 
+def order_words(paper: PaperRecord, short: bool = False) -> str:
+    """What the page's author_order means, in full (pages, citations) or short (lists)."""
+    words = ORDER_SHORT if short else ORDER_NOTES
+    return words.get(paper.author_order or "", words["unknown"])
+
+
 def order_note(paper: PaperRecord) -> str | None:
     """What a citation says of authors whose order is not known (None when it is)."""
     if order_known(paper) or not paper.authors:
         return None
-    note = ORDER_NOTES.get(paper.author_order or "", ORDER_NOTES["unknown"])
-    return f"Authors ({note}): {', '.join(' '.join(a.split()) for a in paper.authors)}"
+    return f"Authors ({order_words(paper)}): {', '.join(' '.join(a.split()) for a in paper.authors)}"
 
 
 def _title(paper: PaperRecord) -> str | None:
@@ -187,7 +192,7 @@ def citation_line(paper: PaperRecord, venue: Venue) -> str:
     authors = [" ".join(a.split()) for a in paper.authors]
     who = ", ".join(authors[:-1]) + f" and {authors[-1]}" if len(authors) > 1 else (authors[0] if authors else "Unknown authors")
     if authors and not order_known(paper):
-        who = f"[Authors, {ORDER_NOTES.get(paper.author_order or '', ORDER_NOTES['unknown'])}: {', '.join(authors)}]"
+        who = f"[Authors, {order_words(paper)}: {', '.join(authors)}]"
     title = _title(paper) or "[Title unknown]"
     decision = read_decision(paper.decision)
     if _published(paper):

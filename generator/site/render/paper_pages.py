@@ -87,7 +87,7 @@ def author_line(paper: PaperRecord, limit: int = 3) -> str:
     if cite.order_known(paper):
         return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")
     more = f" and {len(names) - limit} more" if len(names) > limit else ""
-    return ", ".join(names[:limit]) + more + f" ({cite.ORDER_SHORT.get(paper.author_order or '', cite.ORDER_SHORT['unknown'])})"
+    return ", ".join(names[:limit]) + more + f" ({cite.order_words(paper, short=True)})"
 
 
 def first_author_key(paper: PaperRecord) -> str:
@@ -380,8 +380,7 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         if fold(name)
     )
     if authors and not cite.order_known(paper):
-        note = cite.ORDER_NOTES.get(paper.author_order or "", cite.ORDER_NOTES["unknown"])
-        authors += f' <span class="ps-order-note">({esc(note)})</span>'
+        authors += f' <span class="ps-order-note">({esc(cite.order_words(paper))})</span>'
     keywords = "".join(
         f"<li>{link(layout.relative(here, kw.url), kw.name)}</li>" for kw in catalog.paper_keywords(paper)
     )
