@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.ingest.authors import SOURCE_ORDERS
+from generator.pages.record import AUTHORITY_FIELDS  # what a reference may be made the authority for
 from generator.layout import is_web_url
 from generator.inputs import InputError, load_yaml_with_lines, outside_problem, readable_file
 from generator.problems import PapersiteError
@@ -36,9 +37,6 @@ class VenueSettings:
     year: str | None = None
 
 
-# Fields a reference catalogue may be declared the authority for: its value is what pages
-# show and cite, and a listing's different value is kept as the page's ``listed`` entry.
-AUTHORITY_FIELDS = ("title", "authors", "abstract", "decision")
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from generator.pages.check import check_pages
 from generator.pages.folder import display_path, page_paths
 from generator.config import ProjectConfig
 from generator.corrections.form import (
-    CUT_MARK, FIELD_BY_ID, NO_DECISION, ORDER_AS_ON_PAPER, ORDER_CHOICES, TEMPLATE_PATH, FormValue, decision_choices,
+    CUT_MARK, FIELD_BY_ID, NO_DECISION, ORDER_AS_ON_PAPER, ORDER_CHOICES, PAGE_FIELD, TEMPLATE_PATH, FormValue, decision_choices,
     parse_issue_body, render_issue_form,
 )
 from generator.outputs import output_problem, write_output
@@ -51,7 +51,7 @@ from generator.pages.frontmatter import read_text
 from generator.pages.store import project_lock, recover, write_alone
 from generator.problems import one_line, PapersiteError
 from generator.pages.record import PaperRecord, Topic, parse_page, render_page
-from generator.pages.schema import FRONT_MATTER_FIELDS
+from generator.pages.record import FRONT_MATTER_FIELDS
 from generator.enrich.features import STOPWORDS
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
 from generator.text import code_points, fold, invisible_characters, is_invisible, lookalike_words, title_key, unicode_normal
@@ -63,7 +63,7 @@ HTML_TAG = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--|<\?|
 EXPRESSION = re.compile(r"\$\{\{")
 FRONT_MATTER_LINE = re.compile(rf"^\s*(?:-\s+)?(?:{'|'.join(FRONT_MATTER_FIELDS)})\s*:(?:\s|$)|^-{{3,}}\s*$", re.MULTILINE)
 NAME_PUNCTUATION = frozenset(".'’-‐‑ ,")
-LIMITS = {"paper_title": 500, "abstract": 20000, "author": 200, "authors": 300, "keyword": 100, "keywords": 50, "links": 20}
+LIMITS = {"paper_title": 500, "venue": 200, "abstract": 20000, "author": 200, "authors": 300, "keyword": 100, "keywords": 50, "links": 20}
 # The identity rule (``same_paper``): a correction may replace the title or most of the authors, not both.
 # Share of a title's content words kept (Dice; a word misspelt a little counts as kept) below which the
 # title is another paper's: 1 in 20,000 random pairs of the bundled corpus' titles reach it.
@@ -73,9 +73,6 @@ SAME_NAME = 0.8  # similarity of two folded names (or title words) at or above w
 MAX_COMMENT_CHARS = 60000
 APPROVE = re.compile(r"^\s*/approve\s+sha256:([0-9a-f]{64})\s*$", re.MULTILINE)
 MAINTAINERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})  # GitHub's author_association of people with write access
-# form field -> the page field it changes (reason changes nothing)
-PAGE_FIELD = {"paper_title": "title", "authors": "authors", "author_order": "author_order", "abstract": "abstract",
-              "topic": "topic", "decision": "decision", "keywords": "keywords", "links": "links"}
 
 
 @dataclass
@@ -89,6 +86,7 @@ class Correction:
     abstract_cut: str | None = None  # the form kept the link's shortened abstract (ends with CUT_MARK)
     topic: tuple[str, str | None] | None = None
     decision: str | None = None  # NO_DECISION removes the page's
+    venue: str | None = None
     author_order: str | None = None  # one of ORDER_CHOICES
     keywords: list[str] | None = None
     links: dict[str, str] | None = None
@@ -195,6 +193,14 @@ def parse_correction(text: str, path: str, taxonomy: Taxonomy) -> Correction:
             error(value, f"the title is {len(title)} characters long; at most {LIMITS['paper_title']}")
         _check_lookalikes(title, "the title", value, 0, error)
         correction.title = title
+
+    if "venue" in values:
+        value, error = values["venue"], error_in("venue")
+        venue = " ".join(value.text.split())
+        if len(venue) > LIMITS["venue"]:
+            error(value, f"the venue is {len(venue)} characters long; at most {LIMITS['venue']}")
+        _check_lookalikes(venue, "the venue", value, 0, error)
+        correction.venue = venue or None
 
     if "authors" in values:
         value, error = values["authors"], error_in("authors")
@@ -391,7 +397,7 @@ def _comparable(record: PaperRecord, key: str):
         return [" ".join(item.split()) for item in value]
     if key == "topic":
         return (value.area, value.subarea) if value is not None else None
-    if key in ("decision", "author_order"):
+    if key in ("decision", "author_order", "venue"):
         return " ".join(value.split()) if value else None
     return dict(value)
 
@@ -509,6 +515,8 @@ def apply_correction(
         wanted["author_order"] = None if known else (base.author_order or "unknown")
     elif correction.authors is not None and record.author_order:
         wanted["author_order"] = None  # a form without the choice: its Authors field asks for the paper's order
+    if correction.venue is not None:
+        wanted["venue"] = correction.venue
     if correction.keywords is not None:
         wanted["keywords"] = correction.keywords
     if correction.links is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from generator.pages.decisions import KNOWN as KNOWN_DECISIONS
-from generator.pages.record import PaperRecord, dump_yaml
+from generator.pages.record import PAPER_FIELDS, PaperRecord, dump_yaml
 from generator.enrich.taxonomy import LABEL_SEPARATOR, Taxonomy
 
 TEMPLATE_FILE = "correct-paper.yml"
@@ -60,22 +60,16 @@ class FormField:
     required: bool = False
 
 
-# ``title`` and ``body`` are GitHub's own query keys (the issue's title and text), hence ``paper_title``.
+# The paper's fields come from the field table (``pages/record.py``), between the paper id
+# that says which page and the reason that says why, in the table's form ranks. Issues already
+# filed parse as long as the older fields keep their relative order (``parse_issue_body``).
 FIELDS: tuple[FormField, ...] = (
     FormField("paper_id", "Paper id", "input", "Filled in by the paper page's \"Fix this paper\" link. Do not change it.", True),
-    FormField("paper_title", "Title", "input", "The paper's title as the paper itself gives it."),
-    FormField("authors", "Authors", "textarea",
-              "One name per line, in the order the paper gives them: the order matters (it is the citation's)."),
-    FormField("author_order", "Author order", "dropdown",
-              "Are the authors above in the order the paper gives them? Only then does the site name a first author."),
-    FormField("abstract", "Abstract", "textarea", "The whole abstract. Formulas may use `$...$`. Left empty, the abstract stays as it is."),
-    FormField("topic", "Topic", "dropdown", "Pick the area and sub-area from the site's taxonomy."),
-    FormField("decision", "Decision", "dropdown",
-              "The review decision the venue announced, or \"No decision\" if it announced none (yet)."),
-    FormField("keywords", "Keywords", "textarea", "One keyword per line."),
-    FormField("links", "Links", "textarea", "One link per line as `name: URL`, e.g. `pdf: https://...` (openreview, pdf, code, arxiv, project)."),
+    *(FormField(form.id, form.label, form.kind, form.description) for form in sorted((spec.form for spec in PAPER_FIELDS if spec.form), key=lambda form: form.rank)),
     FormField("reason", "Reason", "textarea", "What is wrong, and how do you know? A link to the paper or the proceedings helps the maintainers.", True),
 )
+# form field id -> the page field it corrects
+PAGE_FIELD = {spec.form.id: spec.name for spec in PAPER_FIELDS if spec.form}
 FIELD_BY_ID = {f.id: f for f in FIELDS}
 
 
@@ -170,6 +164,8 @@ def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None, wi
         values["topic"] = paper.topic.label()
     if not paper.decision or paper.decision in decision_choices():  # another venue's words cannot be picked
         values["decision"] = paper.decision or NO_DECISION
+    if paper.venue:
+        values["venue"] = " ".join(paper.venue.split())
     if paper.keywords:
         values["keywords"] = "\n".join(paper.keywords)
     if paper.links:

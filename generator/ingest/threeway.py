@@ -19,13 +19,11 @@ from typing import Any, Callable
 from generator.config import ProjectConfig
 from generator.ingest.identity import KnownPaper
 from generator.ingest.report import ImportReport
-from generator.pages.record import PaperRecord, parse_page, render_page
+from generator.pages.record import IDENTITY_FIELDS, PAPER_FIELDS, PaperRecord, parse_page, render_page
 from generator.problems import PapersiteError
 
-# Fields whose value always comes from the page: identity is fixed at first import.
-IDENTITY_FIELDS = ("id", "slug")
 # Fields merged key by key: a maintainer's own link and a reference's new one both survive.
-KEYED_FIELDS = ("links",)
+KEYED_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.three_way == "keyed")
 
 
 def merge_fields(

@@ -26,11 +26,9 @@ from typing import Any, Protocol
 from generator.config import ProjectConfig
 from generator.inputs import outside_problem, readable_file
 from generator.pages.frontmatter import FrontMatter, decode_text, parse_front_matter, read_text
-from generator.pages.record import PaperRecord, valid_record
-from generator.pages.schema import field_problems
+from generator.pages.record import IDENTITY_FIELDS, PaperRecord, field_problems, valid_record
 from generator.problems import PapersiteError, Problem, errors_only
 
-IDENTITY_KEYS = ("id", "slug")  # no two pages may share one
 
 
 @dataclass(frozen=True)
@@ -166,7 +164,7 @@ def read_pages(
         found.problems.extend(problems)
         if page is not None:  # the path of today's project, not of the build that cached the page
             found.pages.append(Page(path, page.front, page.record))
-    for key in IDENTITY_KEYS:
+    for key in IDENTITY_FIELDS:
         found.problems.extend(_shared(found.pages, key))
     found.problems.sort()
     return found

@@ -15,13 +15,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import yaml
 
 from generator.pages.frontmatter import FrontMatter, parse_front_matter, read_text, render_front_matter
-from generator.pages.schema import FRONT_MATTER_FIELDS, LISTED_FIELDS, field_problems, link_problem, topic_problem
-from generator.problems import PapersiteError, errors_only
+from generator.pages import schema
+from generator.pages.markup import THEME_FIELDS, theme_field_problem
+from generator.pages.schema import link_problem, topic_problem
+from generator.problems import PapersiteError, Problem, errors_only
 
 @dataclass(frozen=True, order=True)
 class SourceRef:
@@ -84,27 +86,146 @@ class Topic:
         return f"{self.area} · {self.subarea}" if self.subarea else self.area
 
 
+Rule = Callable[[schema.Findings, str], None]
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    """A field's place in the correction form (``corrections/form.py``): ``id`` keys the URL
+    pre-fill (``title`` is GitHub's own key, hence ``paper_title``), ``label`` heads its section."""
+
+    rank: int  # its place in the form, which people read top down (the abstract under the authors)
+    id: str
+    label: str
+    kind: str  # input | textarea | dropdown
+    description: str
+
+
+@dataclass(frozen=True)
+class PaperField:
+    """Everything the pipeline knows about one field of a paper, declared once beside it.
+
+    The record type is ``PaperRecord``; each of its page fields carries one of these as
+    metadata. From them come the page's keys and their order, each value's rule, how a
+    value is written to and read from YAML, the three-way merge policy, what a reference
+    may fill or decide, the correction form's fields and the search store's columns."""
+
+    rule: Rule
+    name: str = ""  # the attribute's name, which is also its front-matter key (set below)
+    required: bool = False
+    missing: str = ""  # what to write when a required field is absent
+    always: bool = False  # written even when empty ([] for no authors)
+    flag_when_empty: str = ""  # the key written instead of an empty value ("abstract_missing: true")
+    write: Callable[[Any], Any] | None = None  # record value -> YAML value; None: the value as it is
+    read: Callable[[Any], Any] | None = None  # YAML value -> record value; None: as read
+    three_way: str = "merge"  # "page": the page's value always wins (identity); "keyed": merged key by key
+    fill: bool = False  # a reference catalogue may fill it where the listings left it empty
+    authority: bool = False  # papersite.yml may make a reference its authority (the listing's value is kept in ``listed``)
+    form: FormSpec | None = None  # its field in the correction form
+    per_paper: bool = False  # shown per paper in lists and the search store when the papers differ in it
+
+
+def _paper_field(default: Any = dataclasses.MISSING, *, factory: Any = dataclasses.MISSING, **spec: Any) -> Any:
+    return field(default=default, default_factory=factory, metadata={"page": PaperField(**spec)})
+
+
+def _topic_yaml(topic: Topic) -> dict[str, Any]:
+    data: dict[str, Any] = {"area": topic.area}
+    if topic.subarea:
+        data["subarea"] = topic.subarea
+    data["source"] = topic.source
+    if topic.confidence is not None:
+        data["confidence"] = round(float(topic.confidence), 3)
+    if topic.area_confidence is not None:
+        data["area_confidence"] = round(float(topic.area_confidence), 3)
+    return data
+
+
+def _topic_read(raw: Mapping[str, Any]) -> Topic:
+    confidence, area_confidence = raw.get("confidence"), raw.get("area_confidence")
+    return Topic(
+        area=raw["area"],
+        subarea=raw.get("subarea") or None,
+        source=raw.get("source", "maintainer"),
+        confidence=float(confidence) if confidence is not None else None,
+        area_confidence=float(area_confidence) if area_confidence is not None else None,
+    )
+
+
+def _listed_yaml(listed: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: listed[key] for key in AUTHORITY_FIELDS if key in listed}
+
+
 @dataclass
 class PaperRecord:
-    """One paper, as stored on its page and passed between pipeline stages."""
+    """One paper, as stored on its page and passed between pipeline stages.
 
-    id: str
-    slug: str
-    title: str
-    authors: list[str] = field(default_factory=list)
+    The page fields are declared in the order pages are written; to add one, add it here
+    (its rule in ``schema.py`` if no existing rule fits) and say where it is shown."""
+
+    id: str = _paper_field(rule=schema.text_value, required=True, always=True, three_way="page")
+    slug: str = _paper_field(rule=schema.text_value, required=True, always=True, three_way="page")
+    title: str = _paper_field(
+        rule=schema.text_value, required=True, always=True, fill=True, authority=True,
+        form=FormSpec(1, "paper_title", "Title", "input", "The paper's title as the paper itself gives it."),
+    )
+    title_derived: bool = _paper_field(False, rule=schema.flag_value, read=bool)  # True: no listing had a title; we made one
+    authors: list[str] = _paper_field(
+        rule=schema.name_list, required=True, always=True, missing="a list of names; [] if unknown", factory=list,
+        write=list, read=list, fill=True, authority=True,
+        form=FormSpec(2, "authors", "Authors", "textarea",
+                      "One name per line, in the order the paper gives them: the order matters (it is the citation's)."),
+    )
     # None: the authors are in the paper's order. "alphabetical": the only order known is the
     # alphabet's; "unknown": the source's order is not the paper's (ingest/authors.py).
-    author_order: str | None = None
-    abstract: str | None = None  # None: no listing had a real abstract
-    title_derived: bool = False  # True: no listing had a title; we made one
-    topic: Topic | None = None
-    keywords: list[str] = field(default_factory=list)
-    decision: str | None = None
-    links: dict[str, str] = field(default_factory=dict)  # openreview, pdf, code ...
-    sources: list[SourceRef] = field(default_factory=list)
-    filled_from: list[Fill] = field(default_factory=list)  # what reference catalogues filled
+    author_order: str | None = _paper_field(
+        None, rule=schema.order_value, read=lambda value: value or None,
+        form=FormSpec(3, "author_order", "Author order", "dropdown",
+                      "Are the authors above in the order the paper gives them? Only then does the site name a first author."),
+    )
+    topic: Topic | None = _paper_field(
+        None, rule=schema.topic_value, write=_topic_yaml, read=_topic_read, fill=True,
+        form=FormSpec(5, "topic", "Topic", "dropdown", "Pick the area and sub-area from the site's taxonomy."),
+    )
+    keywords: list[str] = _paper_field(
+        rule=schema.keyword_list, always=True, factory=list, write=list, read=list,
+        form=FormSpec(8, "keywords", "Keywords", "textarea", "One keyword per line."),
+    )
+    decision: str | None = _paper_field(
+        None, rule=schema.text_value, fill=True, authority=True,
+        form=FormSpec(6, "decision", "Decision", "dropdown",
+                      "The review decision the venue announced, or \"No decision\" if it announced none (yet)."),
+    )
+    # The venue this paper appeared at or was submitted to ("ICML 2025"); None: the site's venue setting.
+    venue: str | None = _paper_field(
+        None, rule=schema.text_value, fill=True, authority=True, per_paper=True,
+        form=FormSpec(7, "venue", "Venue", "input",
+                      "Where the paper was published or submitted, e.g. `ICML 2025`. Left empty, the venue stays as it is."),
+    )
+    links: dict[str, str] = _paper_field(  # openreview, pdf, code ...
+        rule=schema.link_map, factory=dict, three_way="keyed", fill=True,
+        write=lambda links: {key: links[key] for key in sorted(links)},
+        read=lambda links: {str(key): url for key, url in links.items()},
+        form=FormSpec(9, "links", "Links", "textarea",
+                      "One link per line as `name: URL`, e.g. `pdf: https://...` (openreview, pdf, code, arxiv, project)."),
+    )
+    abstract: str | None = _paper_field(  # None: no listing had a real abstract
+        None, rule=schema.text_value, flag_when_empty="abstract_missing", read=lambda text: text or None,
+        fill=True, authority=True,
+        form=FormSpec(4, "abstract", "Abstract", "textarea",
+                      "The whole abstract. Formulas may use `$...$`. Left empty, the abstract stays as it is."),
+    )
+    sources: list[SourceRef] = _paper_field(
+        rule=schema.source_list, required=True, always=True, missing="the listing entries this paper was read from",
+        factory=list, write=lambda sources: [{"file": s.file, "entry": s.entry, "format": s.format} for s in sorted(sources)],
+        read=lambda raw: [SourceRef(s["file"], s["entry"], s.get("format", "")) for s in raw],
+    )
+    filled_from: list[Fill] = _paper_field(  # what reference catalogues filled
+        rule=schema.fill_list, factory=list, write=lambda fills: [fill.to_json() for fill in fills],
+        read=lambda raw: [Fill(f["reference"], f["record"], f.get("match", ""), float(f["score"]), tuple(f["fields"])) for f in raw],
+    )
     # What the listings said where an authoritative reference decided otherwise: {"title": ...}
-    listed: dict[str, Any] = field(default_factory=dict)
+    listed: dict[str, Any] = _paper_field(rule=schema.listed_values, factory=dict, write=_listed_yaml, read=dict)
     body: str = ""  # maintainers' Markdown below the front matter
     extra: dict[str, Any] = field(default_factory=dict)  # maintainers' own front-matter keys
 
@@ -114,42 +235,13 @@ class PaperRecord:
 
     def to_front_matter(self) -> dict[str, Any]:
         """Fields in the fixed order pages are written in."""
-        data: dict[str, Any] = {
-            "id": self.id,
-            "slug": self.slug,
-            "title": self.title,
-        }
-        if self.title_derived:
-            data["title_derived"] = True
-        data["authors"] = list(self.authors)
-        if self.author_order:
-            data["author_order"] = self.author_order
-        if self.topic is not None:
-            topic: dict[str, Any] = {"area": self.topic.area}
-            if self.topic.subarea:
-                topic["subarea"] = self.topic.subarea
-            topic["source"] = self.topic.source
-            if self.topic.confidence is not None:
-                topic["confidence"] = round(float(self.topic.confidence), 3)
-            if self.topic.area_confidence is not None:
-                topic["area_confidence"] = round(float(self.topic.area_confidence), 3)
-            data["topic"] = topic
-        data["keywords"] = list(self.keywords)
-        if self.decision:
-            data["decision"] = self.decision
-        if self.links:
-            data["links"] = {key: self.links[key] for key in sorted(self.links)}
-        if self.abstract:
-            data["abstract"] = self.abstract
-        else:
-            data["abstract_missing"] = True
-        data["sources"] = [
-            {"file": s.file, "entry": s.entry, "format": s.format} for s in sorted(self.sources)
-        ]
-        if self.filled_from:
-            data["filled_from"] = [fill.to_json() for fill in self.filled_from]
-        if self.listed:
-            data["listed"] = {key: self.listed[key] for key in LISTED_FIELDS if key in self.listed}
+        data: dict[str, Any] = {}
+        for spec in PAPER_FIELDS:
+            value = getattr(self, spec.name)
+            if value or spec.always:
+                data[spec.name] = spec.write(value) if spec.write else value
+            elif spec.flag_when_empty:
+                data[spec.flag_when_empty] = True
         for key in sorted(self.extra):
             if key not in FRONT_MATTER_FIELDS:  # the record's own fields are never shadowed
                 data[key] = self.extra[key]
@@ -162,6 +254,48 @@ class PaperRecord:
 
     def replace(self, **changes: Any) -> "PaperRecord":
         return dataclasses.replace(self, **changes)
+
+
+# The table: every page field of a paper, in the order pages are written.
+PAPER_FIELDS: tuple[PaperField, ...] = tuple(
+    dataclasses.replace(f.metadata["page"], name=f.name) for f in dataclasses.fields(PaperRecord) if "page" in f.metadata
+)
+FIELD_BY_NAME = {spec.name: spec for spec in PAPER_FIELDS}
+# Every front-matter key a paper page may hold, in page order ("abstract_missing" after "abstract").
+FRONT_MATTER_FIELDS = tuple(
+    key for spec in PAPER_FIELDS for key in (spec.name, spec.flag_when_empty) if key
+)
+# A paper's identity: fixed at first import, unique among pages, never changed by a merge.
+IDENTITY_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.three_way == "page")
+# What papersite.yml may make a reference the authority for; what ``listed`` may keep.
+AUTHORITY_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.authority)
+# What a reference catalogue may fill (``filled_from[].fields``), besides ``links.<name>``.
+FILL_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.fill and spec.three_way != "keyed")
+# Fields shown per paper only where the papers differ in them (the venue).
+PER_PAPER_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.per_paper)
+
+
+def field_problems(front: FrontMatter) -> list[Problem]:
+    """Every problem of the page's fields, in table order: errors, and warnings for unknown keys."""
+    found = schema.Findings(front, listable=AUTHORITY_FIELDS, fillable=FILL_FIELDS)
+    for key, value in front.data.items():
+        name = str(key)
+        if name in THEME_FIELDS:
+            problem = theme_field_problem(name, value)
+            if problem:
+                found.error(front.line(name), problem)
+        elif name not in FRONT_MATTER_FIELDS:
+            found.warn(front.line(name), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
+    for spec in PAPER_FIELDS:
+        if spec.name in front.data:
+            spec.rule(found, spec.name)
+        elif spec.required:
+            hint = f" ({spec.missing})" if spec.missing else ""
+            found.error(1, f"missing required field '{spec.name}'{hint}")
+        if spec.flag_when_empty and spec.flag_when_empty in front.data:
+            schema.flag_value(found, spec.flag_when_empty)
+    schema.abstract_or_flag(found)
+    return found.problems
 
 
 class _PurePageDumper(yaml.SafeDumper):
@@ -220,38 +354,13 @@ def record_from(front: FrontMatter) -> PaperRecord:
 def valid_record(front: FrontMatter) -> PaperRecord:
     """The record of front matter in which ``field_problems`` found no error."""
     data = front.data
-    topic = None
-    if data.get("topic") is not None:
-        raw = data["topic"]
-        confidence, area_confidence = raw.get("confidence"), raw.get("area_confidence")
-        topic = Topic(
-            area=raw["area"],
-            subarea=raw.get("subarea") or None,
-            source=raw.get("source", "maintainer"),
-            confidence=float(confidence) if confidence is not None else None,
-            area_confidence=float(area_confidence) if area_confidence is not None else None,
-        )
-    return PaperRecord(
-        id=data["id"],
-        slug=data["slug"],
-        title=data["title"],
-        title_derived=bool(data.get("title_derived", False)),
-        authors=list(data["authors"]),
-        author_order=data.get("author_order") or None,
-        topic=topic,
-        keywords=list(data.get("keywords") or []),
-        decision=data.get("decision"),
-        links={str(k): v for k, v in (data.get("links") or {}).items()},
-        abstract=data.get("abstract") or None,
-        sources=[SourceRef(s["file"], s["entry"], s.get("format", "")) for s in data["sources"]],
-        filled_from=[
-            Fill(f["reference"], f["record"], f.get("match", ""), float(f["score"]), tuple(f["fields"]))
-            for f in data.get("filled_from") or []
-        ],
-        listed=dict(data.get("listed") or {}),
-        body=front.body,
-        extra={str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS},
-    )
+    values: dict[str, Any] = {}
+    for spec in PAPER_FIELDS:
+        raw = data.get(spec.name)
+        if raw is not None:
+            values[spec.name] = spec.read(raw) if spec.read else raw
+    extra = {str(k): v for k, v in data.items() if str(k) not in FRONT_MATTER_FIELDS}
+    return PaperRecord(**values, body=front.body, extra=extra)
 
 
 def parse_page(text: str, path: str | Path = "<page>") -> PaperRecord:

@@ -1,23 +1,21 @@
-"""The page model: every front-matter field of a paper page, and the rules each must meet.
+"""The rules a page's front-matter values meet: one function per kind of value.
 
-In:  a ``FrontMatter`` (parsed YAML with the line of every value).
-Out: the problems of its fields (``field_problems``), errors and warnings.
+In:  a ``Findings`` (the page's ``FrontMatter``, with the line of every value) and a key.
+Out: errors and warnings appended to the findings.
 
-``FIELDS`` is the one table of the fields a page holds, in the order pages are
-written: name, what kind of value, whether it is required, the keys a nested
-mapping or list item may have. The strict reader (``PaperRecord.from_front_matter``)
-refuses a page with any error found here, and ``papersite check`` reports them
-all, so the two can never disagree about what a valid page is. Rules that need
-more than one page (duplicate ids, links to other pages) or the taxonomy live in
-``check.py``.
+Which field is checked by which rule is the field table's to say (``record.py``:
+each field of ``PaperRecord`` names its rule); ``record.field_problems`` runs them.
+The strict reader refuses a page with any error found here, and ``papersite check``
+reports them all, so the two can never disagree about what a valid page is. Rules
+that need more than one page (duplicate ids, links to other pages) or the taxonomy
+live in ``check.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from generator.config import AUTHORITY_FIELDS
 from generator.ingest.authors import PAGE_ORDERS, is_alphabetical
 from generator.layout import is_web_url
 from generator.pages.frontmatter import FrontMatter
@@ -28,17 +26,17 @@ from generator.text import code_points, invisible_characters
 # listing: a topic line of a listing; conference: the conference's own label, from a
 # reference catalogue; inferred: guessed by the enrichment stage; maintainer: set by hand.
 TOPIC_SOURCES = ("listing", "conference", "inferred", "maintainer")
-# What a reference catalogue may fill (``filled_from[].fields``), besides ``links.<name>``.
-FILL_FIELDS = ("title", "authors", "abstract", "decision", "topic")
-# What ``listed`` may keep: a listing's value where an authoritative reference decided otherwise.
-LISTED_FIELDS = AUTHORITY_FIELDS
+# The keys of a page's topic mapping.
+TOPIC_FIELDS = ("area", "subarea", "source", "confidence", "area_confidence")
 
 
 @dataclass
-class _Findings:
+class Findings:
     """The problems found in one page so far."""
 
     front: FrontMatter
+    listable: tuple[str, ...] = ()  # the fields ``listed`` may keep (the record's ``authority`` fields)
+    fillable: tuple[str, ...] = ()  # the fields a reference may fill (``filled_from[].fields``)
     problems: list[Problem] = field(default_factory=list)
 
     def error(self, line: int, message: str) -> None:
@@ -58,7 +56,7 @@ def _number_in_unit(value: Any) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1
 
 
-def _visible_only(found: _Findings, line: int, what: str, value: str) -> None:
+def _visible_only(found: Findings, line: int, what: str, value: str) -> None:
     """A warning, not an error: listings bring such characters and the renderers neutralise the
     dangerous ones, but a reader cannot see them and a diff does not show them."""
     hidden = invisible_characters(value, "\t\n")
@@ -69,7 +67,7 @@ def _visible_only(found: _Findings, line: int, what: str, value: str) -> None:
 # --- one rule per kind of value ---------------------------------------------------
 
 
-def _text(found: _Findings, key: str) -> None:
+def text_value(found: Findings, key: str) -> None:
     value, line = found.front.data[key], found.front.line(key)
     if not isinstance(value, str):
         found.error(line, f"field '{key}' must be text, got {_type_name(value)}")
@@ -79,13 +77,13 @@ def _text(found: _Findings, key: str) -> None:
         _visible_only(found, line, f"field '{key}'", value)
 
 
-def _flag(found: _Findings, key: str) -> None:
+def flag_value(found: Findings, key: str) -> None:
     value = found.front.data[key]
     if not isinstance(value, bool):
         found.error(found.front.line(key), f"field '{key}' must be true or false, got {value!r}")
 
 
-def _names(found: _Findings, key: str) -> None:
+def name_list(found: Findings, key: str) -> None:
     names = found.front.data[key]
     if not isinstance(names, list):
         found.error(found.front.line(key), f"field '{key}' must be a list of names, got {_type_name(names)}")
@@ -97,7 +95,7 @@ def _names(found: _Findings, key: str) -> None:
             _visible_only(found, found.front.item_line(key, index), f"author #{index + 1}", name)
 
 
-def _author_order(found: _Findings, key: str) -> None:
+def order_value(found: Findings, key: str) -> None:
     value, line = found.front.data[key], found.front.line(key)
     if value not in PAGE_ORDERS:
         found.error(line, f"author_order must be one of {', '.join(PAGE_ORDERS)} (or absent: the paper's order), got {value!r}")
@@ -111,16 +109,16 @@ def _author_order(found: _Findings, key: str) -> None:
         )
 
 
-def _listed(found: _Findings, key: str) -> None:
+def listed_values(found: Findings, key: str) -> None:
     """A listing's own values where an authoritative reference decided otherwise: written by the importer."""
     listed = found.front.data[key]
     if not isinstance(listed, dict):
-        found.error(found.front.line(key), f"field 'listed' must be a mapping of some of {', '.join(LISTED_FIELDS)}, got {_type_name(listed)}")
+        found.error(found.front.line(key), f"field 'listed' must be a mapping of some of {', '.join(found.listable)}, got {_type_name(listed)}")
         return
     for name, value in listed.items():
         line = found.front.line(key, str(name))
-        if name not in LISTED_FIELDS:
-            found.error(line, f"unknown listed field '{name}'; expected some of {', '.join(LISTED_FIELDS)}")
+        if name not in found.listable:
+            found.error(line, f"unknown listed field '{name}'; expected some of {', '.join(found.listable)}")
         elif name == "authors":
             if not isinstance(value, list) or not all(isinstance(n, str) and n.strip() for n in value):
                 found.error(line, f"listed authors must be a list of names, got {value!r}")
@@ -128,7 +126,7 @@ def _listed(found: _Findings, key: str) -> None:
             found.error(line, f"listed {name} must be text, got {value!r}")
 
 
-def _keywords(found: _Findings, key: str) -> None:
+def keyword_list(found: Findings, key: str) -> None:
     keywords = found.front.data[key]
     if keywords is None:
         return
@@ -154,7 +152,7 @@ def _keywords(found: _Findings, key: str) -> None:
             seen[folded] = index
 
 
-def _topic(found: _Findings, key: str) -> None:
+def topic_value(found: Findings, key: str) -> None:
     """The topic's shape; whether it is in the taxonomy is ``check.py``'s to say."""
     topic = found.front.data[key]
     if topic is None:
@@ -202,7 +200,7 @@ def _breaks_lines(text: str) -> bool:
     return len(f"x{text}x".splitlines()) > 1
 
 
-def _links(found: _Findings, key: str) -> None:
+def link_map(found: Findings, key: str) -> None:
     links = found.front.data[key]
     if links is None:
         return
@@ -223,7 +221,7 @@ def link_problem(name: object, url: object) -> str | None:
     return None
 
 
-def _sources(found: _Findings, key: str) -> None:
+def source_list(found: Findings, key: str) -> None:
     sources = found.front.data[key]
     if not isinstance(sources, list):
         found.error(found.front.line(key), f"field 'sources' must be a list, got {_type_name(sources)}")
@@ -242,7 +240,7 @@ def _sources(found: _Findings, key: str) -> None:
             found.error(line, f"source #{index + 1} 'format' must be text, got {source['format']!r}")
 
 
-def _fills(found: _Findings, key: str) -> None:
+def fill_list(found: Findings, key: str) -> None:
     """Provenance of reference fills: written by the importer, but a page can be edited by hand."""
     fills = found.front.data[key]
     if not isinstance(fills, list):
@@ -265,72 +263,15 @@ def _fills(found: _Findings, key: str) -> None:
             found.error(line, f"{where} 'match' must be text, got {fill['match']!r}")
         names = fill.get("fields")
         if not isinstance(names, list) or not all(
-            isinstance(name, str) and (name in FILL_FIELDS or name.startswith("links.")) for name in names
+            isinstance(name, str) and (name in found.fillable or name.startswith("links.")) for name in names
         ):
-            found.error(line, f"{where} 'fields' must list field names ({', '.join(FILL_FIELDS)}, links.<name>), got {names!r}")
+            found.error(line, f"{where} 'fields' must list field names ({', '.join(found.fillable)}, links.<name>), got {names!r}")
 
 
-# --- the table --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Field:
-    """One front-matter field: its name, the rule its value meets, and what a page must say."""
-
-    name: str
-    rule: Callable[[_Findings, str], None]
-    required: bool = False
-    keys: tuple[str, ...] = ()  # the keys of a mapping value, or of each item of a list value
-    missing: str = ""  # what to write when a required field is absent
-
-
-FIELDS: tuple[Field, ...] = (
-    Field("id", _text, required=True),
-    Field("slug", _text, required=True),
-    Field("title", _text, required=True),
-    Field("title_derived", _flag),
-    Field("authors", _names, required=True, missing="a list of names; [] if unknown"),
-    Field("author_order", _author_order),
-    Field("topic", _topic, keys=("area", "subarea", "source", "confidence", "area_confidence")),
-    Field("keywords", _keywords),
-    Field("decision", _text),
-    Field("links", _links),
-    Field("abstract", _text),  # or abstract_missing: true (see _abstract_or_flag)
-    Field("abstract_missing", _flag),
-    Field("sources", _sources, required=True, keys=("file", "entry", "format"),
-          missing="the listing entries this paper was read from"),
-    Field("filled_from", _fills, keys=("reference", "record", "match", "score", "fields")),
-    Field("listed", _listed, keys=LISTED_FIELDS),
-)
-FRONT_MATTER_FIELDS = tuple(f.name for f in FIELDS)
-TOPIC_FIELDS = next(f.keys for f in FIELDS if f.name == "topic")
-
-
-def _abstract_or_flag(found: _Findings) -> None:
+def abstract_or_flag(found: Findings) -> None:
     data = found.front.data
     flagged = data.get("abstract_missing") is True
     if "abstract" in data and flagged:
         found.error(found.front.line("abstract_missing"), "page has an abstract and 'abstract_missing: true'; remove one of them")
     elif "abstract" not in data and not flagged:
         found.error(1, "missing field 'abstract' (write 'abstract_missing: true' if no abstract is known)")
-
-
-def field_problems(front: FrontMatter) -> list[Problem]:
-    """Every problem of the page's fields, in table order: errors, and warnings for unknown keys."""
-    found = _Findings(front)
-    for key, value in front.data.items():
-        name = str(key)
-        if name in THEME_FIELDS:
-            problem = theme_field_problem(name, value)
-            if problem:
-                found.error(front.line(name), problem)
-        elif name not in FRONT_MATTER_FIELDS:
-            found.warn(front.line(name), f"unknown field '{key}' (kept on the page, not shown on the site); known fields: {', '.join(FRONT_MATTER_FIELDS)}")
-    for spec in FIELDS:
-        if spec.name in front.data:
-            spec.rule(found, spec.name)
-        elif spec.required:
-            hint = f" ({spec.missing})" if spec.missing else ""
-            found.error(1, f"missing required field '{spec.name}'{hint}")
-    _abstract_or_flag(found)
-    return found.problems
