@@ -65,7 +65,8 @@ class FormField:
 # filed parse as long as the older fields keep their relative order (``parse_issue_body``).
 FIELDS: tuple[FormField, ...] = (
     FormField("paper_id", "Paper id", "input", "Filled in by the paper page's \"Fix this paper\" link. Do not change it.", True),
-    *(FormField(form.id, form.label, form.kind, form.description) for form in sorted((spec.form for spec in PAPER_FIELDS if spec.form), key=lambda form: form.rank)),
+    *(FormField(spec.form.id, spec.label, spec.form.kind, spec.form.description)
+      for spec in sorted((spec for spec in PAPER_FIELDS if spec.form), key=lambda spec: spec.form.rank)),
     FormField("reason", "Reason", "textarea", "What is wrong, and how do you know? A link to the paper or the proceedings helps the maintainers.", True),
 )
 # form field id -> the page field it corrects

@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 from generator.layout import is_web_url
 from generator.inputs import MAX_ANNOUNCED_PAPERS, MAX_LISTING_BYTES, InputError, gunzip_capped, load_json, read_capped, readable_file
+from generator.pages.record import LISTED_TEXT_FIELDS
 from generator.pages.schema import TOPIC_SEPARATOR, topic_problem
 from generator.problems import PapersiteError
 
@@ -51,6 +52,7 @@ class ListingEntry:
     decision: str | None = None
     links: dict[str, str] = field(default_factory=dict)
     keywords: list[str] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # one-line fields by name (record.LISTED_TEXT_FIELDS)
 
     def label(self) -> str:
         return f"{self.file} #{self.entry}"
@@ -421,6 +423,12 @@ def _text_field(item: dict, key: str, path: Path, line: int) -> str | None:
     return value.strip() or None
 
 
+def _texts(item: dict, path: Path, line: int) -> dict[str, str]:
+    """The record's one-line fields (``venue`` ...), white space folded; absent when empty."""
+    found = {name: " ".join((_text_field(item, name, path, line) or "").split()) for name in LISTED_TEXT_FIELDS}
+    return {name: value for name, value in found.items() if value}
+
+
 def _string_list(item: dict, key: str, path: Path, line: int) -> list[str]:
     value = item.get(key)
     if value is None:
@@ -499,6 +507,7 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         abstract=abstract,
         topic=topic,
         decision=_text_field(item, "decision", path, line),
+        texts=_texts(item, path, line),
         links=_web_links(links, path, line, warnings),
         keywords=distinct_keywords(_string_list(item, "keywords", path, line)),
     )

@@ -218,6 +218,7 @@ class MergedPaper:
     decision: str | None
     links: dict[str, str]
     keywords: list[str]
+    texts: dict[str, str] = field(default_factory=dict)  # one-line fields by name (record.LISTED_TEXT_FIELDS)
     evidence: list[MergeEvidence] = field(default_factory=list)
     topic_source: str = "listing"  # "conference" when a reference catalogue gave the topic
     filled_from: list[Fill] = field(default_factory=list)  # fields a reference catalogue filled
@@ -318,6 +319,13 @@ def _authors(entries: list[ListingEntry], orders: Mapping[str, OrderVerdict]) ->
     return [], None
 
 
+def _texts(entries: list[ListingEntry]) -> dict[str, str]:
+    """Each one-line field from the first entry that gives it (JSON first, then file order)."""
+    names = sorted({name for entry in entries for name in entry.texts})
+    found = {name: _first(entries, {FORMAT_JSON: 0}, lambda e, name=name: e.texts.get(name)) for name in names}
+    return {name: value for name, value in found.items() if value}  # type: ignore[misc]
+
+
 def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence], orders: Mapping[str, OrderVerdict]) -> MergedPaper:
     # The longest real abstract wins (ties: first in file/entry order): versions
     # differ by typography, a dropped sentence or a dropped code URL, and the
@@ -340,6 +348,7 @@ def _merge_fields(entries: list[ListingEntry], evidence: list[MergeEvidence], or
         abstract=best.abstract if best else None,
         topic=_first(entries, TOPIC_PRIORITY, lambda e: e.topic),  # type: ignore[arg-type]
         decision=_first(entries, {FORMAT_JSON: 0}, lambda e: e.decision),  # type: ignore[arg-type]
+        texts=_texts(entries),
         links=links,
         keywords=keywords,
         evidence=evidence,

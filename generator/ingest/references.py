@@ -364,6 +364,14 @@ def _fill(
         decide("abstract", paper.abstract, entry.abstract, normalize_text(paper.abstract or "") == normalize_text(entry.abstract))
     if entry.decision:
         decide("decision", paper.decision, entry.decision, paper.decision == entry.decision)
+    texts = dict(paper.texts)
+    for name, theirs in sorted(entry.texts.items()):
+        ours = paper.texts.get(name)
+        decide(name, ours, theirs, fold(ours or "") == fold(theirs))
+        if name in changes:
+            texts[name] = changes.pop(name)
+    if texts != paper.texts:
+        changes["texts"] = texts
     new_links = {key: url for key, url in sorted(entry.links.items()) if key not in paper.links}
     if new_links:
         changes["links"] = {**paper.links, **new_links}

@@ -331,6 +331,7 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
         topic=topic,
         keywords=list(paper.keywords),
         decision=paper.decision,
+        **paper.texts,
         links=links,
         sources=paper.sources,
         filled_from=list(paper.filled_from),

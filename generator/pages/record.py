@@ -96,7 +96,6 @@ class FormSpec:
 
     rank: int  # its place in the form, which people read top down (the abstract under the authors)
     id: str
-    label: str
     kind: str  # input | textarea | dropdown
     description: str
 
@@ -111,6 +110,7 @@ class PaperField:
     may fill or decide, the correction form's fields and the search store's columns."""
 
     rule: Rule
+    label: str = ""  # what readers call it: headings, the correction form, "Listed venue: ..."
     name: str = ""  # the attribute's name, which is also its front-matter key (set below)
     required: bool = False
     missing: str = ""  # what to write when a required field is absent
@@ -123,6 +123,9 @@ class PaperField:
     authority: bool = False  # papersite.yml may make a reference its authority (the listing's value is kept in ``listed``)
     form: FormSpec | None = None  # its field in the correction form
     per_paper: bool = False  # shown per paper in lists and the search store when the papers differ in it
+    # A listing or reference may give it as one line of text under its own name ("venue": "ICML 2025"):
+    # read, merged (JSON first), filled and decided by the ingest stage with no code of its own.
+    listed_text: bool = False
 
 
 def _paper_field(default: Any = dataclasses.MISSING, *, factory: Any = dataclasses.MISSING, **spec: Any) -> Any:
@@ -167,53 +170,53 @@ class PaperRecord:
     slug: str = _paper_field(rule=schema.text_value, required=True, always=True, three_way="page")
     title: str = _paper_field(
         rule=schema.text_value, required=True, always=True, fill=True, authority=True,
-        form=FormSpec(1, "paper_title", "Title", "input", "The paper's title as the paper itself gives it."),
+        label="Title", form=FormSpec(1, "paper_title", "input", "The paper's title as the paper itself gives it."),
     )
     title_derived: bool = _paper_field(False, rule=schema.flag_value, read=bool)  # True: no listing had a title; we made one
     authors: list[str] = _paper_field(
         rule=schema.name_list, required=True, always=True, missing="a list of names; [] if unknown", factory=list,
         write=list, read=list, fill=True, authority=True,
-        form=FormSpec(2, "authors", "Authors", "textarea",
-                      "One name per line, in the order the paper gives them: the order matters (it is the citation's)."),
+        label="Authors", form=FormSpec(2, "authors", "textarea",
+            "One name per line, in the order the paper gives them: the order matters (it is the citation's)."),
     )
     # None: the authors are in the paper's order. "alphabetical": the only order known is the
     # alphabet's; "unknown": the source's order is not the paper's (ingest/authors.py).
     author_order: str | None = _paper_field(
         None, rule=schema.order_value, read=lambda value: value or None,
-        form=FormSpec(3, "author_order", "Author order", "dropdown",
-                      "Are the authors above in the order the paper gives them? Only then does the site name a first author."),
+        label="Author order", form=FormSpec(3, "author_order", "dropdown",
+            "Are the authors above in the order the paper gives them? Only then does the site name a first author."),
     )
     topic: Topic | None = _paper_field(
         None, rule=schema.topic_value, write=_topic_yaml, read=_topic_read, fill=True,
-        form=FormSpec(5, "topic", "Topic", "dropdown", "Pick the area and sub-area from the site's taxonomy."),
+        label="Topic", form=FormSpec(5, "topic", "dropdown", "Pick the area and sub-area from the site's taxonomy."),
     )
     keywords: list[str] = _paper_field(
         rule=schema.keyword_list, always=True, factory=list, write=list, read=list,
-        form=FormSpec(8, "keywords", "Keywords", "textarea", "One keyword per line."),
+        label="Keywords", form=FormSpec(8, "keywords", "textarea", "One keyword per line."),
     )
     decision: str | None = _paper_field(
         None, rule=schema.text_value, fill=True, authority=True,
-        form=FormSpec(6, "decision", "Decision", "dropdown",
-                      "The review decision the venue announced, or \"No decision\" if it announced none (yet)."),
+        label="Decision", form=FormSpec(6, "decision", "dropdown",
+            "The review decision the venue announced, or \"No decision\" if it announced none (yet)."),
     )
     # The venue this paper appeared at or was submitted to ("ICML 2025"); None: the site's venue setting.
     venue: str | None = _paper_field(
-        None, rule=schema.text_value, fill=True, authority=True, per_paper=True,
-        form=FormSpec(7, "venue", "Venue", "input",
-                      "Where the paper was published or submitted, e.g. `ICML 2025`. Left empty, the venue stays as it is."),
+        None, rule=schema.text_value, fill=True, authority=True, per_paper=True, listed_text=True,
+        label="Venue", form=FormSpec(7, "venue", "input",
+            "Where the paper was published or submitted, e.g. `ICML 2025`. Left empty, the venue stays as it is."),
     )
     links: dict[str, str] = _paper_field(  # openreview, pdf, code ...
         rule=schema.link_map, factory=dict, three_way="keyed", fill=True,
         write=lambda links: {key: links[key] for key in sorted(links)},
         read=lambda links: {str(key): url for key, url in links.items()},
-        form=FormSpec(9, "links", "Links", "textarea",
-                      "One link per line as `name: URL`, e.g. `pdf: https://...` (openreview, pdf, code, arxiv, project)."),
+        label="Links", form=FormSpec(9, "links", "textarea",
+            "One link per line as `name: URL`, e.g. `pdf: https://...` (openreview, pdf, code, arxiv, project)."),
     )
     abstract: str | None = _paper_field(  # None: no listing had a real abstract
         None, rule=schema.text_value, flag_when_empty="abstract_missing", read=lambda text: text or None,
         fill=True, authority=True,
-        form=FormSpec(4, "abstract", "Abstract", "textarea",
-                      "The whole abstract. Formulas may use `$...$`. Left empty, the abstract stays as it is."),
+        label="Abstract", form=FormSpec(4, "abstract", "textarea",
+            "The whole abstract. Formulas may use `$...$`. Left empty, the abstract stays as it is."),
     )
     sources: list[SourceRef] = _paper_field(
         rule=schema.source_list, required=True, always=True, missing="the listing entries this paper was read from",
@@ -271,6 +274,8 @@ IDENTITY_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.three_way == 
 AUTHORITY_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.authority)
 # What a reference catalogue may fill (``filled_from[].fields``), besides ``links.<name>``.
 FILL_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.fill and spec.three_way != "keyed")
+# Fields that listings give as one line of text under their own name (``listed_text``).
+LISTED_TEXT_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.listed_text)
 # Fields shown per paper only where the papers differ in them (the venue).
 PER_PAPER_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.per_paper)
 

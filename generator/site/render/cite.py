@@ -1,7 +1,7 @@
 """Citations of a paper: BibTeX, RIS, a plain-text line and Google Scholar ``citation_*`` meta tags.
 
-In: a paper record and the venue (``venue:`` in papersite.yml, else what the site
-name says, e.g. "ICLR 2025 Papers"). Out: plain text (BibTeX, RIS, the citation
+In: a paper record and its venue (``venue_of``: the paper's own ``venue:``, else
+``venue:`` in papersite.yml, else what the site name says, e.g. "ICLR 2025 Papers"). Out: plain text (BibTeX, RIS, the citation
 line) and (name, content) pairs; the caller escapes them.
 
 Three rules keep the citations honest. Only a paper the venue accepted is cited
@@ -53,6 +53,15 @@ class Venue:
         year = settings.year or (found.group(0) if found else None)
         short = settings.short or named
         return cls(name=settings.name or short, short=short, year=year)
+
+
+def venue_of(paper: PaperRecord, site: Venue) -> Venue:
+    """The venue a paper is cited with: its own (``venue:`` on its page), else the site's."""
+    if not paper.venue:
+        return site
+    own = " ".join(paper.venue.split())
+    found = re.search(r"\b(19|20)\d\d\b", own)
+    return Venue(name=own, short=own, year=found.group(0) if found else None)
 
 
 def _ascii_word(text: str) -> str:

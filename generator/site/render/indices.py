@@ -18,6 +18,7 @@ from generator.pages.decisions import decision_counts, read_decision
 from generator.pages.record import PaperRecord
 from generator import layout
 from generator.site.catalog import NO_TOPIC, Author, Catalog
+from generator.site.render import cite
 from generator.text import fold
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.paper_pages import (
@@ -82,6 +83,18 @@ def _authors_known(papers: list[PaperRecord]) -> str:
     return f"Authors are known for {known:,} of {_plural(len(papers), 'paper')}."
 
 
+def _venue_counts(papers: list[PaperRecord], site: cite.Venue) -> str:
+    """Papers per venue, when the papers come from more than one (a paper without its own venue is the site's)."""
+    counts = Counter(cite.venue_of(paper, site).short for paper in papers)
+    if len(counts) < 2:
+        return ""
+    items = "".join(
+        f"<li>{esc(venue)} <span class=ps-count>{n:,}</span></li>"
+        for venue, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    )
+    return f'<h2>Venues</h2><ul class="ps-columns ps-venues">{items}</ul>'
+
+
 def home_page(catalog: Catalog, context: SiteContext) -> str:
     name = context.config.site_name
     here = ""
@@ -109,6 +122,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         '<button class="md-button md-button--primary" type="submit">Search</button></form>',
         f'<ul class="ps-cards">{cards}</ul>',
         f'<p class="ps-coverage">{_authors_known(catalog.papers)} {_decision_summary(catalog.papers)}</p>',
+        _venue_counts(catalog.papers, context.venue),
         "<h2>Browse</h2>",
         '<ul class="ps-entry">'
         '<li><a href="papers/">All papers</a>: one list to filter and sort</li>'

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from generator.config import ProjectConfig
 from generator.pages.decisions import read_decision
-from generator.pages.record import Fill, PaperRecord, Topic
+from generator.pages.record import AUTHORITY_FIELDS, FIELD_BY_NAME, Fill, PaperRecord, Topic
 from generator import layout
 from generator.site.render import cite
 from generator.site.catalog import NO_TOPIC, Catalog
@@ -96,16 +96,16 @@ def first_author_key(paper: PaperRecord) -> str:
 
 
 # How a page names a listing's value that an authoritative reference replaced (``listed``).
-LISTED_LABELS = {"title": "Listed as", "authors": "Listed authors", "decision": "Listed decision", "abstract": "Listed abstract"}
 
 
 def _listed_html(paper: PaperRecord) -> str:
     """The listings' own values where the venue's record decided otherwise; the abstract only said, not shown."""
     parts = []
-    for name, label in LISTED_LABELS.items():
+    for name in AUTHORITY_FIELDS:
         value = paper.listed.get(name)
         if not value:
             continue
+        label = "Listed as" if name == "title" else f"Listed {FIELD_BY_NAME[name].label.lower()}"
         if name == "title":
             shown = f"“{render_text(value)[0]}”"
         elif name == "authors":
@@ -387,10 +387,13 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
     facts = [f"<dt>Topic</dt><dd>{_topic_html(paper, here, catalog)}</dd>"]
     if keywords:
         facts.append(f'<dt>Keywords</dt><dd><ul class="ps-tags">{keywords}</ul></dd>')
+    venue = cite.venue_of(paper, context.venue)
     decision = read_decision(paper.decision)
     if decision is not None:
-        venue = f" ({esc(context.venue.short)})" if context.venue.short else ""
-        facts.append(f"<dt>Decision</dt><dd>{esc(decision.text)}{venue}</dd>")
+        at = f" ({esc(venue.short)})" if venue.short else ""
+        facts.append(f"<dt>Decision</dt><dd>{esc(decision.text)}{at}</dd>")
+    elif paper.venue:
+        facts.append(f"<dt>Venue</dt><dd>{esc(venue.short)}</dd>")
     facts.append(f"<dt>Links</dt><dd>{_links_html(paper)}</dd>")
 
     if paper.abstract:
@@ -414,7 +417,7 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         actions.append(out_link(edit_url, "Edit this page"))
     if issue_url:
         # papersite.js adds the abstract from the page's citation_abstract tag
-        adds = {ABSTRACT_FROM_PAGE: str(MAX_URL_BYTES)} if paper.abstract and cite.scholar_meta(paper, context.venue) else {}
+        adds = {ABSTRACT_FROM_PAGE: str(MAX_URL_BYTES)} if paper.abstract and cite.scholar_meta(paper, venue) else {}
         actions.append(out_link(issue_url, "Fix this paper", adds))
 
     body = block(
@@ -431,9 +434,9 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         abstract,
         '<h2 id="cite">Cite</h2>',
         '<div class="ps-cite">'
-        + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, context.venue))
-        + _cite_block("ris", "RIS", cite.ris(paper, context.venue))
-        + _cite_block("text", "Plain text", cite.citation_line(paper, context.venue))
+        + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, venue))
+        + _cite_block("ris", "RIS", cite.ris(paper, venue))
+        + _cite_block("text", "Plain text", cite.citation_line(paper, venue))
         + "</div>",
         '<h2 id="related">Related papers</h2>' if related else "",
         paper_list(related, here, catalog) if related else "",
@@ -453,7 +456,7 @@ def paper_head(paper: PaperRecord, context: SiteContext) -> str:
     """The page's own tags in <head>: Google Scholar's, and its authors for link previews."""
     scholar = [
         (name, value)
-        for name, value in cite.scholar_meta(paper, context.venue)
+        for name, value in cite.scholar_meta(paper, cite.venue_of(paper, context.venue))
         if name != "citation_pdf_url" or layout.is_web_url(value)
     ]
     # No article:author copies of citation_author (0.3 KB a page): that Open Graph tag wants
