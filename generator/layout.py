@@ -12,7 +12,7 @@ corrections and renderers share.
 from __future__ import annotations
 
 import re
-
+from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
@@ -90,29 +90,103 @@ def paper_slugs(taken: set[str]) -> Slugs:
     return Slugs(taken, max_length=PAPER_SLUG_MAX_LENGTH, reserved_suffix="-paper")
 
 
+@dataclass(frozen=True)
+class Route:
+    """One kind of page: its URL, where the stage writes its Markdown, and how a URL is read back.
+
+    ``pattern`` is a directory URL relative to the site root with ``{name}`` holes, each one
+    path segment ("authors/{slug}/"); a section page has none ("explore/"). Every URL the
+    renderers, ``check`` and ``papersite.js`` use comes from a route (the browser gets the
+    patterns in the search data), so a URL scheme is written once."""
+
+    kind: str
+    pattern: str
+    # the text around the holes: "topics/", "/", "/" (a URL is built ~10^5 times a build: no format())
+    _between: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_between", tuple(re.split(r"\{\w+\}", self.pattern)))
+
+    @property
+    def holes(self) -> tuple[str, ...]:
+        return tuple(re.findall(r"\{(\w+)\}", self.pattern))
+
+    def url(self, *values: str) -> str:
+        between = self._between
+        if len(values) == 1 and len(between) == 2:
+            return between[0] + values[0] + between[1]
+        if len(values) != len(between) - 1:
+            raise TypeError(f"{self.kind} URL takes {len(between) - 1} value(s), got {len(values)}")
+        return "".join(part for pair in zip(between, values) for part in pair) + between[-1]
+
+    def staged(self, *values: str) -> str:
+        """The staged Markdown file that becomes this page (``authors/jane-doe/index.md``)."""
+        return f"{self.url(*values)}index.md"
+
+    @property
+    def section(self) -> str:
+        """The URL's first segment ("authors"): the folder its pages sit in."""
+        return self.pattern.split("/", 1)[0]
+
+    def match(self, url_path: str) -> tuple[str, ...] | None:
+        """The hole values of a site URL path (no leading slash needed) that this route makes, else None."""
+        parts = [p for p in url_path.strip("/").split("/") if p]
+        wanted = [p for p in self.pattern.split("/") if p]
+        if len(parts) != len(wanted):
+            return None
+        values = []
+        for part, want in zip(parts, wanted):
+            if want.startswith("{"):
+                values.append(part)
+            elif part != want:
+                return None
+        return tuple(values)
+
+
 # Paper pages are served from this section whatever folder their source pages sit in
 # (papers_dir): the URL of a paper never depends on a setting.
 PAPERS_SECTION = "papers"
 
+PAPER = Route("paper", f"{PAPERS_SECTION}/{{slug}}/")
+AUTHOR = Route("author", "authors/{slug}/")
+KEYWORD = Route("keyword", "keywords/{slug}/")
+AREA = Route("area", "topics/{area}/")
+SUBAREA = Route("subarea", "topics/{area}/{subarea}/")
+DETAIL_ROUTES = (PAPER, AUTHOR, KEYWORD, AREA, SUBAREA)
 
-def paper_url(slug: str) -> str:
-    return f"{PAPERS_SECTION}/{slug}/"
+# The section pages papersite generates, by kind.
+HOME = Route("home", "")
+PAPERS = Route("papers", f"{PAPERS_SECTION}/")
+AUTHORS = Route("authors", "authors/")
+KEYWORDS = Route("keywords", "keywords/")
+TOPICS = Route("topics", "topics/")
+EXPLORE = Route("explore", "explore/")
+STATS = Route("stats", "stats/")
+SECTION_ROUTES = (HOME, PAPERS, AUTHORS, KEYWORDS, TOPICS, EXPLORE, STATS)
 
 
-def author_url(slug: str) -> str:
-    return f"authors/{slug}/"
+def route_of(url_path: str) -> tuple[Route, tuple[str, ...]] | None:
+    """The generated page kind a URL path names, and its hole values; None for other URLs."""
+    for route in SECTION_ROUTES + DETAIL_ROUTES:
+        values = route.match(url_path)
+        if values is not None:
+            return route, values
+    return None
 
 
-def keyword_url(slug: str) -> str:
-    return f"keywords/{slug}/"
+def url_patterns() -> dict[str, str]:
+    """Every route's pattern by kind: what the browser builds its links from (the search data)."""
+    return {route.kind: route.pattern for route in SECTION_ROUTES + DETAIL_ROUTES}
 
 
-def area_url(area_slug: str) -> str:
-    return f"topics/{area_slug}/"
+# The key under mkdocs.yml's ``extra`` where the engine's templates find ``url_patterns()``.
+ROUTES_EXTRA = "papersite_routes"
 
-
-def subarea_url(area_slug: str, subarea_slug: str) -> str:
-    return f"topics/{area_slug}/{subarea_slug}/"
+paper_url = PAPER.url
+author_url = AUTHOR.url
+keyword_url = KEYWORD.url
+area_url = AREA.url
+subarea_url = SUBAREA.url
 
 
 def relative(from_url: str, to_url: str) -> str:

@@ -36,12 +36,13 @@ from generator.pages.folder import Page, Pages, display_path, docs_files, page_p
 from generator.pages.markup import scan_body
 from generator.pages.schema import TOPIC_SOURCES, topic_problem
 from generator.problems import PapersiteError, Problem, Severity, errors_only
-from generator.layout import PAPERS_SECTION, RESERVED_SLUGS
+from generator.layout import AREA, AUTHOR, KEYWORD, PAPER, PAPERS_SECTION, RESERVED_SLUGS, SUBAREA, route_of
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # Site sections that exist without a source file in docs_dir (generated at build time).
-GENERATED_SECTIONS = frozenset({"", "papers", "topics", "keywords", "authors", "explore", "stats", "about", "search"})
+# Sections that are not papersite's routes: the engine's search page, and the About page every project has.
+ENGINE_SECTIONS = frozenset({"about", "search"})
 
 
 @dataclass
@@ -131,19 +132,18 @@ class _SiteIndex:
     author_slugs: frozenset[str]
 
     def has_url(self, url_path: str) -> bool:
+        routed = route_of(url_path)
+        if routed is not None:
+            route, values = routed
+            known = {
+                PAPER: self.paper_slugs, AUTHOR: self.author_slugs, KEYWORD: self.keyword_slugs,
+                AREA: self.topic_paths, SUBAREA: self.topic_paths,
+            }.get(route)
+            if known is None:  # a section page: always made
+                return True
+            return "/".join(values) in known
         parts = [p for p in url_path.strip("/").split("/") if p]
-        if not parts:
-            return True
-        section, rest = parts[0], parts[1:]
-        if section == self.papers_rel and len(rest) == 1:
-            return rest[0] in self.paper_slugs
-        if section == "topics" and rest:
-            return "/".join(rest) in self.topic_paths
-        if section == "keywords" and len(rest) == 1:
-            return rest[0] in self.keyword_slugs
-        if section == "authors" and len(rest) == 1:
-            return rest[0] in self.author_slugs
-        if not rest and section in GENERATED_SECTIONS:
+        if len(parts) == 1 and parts[0] in ENGINE_SECTIONS:
             return True
         return self.has_source("/".join(parts))
 
@@ -212,7 +212,7 @@ def _check_body_links(page: _Page, site: _SiteIndex) -> None:
         return
     body = _blank_code(page.page.front.body)
     slug = page.data.get("slug") if isinstance(page.data.get("slug"), str) else page.path.stem
-    page_url = f"/{site.papers_rel}/{slug}/"
+    page_url = "/" + PAPER.url(slug)
     for pattern in (_INLINE_LINK, _REFERENCE_DEF, _HTML_LINK):
         for match in pattern.finditer(body):
             target = match.group(1)

@@ -22,6 +22,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin
 
+from generator import layout
 from generator.config import load_config
 from generator.pages.store import project_lock
 from generator.problems import PapersiteError
@@ -79,6 +80,8 @@ class PapersitePlugin(BasePlugin):
             # `mkdocs serve` points site_url at the dev server: links on it must stay there
             if key != "site_url" or self.command != "serve":
                 config[key] = value
+        # The templates build their links from the routes (layout.py), as papersite.js does.
+        config.extra[layout.ROUTES_EXTRA] = layout.url_patterns()
         # Our templates come from the package, so a project made by `papersite init`
         # needs no copy of them; a project's own custom_dir still overrides them.
         dirs = config.theme.dirs

@@ -48,10 +48,10 @@ HEAD_MARK = "PapersiteShellHead4e1d"
 # The shell's body: a raw <h1> so that the theme adds no <h1> of its own (Material
 # adds one when the content has none); the pages' bodies bring their own <h1>.
 SHELL_BODY = f"<h1>{CONTENT_MARK}</h1>"
-SHELL_SECTIONS = (layout.PAPERS_SECTION, "authors", "keywords")
+SHELL_SECTIONS = tuple(route.section for route in (layout.PAPER, layout.AUTHOR, layout.KEYWORD))
 # Sections whose pages each have their own description and head tags (a paper's Google
 # Scholar tags); the others show the site's description, as their shell does.
-OWN_HEAD_SECTIONS = (layout.PAPERS_SECTION,)
+OWN_HEAD_SECTIONS = (layout.PAPER.section,)
 DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, rendered/, filled.json
 OLD_PAPER_ROWS_DIR = "papers"  # under DATA_DIR: a row file per paper page, as builds before one data file kept them
 BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY

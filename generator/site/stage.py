@@ -156,8 +156,8 @@ def _generate(
     files = _site_src_files(config)
     # index and detail pages first: a worker may still be finding related papers
     pages = index_pages(catalog, context)
-    pages["stats.md"] = stats_page(catalog)
-    pages["explore.md"] = explore_page()
+    pages[layout.STATS.staged()] = stats_page(catalog)
+    pages[layout.EXPLORE.staged()] = explore_page()
     bodies: list[list[str]] = []  # [page URL, body] of the index pages staged as their own shell
     for path, text in pages.items():
         if path in files:  # a hand-written page in site_src wins

@@ -99,10 +99,10 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
     name = context.config.site_name
     here = ""
     counts = [
-        (len(catalog.papers), "papers", "papers/"),
-        (len(catalog.authors), "authors", "authors/"),
-        (len(catalog.keywords), "keywords", "keywords/"),
-        (sum(len(a.subareas) for a in catalog.areas), "sub-areas", "topics/"),
+        (len(catalog.papers), "papers", layout.PAPERS.url()),
+        (len(catalog.authors), "authors", layout.AUTHORS.url()),
+        (len(catalog.keywords), "keywords", layout.KEYWORDS.url()),
+        (sum(len(a.subareas) for a in catalog.areas), "sub-areas", layout.TOPICS.url()),
     ]
     cards = "".join(
         f'<li><a href="{esc(url)}"><strong>{n:,}</strong> {esc(label)}</a></li>' for n, label, url in counts
@@ -116,7 +116,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         f'<p class="ps-lead">Every paper of {esc(context.venue.short)} that our listings mention, with its authors, '
         "topic, keywords, abstract and citation, in one searchable site. It works offline and sends no request "
         "to any other site.</p>",
-        '<form class="ps-home-search" action="explore/" method="get" role="search">'
+        f'<form class="ps-home-search" action="{esc(layout.EXPLORE.url())}" method="get" role="search">'
         '<label for="ps-home-q" class="ps-visually-hidden">Search papers</label>'
         '<input id="ps-home-q" name="q" type="search" placeholder="Search titles, authors, keywords, abstracts" autocomplete="off">'
         '<button class="md-button md-button--primary" type="submit">Search</button></form>',
@@ -125,11 +125,11 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         _venue_counts(catalog.papers, context.venue),
         "<h2>Browse</h2>",
         '<ul class="ps-entry">'
-        '<li><a href="papers/">All papers</a>: one list to filter and sort</li>'
-        '<li><a href="topics/">Topics</a>: areas and their sub-areas</li>'
-        '<li><a href="keywords/">Keywords</a> and <a href="authors/">authors</a>, A to Z</li>'
-        '<li><a href="explore/">Explore</a>: full-text search with topic, keyword and author filters</li>'
-        '<li><a href="stats/">Stats</a>: the corpus in charts</li>'
+        f'<li><a href="{esc(layout.PAPERS.url())}">All papers</a>: one list to filter and sort</li>'
+        f'<li><a href="{esc(layout.TOPICS.url())}">Topics</a>: areas and their sub-areas</li>'
+        f'<li><a href="{esc(layout.KEYWORDS.url())}">Keywords</a> and <a href="{esc(layout.AUTHORS.url())}">authors</a>, A to Z</li>'
+        f'<li><a href="{esc(layout.EXPLORE.url())}">Explore</a>: full-text search with topic, keyword and author filters</li>'
+        f'<li><a href="{esc(layout.STATS.url())}">Stats</a>: the corpus in charts</li>'
         "</ul>",
         "<h2>Areas</h2>",
         f'<ul class="ps-columns">{areas}</ul>',
@@ -139,7 +139,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
 
 
 def papers_page(catalog: Catalog) -> str:
-    here = "papers/"
+    here = layout.PAPERS.url()
     options = "".join(f'<option value="{esc(a.name)}">{esc(a.name)}</option>' for a in catalog.areas)
     decisions = decision_counts(p.decision for p in catalog.papers)
     decision_select = ""
@@ -203,7 +203,7 @@ def _guesses_note(papers: list[PaperRecord]) -> str:
 
 def topics_pages(catalog: Catalog) -> dict[str, str]:
     pages: dict[str, str] = {}
-    here = "topics/"
+    here = layout.TOPICS.url()
     sections = []
     for area in catalog.areas:
         subs = "".join(
@@ -218,7 +218,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
             + (f'<ul class="ps-columns">{subs}</ul>' if subs else "")
         )
     total_sub = sum(len(a.subareas) for a in catalog.areas)
-    pages["topics/index.md"] = page(
+    pages[layout.TOPICS.staged()] = page(
         _front("Topics"),
         block(
             "<h1>Topics</h1>",
@@ -233,10 +233,10 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
             f"<li>{link(layout.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>" for s in area.subareas
         )
         only = area.area_only
-        pages[f"topics/{area.slug}/index.md"] = page(
+        pages[layout.AREA.staged(area.slug)] = page(
             _detail_front(area.name),
             block(
-                _crumbs(here, [("topics/", "Topics")]),
+                _crumbs(here, [(layout.TOPICS.url(), "Topics")]),
                 f"<h1>{esc(area.name)}</h1>",
                 f"<p>{_plural(len(area.papers), 'paper')}.{_guesses_note(area.papers)}</p>",
                 f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
@@ -247,10 +247,10 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
         )
         for sub in area.subareas:
             here = sub.url
-            pages[f"topics/{area.slug}/{sub.slug}/index.md"] = page(
+            pages[layout.SUBAREA.staged(area.slug, sub.slug)] = page(
                 _detail_front(f"{sub.name} ({area.name})"),
                 block(
-                    _crumbs(here, [("topics/", "Topics"), (area.url, area.name)]),
+                    _crumbs(here, [(layout.TOPICS.url(), "Topics"), (area.url, area.name)]),
                     f'<h1>{esc(sub.name)}</h1>',
                     f"<p>{_plural(len(sub.papers), 'paper')} in {link(layout.relative(here, area.url), area.name)} › {esc(sub.name)}."
                     f"{_guesses_note(sub.papers)}</p>",
@@ -273,7 +273,7 @@ RELATED_KEYWORDS = 12  # other keywords a keyword page shows: those on most of i
 
 def keywords_index_page(catalog: Catalog) -> str:
     count = _plural(len(catalog.keywords), "keyword")
-    here = "keywords/"
+    here = layout.KEYWORDS.url()
     used = sorted(catalog.keywords, key=lambda k: (-len(k.papers), fold(k.name)))[:MOST_USED]
     most = "".join(
         f'<li>{link(layout.relative(here, k.url), k.name)} <span class="ps-count" title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
@@ -316,7 +316,7 @@ def _keyword_page(keyword, catalog: Catalog, related: dict[int, list[tuple[objec
         for other, n in related.get(id(keyword), [])
     )
     body = block(
-        _crumbs(here, [("keywords/", "Keywords")]),
+        _crumbs(here, [(layout.KEYWORDS.url(), "Keywords")]),
         f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
         f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
         '<h2 id="related">Related keywords</h2>' if others else "",
@@ -353,7 +353,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     shared = any(n > 1 for _, n in author.coauthors)
     more = author.coauthor_count - len(author.coauthors)  # a large collaboration (catalog.MAX_COAUTHORS_SHOWN)
     body = block(
-        _crumbs(here, [("authors/", "Authors")]),
+        _crumbs(here, [(layout.AUTHORS.url(), "Authors")]),
         f"<h1>{esc(author.name)}</h1>",
         also,
         f"<p>{_plural(len(author.papers), 'paper')}.</p>",
@@ -373,7 +373,7 @@ def authors_index_page(catalog: Catalog) -> str:
     count = _plural(len(catalog.authors), "author")
     return _a_to_z_index_page(
         "Authors",
-        "authors/",
+        layout.AUTHORS.url(),
         catalog.authors,
         f"{count}, A to Z; the number is how many papers each wrote. {_authors_known(catalog.papers)} "
         "Spellings that differ only in case, accents or spacing are one author; any other difference stays a "
@@ -467,10 +467,10 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
 
 def index_pages(catalog: Catalog, context: SiteContext) -> dict[str, str]:
     """Every index page the engine renders one by one (author and keyword pages are separate)."""
-    pages = {"index.md": home_page(catalog, context), "papers/index.md": papers_page(catalog)}
+    pages = {layout.HOME.staged(): home_page(catalog, context), layout.PAPERS.staged(): papers_page(catalog)}
     pages.update(topics_pages(catalog))
-    pages["keywords/index.md"] = keywords_index_page(catalog)
-    pages["authors/index.md"] = authors_index_page(catalog)
+    pages[layout.KEYWORDS.staged()] = keywords_index_page(catalog)
+    pages[layout.AUTHORS.staged()] = authors_index_page(catalog)
     pages["about.md"] = about_page(catalog, context)
     return pages
 

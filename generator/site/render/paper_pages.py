@@ -180,7 +180,7 @@ def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: d
     if len(papers) < 2:
         return ""
     open_in = (
-        f'<p class="ps-explore-link"><a href="{esc(layout.query_url(layout.relative(here, "explore/"), **explore))}">'
+        f'<p class="ps-explore-link"><a href="{esc(layout.query_url(layout.relative(here, layout.EXPLORE.url()), **explore))}">'
         f"Open these {len(papers):,} papers in Explore</a>"
         " to search within them and narrow them further.</p>"
     )
@@ -361,7 +361,7 @@ def description(paper: PaperRecord) -> str:
 def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> DetailPage:
     """The generated part of a paper's page: everything but a maintainer's Markdown body."""
     here = layout.paper_url(paper.slug)
-    crumbs = [link(layout.relative(here, "papers/"), "Papers")]
+    crumbs = [link(layout.relative(here, layout.PAPERS.url()), "Papers")]
     area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
     if area:
         crumbs.append(link(layout.relative(here, area.url), area.name))

@@ -37,7 +37,7 @@ def bar_chart(chart_id: str, title: str, rows: list[tuple[str, int, str | None]]
 
 
 def stats_page(catalog: Catalog) -> str:
-    here = "stats/"
+    here = layout.STATS.url()
     areas = [(a.name, len(a.papers), a.url) for a in sorted(catalog.areas, key=lambda a: (-len(a.papers), a.name))]
     subareas = sorted(
         ((f"{s.area.name} › {s.name}", len(s.papers), s.url) for a in catalog.areas for s in a.subareas),
