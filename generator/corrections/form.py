@@ -20,8 +20,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from generator.pages.decisions import KNOWN as KNOWN_DECISIONS
-from generator.pages.record import PAPER_FIELDS, PaperRecord, dump_yaml
-from generator.enrich.taxonomy import LABEL_SEPARATOR, Taxonomy
+from generator.pages.record import PAPER_FIELDS, PaperRecord, dump_yaml, topic_label
+from generator.enrich.taxonomy import Taxonomy
 
 TEMPLATE_FILE = "correct-paper.yml"
 TEMPLATE_PATH = Path(".github") / "ISSUE_TEMPLATE" / TEMPLATE_FILE
@@ -90,7 +90,7 @@ def topic_choices(taxonomy: Taxonomy) -> list[str]:
     choices = []
     for area, subareas in taxonomy.areas:
         choices.append(area)
-        choices.extend(f"{area}{LABEL_SEPARATOR}{sub}" for sub in subareas)
+        choices.extend(topic_label(area, sub) for sub in subareas)
     return choices
 
 

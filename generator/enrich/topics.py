@@ -40,8 +40,9 @@ from scipy.sparse import csr_matrix
 
 from generator.enrich.features import STOPWORDS, segments
 from generator.pages.record import Topic
-from generator.enrich.taxonomy import LABEL_SEPARATOR, Taxonomy
+from generator.enrich.taxonomy import Taxonomy
 
+MODEL_LABEL_SEPARATOR = " · "  # between area and sub-area in topic_model.npz's label list: the file's format, not a display label
 TITLE_WEIGHT = 2  # a title word says more about the subject than an abstract word
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
 
@@ -218,7 +219,7 @@ def save_model(model: TopicModel, path: Path) -> None:
             version=np.array(4 if model.area_calibration[0] or model.subarea_calibration[0] else 3),
             abstract_sentences=np.array(model.abstract_sentences),
             **extra,
-            labels=np.array("\n".join(f"{a}{LABEL_SEPARATOR}{s}" for a, s in model.labels)),
+            labels=np.array("\n".join(f"{a}{MODEL_LABEL_SEPARATOR}{s}" for a, s in model.labels)),
             terms=np.array("\n".join(terms)),
             idf=model.idf.astype(np.float16),
             indptr=weights.indptr.astype(np.int32),
@@ -232,7 +233,7 @@ def save_model(model: TopicModel, path: Path) -> None:
 
 def read_model(path: Path | str) -> TopicModel:
     with np.load(path, allow_pickle=False) as data:
-        labels = tuple(tuple(label.split(LABEL_SEPARATOR, 1)) for label in str(data["labels"]).split("\n"))
+        labels = tuple(tuple(label.split(MODEL_LABEL_SEPARATOR, 1)) for label in str(data["labels"]).split("\n"))
         terms = str(data["terms"]).split("\n")
         weights = csr_matrix(
             (data["data"].astype(np.float32), data["indices"].astype(np.int32), data["indptr"]),

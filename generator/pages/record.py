@@ -64,6 +64,14 @@ class Fill:
         }
 
 
+TOPIC_LABEL_SEPARATOR = " › "  # a topic as readers see it, everywhere: "Deep Learning › Theory"
+
+
+def topic_label(area: str, subarea: str | None) -> str:
+    """The one label of a topic: in lists, Explore, Stats, search and the correction form's choices."""
+    return f"{area}{TOPIC_LABEL_SEPARATOR}{subarea}" if subarea else area
+
+
 @dataclass(frozen=True)
 class Topic:
     """Area and optional sub-area of a paper, with where the value came from.
@@ -83,7 +91,7 @@ class Topic:
     area_confidence: float | None = None
 
     def label(self) -> str:
-        return f"{self.area} · {self.subarea}" if self.subarea else self.area
+        return topic_label(self.area, self.subarea)
 
 
 Rule = Callable[[schema.Findings, str], None]

@@ -79,7 +79,7 @@ def test_issue_form_command_writes_the_template_for_another_taxonomy(tmp_path: P
     assert main(["--project", str(tmp_path), "issue-form"]) == 0
     form = yaml.safe_load((tmp_path / TEMPLATE_PATH).read_text(encoding="utf-8"))
     (topic,) = [e for e in form["body"] if e.get("id") == "topic"]
-    assert topic["attributes"]["options"] == ["Robotics", "Robotics · Manipulation", "Robotics · Locomotion", "Vision"]
+    assert topic["attributes"]["options"] == ["Robotics", "Robotics › Manipulation", "Robotics › Locomotion", "Vision"]
     assert main(["--project", str(tmp_path), "issue-form", "--check"]) == 0
 
 
@@ -91,7 +91,7 @@ def test_the_link_opens_the_form_holding_the_page_values() -> None:
     assert values["paper_id"] == "7f3a2c9e1b04"
     assert values["paper_title"] == "One Step Diffusion via Shortcut Models"
     assert values["authors"] == "Kevin Frans\nDanijar Hafner"
-    assert values["topic"] == "Deep Learning · Theory"
+    assert values["topic"] == "Deep Learning › Theory"
     assert values["keywords"] == "diffusion models" and values["links"] == "pdf: https://example.org/a.pdf"
     assert values["abstract"] == "We introduce shortcut models."
     assert values["decision"] == NO_DECISION  # the page has none

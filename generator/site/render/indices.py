@@ -15,7 +15,7 @@ from functools import partial
 from itertools import groupby
 
 from generator.pages.decisions import decision_counts, read_decision
-from generator.pages.record import PaperRecord
+from generator.pages.record import PaperRecord, topic_label
 from generator import layout
 from generator.site.catalog import NO_TOPIC, Author, Catalog
 from generator.site.render import cite
@@ -161,7 +161,7 @@ def papers_page(catalog: Catalog) -> str:
             + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
             + '<br><span class="ps-meta">'
             + " <span class=ps-sep>·</span> ".join(
-                ([esc(author_line(paper))] if paper.authors else []) + [esc(area + (" › " + sub if sub else ""))]
+                ([esc(author_line(paper))] if paper.authors else []) + [esc(topic_label(area, sub))]
             )
             + "</span></li>"
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.pages.decisions import decision_counts
+from generator.pages.record import topic_label
 from generator import layout
 from generator.site.catalog import Catalog
 from generator.site.render.html import block, esc, link, page
@@ -40,7 +41,7 @@ def stats_page(catalog: Catalog) -> str:
     here = layout.STATS.url()
     areas = [(a.name, len(a.papers), a.url) for a in sorted(catalog.areas, key=lambda a: (-len(a.papers), a.name))]
     subareas = sorted(
-        ((f"{s.area.name} › {s.name}", len(s.papers), s.url) for a in catalog.areas for s in a.subareas),
+        ((topic_label(s.area.name, s.name), len(s.papers), s.url) for a in catalog.areas for s in a.subareas),
         key=lambda r: (-r[1], r[0]),
     )
     keywords = sorted(((k.name, len(k.papers), k.url) for k in catalog.keywords), key=lambda r: (-r[1], r[0]))[:30]
