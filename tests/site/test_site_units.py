@@ -11,7 +11,8 @@ from generator.text import fold
 from generator.site.render.cite import Venue
 from generator.site.render.html import out_link, plain_title
 from generator.site.render.mathml import render_text, sanitize_mathml
-from generator.site.render.paper_pages import DETAIL_TEMPLATE, SiteContext, author_line, first_author_key, render_paper_page
+from generator.site.render.components import DETAIL_TEMPLATE, author_line, first_author_key
+from generator.site.render.paper_pages import SiteContext, render_paper_page
 from generator.site.related import related_papers
 from site_fixtures import HOSTILE_RAW_LINKS, HOSTILE_TITLE, fixture_records, write_project
 

@@ -21,9 +21,10 @@ from generator.site.catalog import NO_TOPIC, Author, Catalog
 from generator.site.render import cite
 from generator.text import fold
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
-from generator.site.render.paper_pages import (
-    DETAIL_TEMPLATE, SiteContext, author_line, first_author_key, is_uncertain, item_text, list_controls, paper_list,
+from generator.site.render.components import (
+    DETAIL_TEMPLATE, author_line, crumbs, first_author_key, is_uncertain, item_text, list_controls, paper_list,
 )
+from generator.site.render.paper_pages import SiteContext
 
 GENERATED = {"search": {"exclude": True}}
 
@@ -35,11 +36,6 @@ def _front(title: str, hide_toc: bool = True) -> dict:
 def _detail_front(title: str) -> dict:
     """Front matter of a topic, keyword or author page: the lighter detail template."""
     return {**_front(title), "template": DETAIL_TEMPLATE}
-
-
-def _crumbs(here: str, trail: list[tuple[str, str]]) -> str:
-    parts = [link(layout.relative(here, url), text) for url, text in trail]
-    return f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(parts)}</nav>'
 
 
 def _letter(name: str) -> str:
@@ -236,7 +232,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
         pages[layout.AREA.staged(area.slug)] = page(
             _detail_front(area.name),
             block(
-                _crumbs(here, [(layout.TOPICS.url(), "Topics")]),
+                crumbs(here, [(layout.TOPICS.url(), "Topics")]),
                 f"<h1>{esc(area.name)}</h1>",
                 f"<p>{_plural(len(area.papers), 'paper')}.{_guesses_note(area.papers)}</p>",
                 f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
@@ -250,7 +246,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
             pages[layout.SUBAREA.staged(area.slug, sub.slug)] = page(
                 _detail_front(f"{sub.name} ({area.name})"),
                 block(
-                    _crumbs(here, [(layout.TOPICS.url(), "Topics"), (area.url, area.name)]),
+                    crumbs(here, [(layout.TOPICS.url(), "Topics"), (area.url, area.name)]),
                     f'<h1>{esc(sub.name)}</h1>',
                     f"<p>{_plural(len(sub.papers), 'paper')} in {link(layout.relative(here, area.url), area.name)} › {esc(sub.name)}."
                     f"{_guesses_note(sub.papers)}</p>",
@@ -316,7 +312,7 @@ def _keyword_page(keyword, catalog: Catalog, related: dict[int, list[tuple[objec
         for other, n in related.get(id(keyword), [])
     )
     body = block(
-        _crumbs(here, [(layout.KEYWORDS.url(), "Keywords")]),
+        crumbs(here, [(layout.KEYWORDS.url(), "Keywords")]),
         f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
         f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
         '<h2 id="related">Related keywords</h2>' if others else "",
@@ -353,7 +349,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     shared = any(n > 1 for _, n in author.coauthors)
     more = author.coauthor_count - len(author.coauthors)  # a large collaboration (catalog.MAX_COAUTHORS_SHOWN)
     body = block(
-        _crumbs(here, [(layout.AUTHORS.url(), "Authors")]),
+        crumbs(here, [(layout.AUTHORS.url(), "Authors")]),
         f"<h1>{esc(author.name)}</h1>",
         also,
         f"<p>{_plural(len(author.papers), 'paper')}.</p>",

@@ -15,12 +15,15 @@ from urllib.parse import quote
 
 from generator.config import ProjectConfig
 from generator.pages.decisions import read_decision
-from generator.pages.record import AUTHORITY_FIELDS, FIELD_BY_NAME, Fill, PaperRecord, Topic
+from generator.pages.record import AUTHORITY_FIELDS, FIELD_BY_NAME, Fill, PaperRecord
 from generator import layout
 from generator.site.render import cite
-from generator.site.catalog import NO_TOPIC, Catalog
+from generator.site.catalog import Catalog
 from generator.text import fold
 from generator.site.render.html import DetailPage, block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
+from generator.site.render.components import (
+    DETAIL_TEMPLATE, author_line, crumbs_nav, decision_badge, inferred_label, paper_list,
+)
 from generator.site.render.mathml import render_abstract, render_text
 from generator.pages.markup import safe_body, theme_meta
 from generator.ingest.titles import plain_text, split_sentences
@@ -28,8 +31,6 @@ from generator.problems import PapersiteError
 from generator.corrections.form import ABSTRACT_FROM_PAGE, MAX_URL_BYTES, prefill_url
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
-
-UNCERTAIN_BELOW = 0.5  # an inferred topic's confidence under which the page says so
 
 
 @dataclass(frozen=True)
@@ -80,21 +81,6 @@ class SiteContext:
         return f"{self.config.repo_url}/blob/{self.config.repo_branch}/{quote(corpus)}/{quote(file)}"
 
 
-def author_line(paper: PaperRecord, limit: int = 3) -> str:
-    """The first ``limit`` names and "et al."; where the order is not known, no "et al."
-    (it would name a first author) but how many more, and that the order is not the paper's."""
-    names = [" ".join(a.split()) for a in paper.authors]
-    if cite.order_known(paper):
-        return ", ".join(names[:limit]) + (" et al." if len(names) > limit else "")
-    more = f" and {len(names) - limit} more" if len(names) > limit else ""
-    return ", ".join(names[:limit]) + more + f" ({cite.order_words(paper, short=True)})"
-
-
-def first_author_key(paper: PaperRecord) -> str:
-    """What "First author" sorts on: papers whose first author is not known go last, with those without authors."""
-    return fold(paper.authors[0]) if paper.authors and cite.order_known(paper) else "~"
-
-
 # How a page names a listing's value that an authoritative reference replaced (``listed``).
 
 
@@ -120,91 +106,6 @@ def _listed_html(paper: PaperRecord) -> str:
     return '<p class="ps-listed ps-muted">' + " <span class=ps-sep>·</span> ".join(parts) + "</p>"
 
 
-# The lighter page template of every generated detail page (templates/ps-detail.html).
-DETAIL_TEMPLATE = "ps-detail.html"
-CONTROLS_FROM = 10  # papers a list needs before it gets a filter box and a sort menu
-
-
-def paper_list(
-    papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False,
-    list_id: str | None = None,
-) -> str:
-    """A list of papers linking to their pages, with authors (and topic) as context.
-
-    ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
-    With ``list_id`` and ``CONTROLS_FROM`` papers or more, the items carry what the list
-    controls of ``papersite.js`` filter and sort on (see ``list_controls``).
-    """
-    # A paper appears in the lists of each of its authors and keywords (and as a
-    # related paper): its item is built once per link and reused.
-    cache = catalog.cache.setdefault("paper_list", {})
-    # Only a list with controls reads the items' data (a third of an author page's own bytes).
-    with_data = list_id is not None and len(papers) >= CONTROLS_FROM
-    items = []
-    for paper in papers:
-        href = layout.relative(here, layout.paper_url(paper.slug))
-        key = (paper.slug, href, show_topic, mark_guesses, with_data)
-        item = cache.get(key)
-        if item is None:
-            parts = [esc(author_line(paper))] if paper.authors else []
-            if show_topic and paper.topic:
-                parts.append(esc(paper.topic.label()))
-            meta = ' <span class="ps-sep">·</span> '.join(parts)
-            derived = ' <span class="ps-badge">derived title</span>' if paper.title_derived else ""
-            if mark_guesses and paper.topic and paper.topic.source == "inferred":
-                derived += " " + guess_badge(paper.topic)
-            data = _item_data(paper) if with_data else ""
-            item = cache[key] = f"<li{data}>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
-        items.append(item)
-    opening = f'<ul class="ps-papers" id="{esc(list_id)}">' if list_id is not None else '<ul class="ps-papers">'
-    return opening + "\n" + "\n".join(items) + "\n</ul>"
-
-
-def _item_data(paper: PaperRecord) -> str:
-    """The attributes list controls filter and sort a paper's item on: area, first author, and the
-    folded text of the authors and keywords (papersite.js adds the title from the item's link:
-    repeating it was a fifth of a keyword page)."""
-    area = paper.topic.area if paper.topic else NO_TOPIC
-    return f' data-area="{esc(area)}" data-first="{esc(first_author_key(paper))}" data-text="{esc(item_text(paper))}"'
-
-
-def item_text(paper: PaperRecord) -> str:
-    """What a list's filter box matches besides the title, folded: its authors and keywords."""
-    return fold(" ".join([*paper.authors, *paper.keywords]))
-
-
-def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str]) -> str:
-    """Filter and sort controls for a paper list of ``list_id`` (at ``CONTROLS_FROM`` papers or more),
-    and a link opening the same papers in Explore (``explore``: its URL parameters), unless the list
-    holds one paper: there is nothing to narrow (26k of the 35k author pages at 11,672 papers)."""
-    if len(papers) < 2:
-        return ""
-    open_in = (
-        f'<p class="ps-explore-link"><a href="{esc(layout.query_url(layout.relative(here, layout.EXPLORE.url()), **explore))}">'
-        f"Open these {len(papers):,} papers in Explore</a>"
-        " to search within them and narrow them further.</p>"
-    )
-    if len(papers) < CONTROLS_FROM:
-        return open_in
-    areas = sorted({p.topic.area if p.topic else NO_TOPIC for p in papers})
-    area = (
-        '<label>Area <select data-ps-area><option value="">All areas</option>'
-        + "".join(f'<option value="{esc(a)}">{esc(a)}</option>' for a in areas)
-        + "</select></label>"
-        if len(areas) > 1
-        else ""
-    )
-    return open_in + (
-        f'<div class="ps-controls" data-ps-list="{esc(list_id)}">'
-        '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
-        f"{area}"
-        '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
-        '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
-        '<option value="author">First author</option></select></label>'
-        f'<output data-ps-shown aria-live="polite">{len(papers):,} papers</output></div>'
-    )
-
-
 def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     if paper.topic is None:
         return '<span class="ps-muted">No topic yet</span>'
@@ -215,7 +116,7 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
         parts.append(link(layout.relative(here, sub.url), sub.name))
     text = ' <span class="ps-sep">›</span> '.join(parts)
     if paper.topic.source == "inferred":
-        label = _inferred_label(paper.topic)
+        label = inferred_label(paper.topic)
         note = "Guessed from the title and abstract, not given by a listing"
         text += f' <span class="ps-badge ps-inferred" title="{esc(note)}">{esc(label)}</span>'
     elif paper.topic.source == "maintainer":
@@ -224,43 +125,6 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
         note = "The conference's own label for this paper, from a reference catalogue"
         text += f' <span class="ps-badge ps-conference" title="{esc(note)}">conference label</span>'
     return text
-
-
-def is_uncertain(topic: Topic) -> bool:
-    """Whether the page calls (part of) an inferred topic uncertain."""
-    return "uncertain" in _inferred_label(topic)
-
-
-def guess_badge(topic: Topic) -> str:
-    """The short marker of an inferred topic in a list; the full confidence is its tooltip."""
-    short = "inferred, uncertain" if is_uncertain(topic) else "inferred"
-    return f'<span class="ps-badge ps-inferred" title="{esc(_inferred_label(topic))}">{short}</span>'
-
-
-def _inferred_label(topic: Topic) -> str:
-    """'inferred, 91% confident', or area and sub-area apart when the page knows both.
-
-    Below one half the model is wrong more often than right (see `papersite eval`), and the
-    page says "uncertain" for that part of the answer.
-    """
-
-    def percent(value: float) -> str:
-        return f"{round(value * 100)}%"
-
-    def doubt(value: float) -> str:
-        return "uncertain, " if value < UNCERTAIN_BELOW else ""
-
-    confidence, area_confidence = topic.confidence, topic.area_confidence
-    if confidence is None:
-        return "inferred" if topic.subarea else "inferred; sub-area uncertain"
-    if not topic.subarea:
-        return f"inferred, {doubt(confidence)}{percent(confidence)} confident; sub-area uncertain"
-    if area_confidence is None or area_confidence - confidence < 0.005:
-        return f"inferred, {doubt(confidence)}{percent(confidence)} confident"
-    both = f"area {percent(area_confidence)}, sub-area {percent(confidence)} confident"
-    if area_confidence < UNCERTAIN_BELOW:
-        return f"inferred, uncertain: {both}"
-    return f"inferred: {both}" + ("; sub-area uncertain" if confidence < UNCERTAIN_BELOW else "")
 
 
 _SEP = ' <span class="ps-sep">·</span> '
@@ -291,17 +155,6 @@ def _links_html(paper: PaperRecord) -> str:
     return html
 
 
-def decision_badge(paper: PaperRecord) -> str:
-    """The review decision as a badge ("Oral", "Rejected"); '' without one."""
-    decision = read_decision(paper.decision)
-    if decision is None:
-        return ""
-    return f' <span class="ps-badge ps-decision ps-decision-{decision.key}" title="{esc(decision.text)}">{esc(decision.label)}</span>'
-
-
-_FIELD_NAMES = {"title": "title", "authors": "authors", "abstract": "abstract", "decision": "decision", "topic": "topic"}
-
-
 def _fill_fields(fill: Fill) -> str:
     names = []
     for name in fill.fields:
@@ -309,7 +162,7 @@ def _fill_fields(fill: Fill) -> str:
             link = name.split(".", 1)[1]
             names.append(f"{LINK_LABELS.get(link, link)} link")
         else:
-            names.append(_FIELD_NAMES.get(name, name))
+            names.append(FIELD_BY_NAME[name].label.lower() if name in FIELD_BY_NAME else name)
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
@@ -422,7 +275,7 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
 
     body = block(
         '<div class="ps-paper">',
-        f'<nav class="ps-crumbs" aria-label="Breadcrumb">{" <span class=ps-sep>›</span> ".join(crumbs)}</nav>',
+        crumbs_nav(crumbs),
         f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}{decision_badge(paper)}</h1>',
         _listed_html(paper),
         f'<p class="ps-authors">{authors}</p>'

@@ -1,0 +1,55 @@
+"""generator/site/render/components.py: the pieces every list and page shares, the same everywhere."""
+
+from __future__ import annotations
+
+import re
+
+from generator.pages.record import PaperRecord, SourceRef, Topic
+from generator.site.render import components
+
+
+def paper(**changes) -> PaperRecord:
+    base = PaperRecord(
+        id="a1", slug="shortcut", title="One <Step> Diffusion", authors=["Kevin Frans", "Danijar Hafner", "Sergey Levine", "Pieter Abbeel"],
+        sources=[SourceRef("l.txt", 1, "numbered")],
+    )
+    return base.replace(**changes)
+
+
+def test_author_line_says_et_al_only_where_the_first_author_is_known() -> None:
+    assert components.author_line(paper()) == "Kevin Frans, Danijar Hafner, Sergey Levine et al."
+    sorted_only = components.author_line(paper(author_order="alphabetical"))
+    assert "et al." not in sorted_only and "and 1 more" in sorted_only and "alphabetical" in sorted_only
+    assert components.author_line(paper(authors=["Ana Lee"])) == "Ana Lee"
+
+
+def test_papers_without_a_known_first_author_sort_last() -> None:
+    keys = sorted([components.first_author_key(paper(authors=["Zoe Z"])), components.first_author_key(paper(author_order="unknown")),
+                   components.first_author_key(paper(authors=[]))])
+    assert keys[0] == "zoe z" and keys[1:] == ["~", "~"]
+
+
+def test_crumbs_link_relative_to_the_page_and_escape_names() -> None:
+    html = components.crumbs("topics/a/b/", [("topics/", "Topics"), ("topics/a/", "A <&> B")])
+    assert 'href="../../"' in html and 'href="../"' in html
+    assert "A &lt;&amp;&gt; B" in html and html.count("ps-sep") == 1
+
+
+def test_badges_say_what_is_known() -> None:
+    assert components.decision_badge(paper()) == ""
+    assert "Oral" in components.decision_badge(paper(decision="Accept (Oral)"))
+    unsure = Topic("Deep Learning", "Theory", "inferred", 0.3, 0.9)
+    assert components.is_uncertain(unsure) and "uncertain" in components.guess_badge(unsure)
+    sure = Topic("Deep Learning", "Theory", "inferred", 0.95, 0.952)
+    assert not components.is_uncertain(sure) and components.inferred_label(sure) == "inferred, 95% confident"
+
+
+def test_a_paper_list_escapes_titles_and_links_each_paper_once() -> None:
+    from generator.site.catalog import build_catalog
+
+    papers = [paper(), paper(id="a2", slug="other", title="Other", topic=Topic("Vision", None, "inferred", 0.2))]
+    catalog = build_catalog(papers)
+    html = components.paper_list(papers, "authors/kevin-frans/", catalog, show_topic=True, mark_guesses=True)
+    assert "One &lt;Step&gt; Diffusion" in html and "<Step>" not in html
+    assert re.findall(r'href="([^"]+)"', html) == ["../../papers/shortcut/", "../../papers/other/"]
+    assert "Vision" in html and "inferred" in html
