@@ -63,6 +63,7 @@ def record_strategy(text=texts(), max_codepoint: int = 0x10FFFF):
         ).filter(lambda t: topic_problem(t.area, t.subarea or None) is None),  # the page reader's own rule
         keywords=keywords,
         decision=optional_text,
+        venue=optional_text,
         links=st.dictionaries(st.sampled_from(["openreview", "pdf", "code"]), url, max_size=2),
         sources=st.lists(st.builds(SourceRef, file=words, entry=st.integers(1, 10**6), format=st.sampled_from(["numbered", "json"])), max_size=3),
         # a maintainer's own keys, including ones that try to shadow a field the record owns
@@ -71,7 +72,7 @@ def record_strategy(text=texts(), max_codepoint: int = 0x10FFFF):
     )
 
 
-OWN_FIELDS = {"id", "slug", "title", "title_derived", "authors", "topic", "keywords", "decision", "links",
+OWN_FIELDS = {"id", "slug", "title", "title_derived", "authors", "topic", "keywords", "decision", "venue", "links",
               "abstract", "abstract_missing", "sources", "filled_from"}
 
 
@@ -90,6 +91,8 @@ def _expected(record: PaperRecord) -> dict:
     data["keywords"] = list(record.keywords)
     if record.decision:
         data["decision"] = record.decision
+    if record.venue:
+        data["venue"] = record.venue
     if record.links:
         data["links"] = dict(sorted(record.links.items()))
     if record.abstract:
