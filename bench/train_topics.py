@@ -54,7 +54,8 @@ sys.path.insert(0, str(ROOT))
 from generator.enrich.evaluate import confidence_bands  # noqa: E402
 from generator.ingest.listing import read_listing  # noqa: E402
 from generator.ingest.merge import SimilarityIndex  # noqa: E402
-from generator.enrich.taxonomy import load_taxonomy, parse_topic_label  # noqa: E402
+from generator.enrich.taxonomy import load_taxonomy  # noqa: E402
+from generator.pages.record import parse_topic_label  # noqa: E402
 from generator.enrich.topics import TopicModel, document_terms, first_sentences, save_model  # noqa: E402
 
 DATA = ROOT / "generator" / "data"

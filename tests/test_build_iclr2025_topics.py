@@ -23,7 +23,8 @@ def _load(name: str, path: Path):
 
 build = _load("build_iclr2025_topics", LABELS / "build_iclr2025_topics.py")
 
-from generator.enrich.taxonomy import load_taxonomy, parse_topic_label  # noqa: E402
+from generator.enrich.taxonomy import load_taxonomy  # noqa: E402
+from generator.pages.record import parse_topic_label  # noqa: E402
 
 TAXONOMY = load_taxonomy(ROOT / "generator" / "data" / "taxonomy.yaml")
 

@@ -42,7 +42,10 @@ sys.path.insert(0, str(HERE))  # build_labels
 from build_labels import hash_split, title_key  # noqa: E402
 from train_topics import bundled_papers  # noqa: E402
 
-from generator.enrich.taxonomy import LABEL_SEPARATOR, load_taxonomy, parse_topic_label  # noqa: E402
+from generator.enrich.taxonomy import load_taxonomy  # noqa: E402
+from generator.pages.record import parse_topic_label  # noqa: E402
+
+LABEL_SEPARATOR = " · "  # how the labels files write area and sub-area (a listing's topic line)
 
 RAW = HERE / "raw" / "iclr2025_virtual_topics.tsv"
 SCHEME_MAP = HERE / "iclr2025_scheme_map.yaml"

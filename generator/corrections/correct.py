@@ -50,10 +50,9 @@ from generator.outputs import output_problem, write_output
 from generator.pages.frontmatter import read_text
 from generator.pages.store import project_lock, recover, write_alone
 from generator.problems import one_line, PapersiteError
-from generator.pages.record import PaperRecord, Topic, parse_page, render_page
-from generator.pages.record import FRONT_MATTER_FIELDS
+from generator.pages.record import FRONT_MATTER_FIELDS, PaperRecord, Topic, parse_page, parse_topic_label, render_page
 from generator.enrich.features import STOPWORDS
-from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
+from generator.enrich.taxonomy import Taxonomy, load_taxonomy
 from generator.text import code_points, fold, invisible_characters, is_invisible, lookalike_words, title_key, unicode_normal
 
 MAX_BODY_CHARS = 65536  # GitHub refuses a longer issue body, so a longer file is not one

@@ -23,7 +23,8 @@ from typing import Any
 from generator.config import ProjectConfig
 from generator.enrich.keywords import extract_keywords
 from generator.pages.folder import read_pages
-from generator.enrich.taxonomy import Taxonomy, load_taxonomy, parse_topic_label
+from generator.enrich.taxonomy import Taxonomy, load_taxonomy
+from generator.pages.record import parse_topic_label
 from generator.enrich.topics import infer_topics, load_topic_model
 from generator.inputs import MAX_LISTING_BYTES, InputError, load_json, read_capped
 from generator.pages.schema import topic_problem
@@ -63,12 +64,7 @@ def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], An
             if identity in seen:
                 continue
             seen.add(identity)
-            topic = None
-            if entry.topic:
-                from generator.pages.record import Topic
-
-                topic = Topic(area=entry.topic[0], subarea=entry.topic[1], source="listing")
-            found.append((entry.title or "", entry.abstract or "", [], topic))
+            found.append((entry.title or "", entry.abstract or "", [], entry.topic))
     return found
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator.inputs import InputError, load_yaml, readable_file
 
-from generator.pages.record import TOPIC_LABEL_SEPARATOR, Topic
+from generator.pages.record import Topic
 from generator.problems import PapersiteError
 
 
@@ -71,16 +71,6 @@ class Taxonomy:
                 f"expected one of: {', '.join(self.subareas(topic.area))}"
             )
         return None
-
-
-def parse_topic_label(label: str) -> tuple[str, str | None]:
-    """Split a topic label (``Area › Sub-area``, as the site and the correction form write it; also
-    ``Area · Sub-area`` as listings and older forms do, ``Area->Sub-area``, or an area alone) into its parts."""
-    for separator in (TOPIC_LABEL_SEPARATOR.strip(), "·", "->", "→"):
-        if separator in label:
-            area, _, subarea = label.partition(separator)
-            return area.strip(), subarea.strip()  # "" after a separator: an empty part, for the caller to refuse
-    return label.strip(), None
 
 
 def _fold(text: str) -> str:

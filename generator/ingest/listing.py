@@ -20,8 +20,8 @@ from typing import Any, Iterator
 
 from generator.layout import is_web_url
 from generator.inputs import MAX_ANNOUNCED_PAPERS, MAX_LISTING_BYTES, InputError, gunzip_capped, load_json, read_capped, readable_file
-from generator.pages.record import LISTED_TEXT_FIELDS
-from generator.pages.schema import TOPIC_SEPARATOR, topic_problem
+from generator.pages.record import LISTED_TEXT_FIELDS, Topic, parse_topic_label
+from generator.pages.schema import topic_problem
 from generator.problems import PapersiteError
 
 FORMAT_ABSTRACTS = "abstracts"
@@ -30,7 +30,6 @@ FORMAT_TRIPLES = "triples"
 FORMAT_JSON = "json"
 
 TRIPLES_HEADER = "论文检索"
-_TOPIC_SPLIT = re.compile(rf"\s*{TOPIC_SEPARATOR}\s*")
 
 # An abstract paragraph shorter than this (in words) is not prose; a file whose
 # paragraphs are mostly that short is not an abstract list.
@@ -48,7 +47,7 @@ class ListingEntry:
     title: str | None = None
     authors: list[str] = field(default_factory=list)
     abstract: str | None = None  # None when absent or a placeholder ("No absctract")
-    topic: tuple[str, str | None] | None = None  # (area, subarea)
+    topic: Topic | None = None  # source "listing"
     decision: str | None = None
     links: dict[str, str] = field(default_factory=dict)
     keywords: list[str] = field(default_factory=list)
@@ -196,18 +195,17 @@ def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
         yield start, "\n".join(block)
 
 
-def parse_topic(text: str) -> tuple[str, str | None] | None:
-    """'Area · Sub-area' -> (area, sub-area); None for an empty text (no topic).
+def parse_topic(text: str) -> Topic | None:
+    """A listing's topic line ('Area · Sub-area') as its topic; None for an empty text (no topic).
 
     Raises ValueError (the message) for a topic with an empty part: '·', ' · Sub', 'Area ·', '  '."""
     if text == "":
         return None
-    area, *subareas = [" ".join(p.split()) for p in _TOPIC_SPLIT.split(text.strip())]
-    subarea = " · ".join(subareas) if subareas else None
+    area, subarea = parse_topic_label(text)
     problem = topic_problem(area, subarea)
     if problem:
         raise ValueError(f"{problem} (the topic reads {text[:60]!r})")
-    return area, subarea
+    return Topic(area, subarea)
 
 
 def distinct_keywords(keywords: list[str]) -> list[str]:
@@ -474,8 +472,8 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         subarea = raw_topic.get("subarea")
         if subarea is not None and not isinstance(subarea, str):
             raise PapersiteError.at(path, line, f"field 'topic' sub-area must be text, got {type(subarea).__name__}")
-        topic = (" ".join(raw_topic["area"].split()), " ".join((subarea or "").split()) or None)
-        problem = topic_problem(*topic)
+        topic = Topic(" ".join(raw_topic["area"].split()), " ".join((subarea or "").split()) or None)
+        problem = topic_problem(topic.area, topic.subarea)
         if problem:
             raise PapersiteError.at(path, line, f"field 'topic': {problem}")
     elif isinstance(raw_topic, str):

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping
 
 from generator.ingest.authors import OrderVerdict, list_order
 from generator.ingest.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
-from generator.pages.record import Fill, SourceRef
+from generator.pages.record import Fill, SourceRef, Topic
 from generator.text import normalize_text, title_key
 
 SHINGLE_WORDS = 3
@@ -214,13 +214,12 @@ class MergedPaper:
     title: str | None
     authors: list[str]
     abstract: str | None
-    topic: tuple[str, str | None] | None
+    topic: Topic | None
     decision: str | None
     links: dict[str, str]
     keywords: list[str]
     texts: dict[str, str] = field(default_factory=dict)  # one-line fields by name (record.LISTED_TEXT_FIELDS)
     evidence: list[MergeEvidence] = field(default_factory=list)
-    topic_source: str = "listing"  # "conference" when a reference catalogue gave the topic
     filled_from: list[Fill] = field(default_factory=list)  # fields a reference catalogue filled
     author_order: str | None = None  # None: the paper's order; else the page's author_order (ingest/authors.py)
     listed: dict[str, Any] = field(default_factory=dict)  # listings' values an authoritative reference replaced

@@ -377,8 +377,7 @@ def _fill(
         changes["links"] = {**paper.links, **new_links}
         filled.extend(f"links.{key}" for key in new_links)
     if entry.topic and not paper.topic:
-        changes["topic"] = entry.topic
-        changes["topic_source"] = "conference"
+        changes["topic"] = dataclasses.replace(entry.topic, source="conference")
         filled.append("topic")
     if listed != paper.listed:
         changes["listed"] = listed

@@ -21,7 +21,7 @@ from typing import Iterable
 from generator.ingest.abstract_links import code_url
 from generator.ingest.merge import MergedPaper
 from generator.text import normalize_text, title_key
-from generator.pages.record import PaperRecord, Topic
+from generator.pages.record import PaperRecord
 from generator import layout
 
 MAX_TITLE_CHARS = 100
@@ -314,7 +314,6 @@ def _statement(sentences: list[str], name: str = "") -> str:
 def draft_record(paper: MergedPaper) -> PaperRecord:
     """The paper as a record without identity (id and slug are filled later)."""
     derived = not paper.title
-    topic = Topic(area=paper.topic[0], subarea=paper.topic[1], source=paper.topic_source) if paper.topic else None
     links = dict(paper.links)
     # A repository the abstract names is the paper's code; a listed link always wins.
     code = code_url(paper.abstract) if "code" not in links else None
@@ -328,7 +327,7 @@ def draft_record(paper: MergedPaper) -> PaperRecord:
         authors=list(paper.authors),
         author_order=paper.author_order,
         abstract=paper.abstract,
-        topic=topic,
+        topic=paper.topic,
         keywords=list(paper.keywords),
         decision=paper.decision,
         **paper.texts,

@@ -13,6 +13,7 @@ Out: page text (``render_page``), byte-identical for identical records.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -70,6 +71,22 @@ TOPIC_LABEL_SEPARATOR = " › "  # a topic as readers see it, everywhere: "Deep 
 def topic_label(area: str, subarea: str | None) -> str:
     """The one label of a topic: in lists, Explore, Stats, search and the correction form's choices."""
     return f"{area}{TOPIC_LABEL_SEPARATOR}{subarea}" if subarea else area
+
+
+# What may stand between area and sub-area where a person or a listing writes a topic as text:
+# the label's own "›", listings' "·" (schema.TOPIC_SEPARATOR), and arrows.
+_TOPIC_TEXT_SEPARATORS = re.compile(r"\s*(?:›|·|->|→)\s*")
+
+
+def parse_topic_label(text: str) -> tuple[str, str | None]:
+    """``(area, sub-area)`` of a topic written as text: the one parser of topic lines, labels and
+    form choices. Splits at the first separator; white space in each part is folded; an empty part
+    stays "" for the caller's rule (``schema.topic_problem``) to refuse."""
+    parts = _TOPIC_TEXT_SEPARATORS.split(text.strip(), maxsplit=1)
+    area = " ".join(parts[0].split())
+    if len(parts) == 1:
+        return area, None
+    return area, " ".join(parts[1].split())
 
 
 @dataclass(frozen=True)

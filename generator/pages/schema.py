@@ -19,7 +19,6 @@ from typing import Any
 from generator.ingest.authors import PAGE_ORDERS, is_alphabetical
 from generator.layout import is_web_url
 from generator.pages.frontmatter import FrontMatter
-from generator.pages.markup import THEME_FIELDS, theme_field_problem
 from generator.problems import Problem, Severity
 from generator.text import code_points, invisible_characters
 

@@ -2,7 +2,8 @@ import pytest
 
 from generator.config import bundled_taxonomy
 from generator.pages.record import Topic
-from generator.enrich.taxonomy import load_taxonomy, parse_taxonomy, parse_topic_label
+from generator.enrich.taxonomy import load_taxonomy, parse_taxonomy
+from generator.pages.record import parse_topic_label
 from generator.problems import PapersiteError
 
 

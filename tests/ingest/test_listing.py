@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from generator.pages.record import Topic
+
 import gzip
 import json
 from pathlib import Path
@@ -67,9 +69,9 @@ def test_triples_with_area_alone_and_single_author():
     result = listing(text)
     assert result.format == "triples"
     first, second = result.entries
-    assert first.topic == ("Deep Learning", "Robustness")
+    assert first.topic == Topic("Deep Learning", "Robustness")
     assert first.authors == ["Ada Lovelace", "Alan Turing"]
-    assert second.topic == ("Theory", None) and second.authors == ["Grace Hopper"]
+    assert second.topic == Topic("Theory", None) and second.authors == ["Grace Hopper"]
 
 
 def test_triples_incomplete_entry_is_an_error_with_line():
@@ -89,7 +91,7 @@ def test_json_lines_gzip_and_json_array():
         assert result.format == "json"
         a, b = result.entries
         assert a.links == {"openreview": "https://o/a"} and a.decision == "Reject" and a.keywords == ["k1"]
-        assert a.topic == ("Theory", "Learning Theory")
+        assert a.topic == Topic("Theory", "Learning Theory")
         assert b.authors == ["Y", "Z"] and b.abstract is None
 
 
@@ -240,7 +242,7 @@ def test_listing_values_are_normalised_to_what_check_accepts():
     entries = listing("".join(json.dumps(r) + "\n" for r in records), "x.jsonl").entries
     assert entries[0].topic is None and entries[0].keywords == ["Graph", "trees"]
     assert entries[0].links == {"pdf": "https://example.org/a.pdf"}
-    assert entries[1].topic == ("Vision", "Robots")
+    assert entries[1].topic == Topic("Vision", "Robots")
 
 
 _PIECES = [b"{", b"}", b"[", b"]", b'"', b":", b",", b"\n", b"\n\n", b"1", b"\xc2\xb6", b"\xc2\xb7", b"\x1f\x8b", b"\x00",
@@ -281,7 +283,7 @@ def test_a_topic_with_an_empty_part_is_refused_in_every_format(topic):
 def test_an_empty_topic_string_is_no_topic_and_a_named_one_is_kept():
     record = {"title": "A paper", "abstract": PROSE}
     assert listing(json.dumps({**record, "topic": ""}) + "\n").entries[0].topic is None
-    assert listing(json.dumps({**record, "topic": " Theory ·  Deep  nets "}) + "\n").entries[0].topic == ("Theory", "Deep nets")
+    assert listing(json.dumps({**record, "topic": " Theory ·  Deep  nets "}) + "\n").entries[0].topic == Topic("Theory", "Deep nets")
 
 
 @pytest.mark.parametrize("count", ["9" * 5000, "1," * 2000 + "000", "10000001", "99999999999999999999"])

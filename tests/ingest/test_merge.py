@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from generator.pages.record import Topic
+
 import random
 from pathlib import Path
 
@@ -27,11 +29,11 @@ def test_typographic_variants_merge_and_fields_come_from_the_best_source():
     entries = [
         entry("a.txt", 1, abstract=curly),
         entry("b.txt", 4, "numbered", title="Graph Optimal Transport", abstract=plain),
-        entry("c.txt", 2, "triples", authors=["Ada"], topic=("Theory", None), abstract=plain + " Code: https://x.y/z"),
+        entry("c.txt", 2, "triples", authors=["Ada"], topic=Topic("Theory", None), abstract=plain + " Code: https://x.y/z"),
     ]
     (paper,) = merge_duplicates(entries)
     assert paper.title == "Graph Optimal Transport"
-    assert paper.authors == ["Ada"] and paper.topic == ("Theory", None)
+    assert paper.authors == ["Ada"] and paper.topic == Topic("Theory", None)
     assert paper.abstract.endswith("https://x.y/z")  # longest real abstract
     assert [s.label() for s in paper.sources] == ["a.txt #1", "b.txt #4", "c.txt #2"]
     assert len(paper.evidence) == 2 and all(e.score > 0.5 for e in paper.evidence)
@@ -50,9 +52,9 @@ def test_placeholders_and_same_authors_are_no_evidence():
     entries = [
         entry("n.txt", 1, "numbered", title="Paper One", abstract=None),
         entry("n.txt", 2, "numbered", title="Paper Two", abstract=None),
-        entry("t.txt", 1, "triples", authors=["A", "B"], topic=("Theory", None), abstract=BASE),
+        entry("t.txt", 1, "triples", authors=["A", "B"], topic=Topic("Theory", None), abstract=BASE),
         entry(
-            "t.txt", 2, "triples", authors=["A", "B"], topic=("Theory", None),
+            "t.txt", 2, "triples", authors=["A", "B"], topic=Topic("Theory", None),
             abstract="We study regret bounds for brokerage between traders with contextual information and prove "
             "matching lower bounds for every feedback model considered in the online learning literature today.",
         ),

@@ -78,3 +78,14 @@ def test_topic_lines_with_an_empty_part_or_a_separator_in_the_area_are_refused()
 
 def test_labels_come_from_the_table() -> None:
     assert FIELD_BY_NAME["venue"].label == "Venue" and FIELD_BY_NAME["title"].form.id == "paper_title"
+
+
+def test_one_parser_reads_every_way_a_topic_is_written() -> None:
+    from generator.pages.record import parse_topic_label, topic_label
+
+    for text in ("Deep Learning › Theory", "Deep Learning · Theory", " Deep  Learning->Theory ", "Deep Learning → Theory"):
+        assert parse_topic_label(text) == ("Deep Learning", "Theory"), text
+    assert parse_topic_label("Optimization") == ("Optimization", None)
+    assert parse_topic_label("A · B · C") == ("A", "B · C")  # a sub-area may hold the listings' separator
+    assert parse_topic_label("A ·") == ("A", "")  # an empty part, for topic_problem to refuse
+    assert parse_topic_label(topic_label("Deep Learning", "Theory")) == ("Deep Learning", "Theory")
