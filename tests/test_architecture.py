@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -60,3 +61,49 @@ def test_timings_refuse_an_unknown_stage_and_one_out_of_order() -> None:
     with pytest.raises(AssertionError, match="no stage 'render'"):
         with timings.stage("render"):
             pass
+
+
+def _imported_modules(source: str, package: str) -> set[str]:
+    """Every module the ``source`` of a module of ``package`` imports, at the top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)  # from generator import site
+    return found
+
+
+def _imports_of(path: Path) -> set[str]:
+    return _imported_modules(path.read_text(encoding="utf-8"), ".".join(path.relative_to(REPO).parts[:-1]))
+
+
+def _is_site(module: str) -> bool:
+    return module == "generator.site" or module.startswith("generator.site.")
+
+
+def test_paper_pages_import_nothing_from_the_site() -> None:
+    """pages/ (records, their checks and storage) comes before site/ in the pipeline: the site reads pages, never
+    the other way round, so a change to the site cannot change what a page is or whether it passes check."""
+    offending = sorted(
+        f"{path.relative_to(REPO)}: {module}"
+        for path in (REPO / "generator" / "pages").rglob("*.py")
+        for module in _imports_of(path)
+        if _is_site(module)
+    )
+    assert offending == [], offending
+
+
+def test_the_import_rule_sees_lazy_relative_and_package_imports() -> None:
+    for source in (
+        "def f():\n    from generator.site.catalog import x\n",
+        "from ..site import engines\n",
+        "import generator.site.stage as stage\n",
+        "from generator import site\n",
+    ):
+        assert any(map(_is_site, _imported_modules(source, "generator.pages"))), source
+    assert not any(map(_is_site, _imported_modules("from generator import sitemap, layout\nfrom . import record\n",
+                                                   "generator.pages")))
