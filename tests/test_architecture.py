@@ -81,3 +81,30 @@ def test_the_import_rule_sees_lazy_relative_and_package_imports() -> None:
         assert any(map(_is_site, _imported_modules(source, "generator.pages"))), source
     assert not any(map(_is_site, _imported_modules("from generator import sitemap, layout\nfrom . import record\n",
                                                    "generator.pages")))
+
+
+# Modules without their own test file yet. Each is covered by broader tests (tests/site/test_site_build.py,
+# test_site_units.py, test_search_index.py, tests/pages/test_check.py) and is being reworked on another
+# branch, which adds its own file; remove a name here when its tests/<path>/test_<name>.py exists.
+MODULES_WITHOUT_OWN_TESTS = {
+    "pages/schema.py",
+    "site/render/indices.py",
+    "site/render/paper_pages.py",
+    "site/search.py",
+    "site/stage.py",
+}
+
+
+def _test_file_of(module: Path) -> Path:
+    """generator/x/y.py -> tests/x/test_y.py (tests mirror modules)."""
+    relative = module.relative_to(REPO / "generator")
+    return REPO / "tests" / relative.parent / f"test_{relative.name}"
+
+
+def test_every_module_has_its_own_test_file() -> None:
+    modules = sorted(p for p in (REPO / "generator").rglob("*.py") if p.name != "__init__.py")
+    missing = {m.relative_to(REPO / "generator").as_posix() for m in modules if not _test_file_of(m).is_file()}
+    assert missing - MODULES_WITHOUT_OWN_TESTS == set(), f"modules without tests/<path>/test_<name>.py: {sorted(missing - MODULES_WITHOUT_OWN_TESTS)}"
+    covered_now = MODULES_WITHOUT_OWN_TESTS - missing
+    assert covered_now == set(), f"these have their own test file now; remove them from MODULES_WITHOUT_OWN_TESTS: {sorted(covered_now)}"
+    assert _test_file_of(REPO / "generator" / "site" / "render" / "html.py") == REPO / "tests" / "site" / "render" / "test_html.py"
