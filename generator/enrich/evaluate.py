@@ -71,6 +71,9 @@ def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], An
     return found
 
 
+LABELS_ROW = "expected a JSON object with title, abstract and topic ('Area · Sub-area')"
+
+
 def read_labels(path: Path, taxonomy: Taxonomy) -> list[LabelledPaper]:
     """A ``--labels`` file (JSON Lines); ``PapersiteError`` at the line of the first row that is not
     a labelled paper of ``taxonomy``.
@@ -91,9 +94,6 @@ def read_labels(path: Path, taxonomy: Taxonomy) -> list[LabelledPaper]:
     if not labelled:
         raise PapersiteError.at(path, 1, f"no labelled paper; {LABELS_ROW}, one per line")
     return labelled
-
-
-LABELS_ROW = "expected a JSON object with title, abstract and topic ('Area · Sub-area')"
 
 
 def _labelled_row(path: Path, number: int, line: str, taxonomy: Taxonomy) -> LabelledPaper:
