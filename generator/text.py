@@ -7,13 +7,23 @@ topics in the catalog and on every page): case, accents and spacing ignored.
 The keyword stage adds its own canonical key on top (singulars, hyphens as
 spaces: ``enrich/keywords.py``), built from ``unicode_normal``.
 
-``invisible_characters`` is the one list of characters a reader cannot see
-(controls, format characters such as zero-width spaces, bidi marks and
-overrides, tag characters, variation selectors, blank fillers): the correction
-form refuses them, ``papersite check`` reports them, the settings refuse them in
-the site name. ``BIDI_CONTROL`` and ``C0_C1_CONTROL`` are the two kinds the
-renderers neutralise on their own (a bidi control reorders what a reader sees;
-a control breaks HTML and YAML).
+``is_invisible`` is the one rule for characters a reader cannot see; every
+user of such a list (the correction form, ``papersite check`` for fields and
+page bodies, the theme fields, the site name in the settings, the renderers)
+takes it from here:
+
+- invisible: Unicode categories Cc (controls), Cf (format: zero-width spaces
+  and joiners, the soft hyphen, U+FEFF, the bidi controls U+061C, U+200E/F,
+  U+202A..E, U+2066..9, tag characters), Cs (lone surrogates), Zl and Zp (line
+  and paragraph separators), and the blank marks Unicode files elsewhere
+  (variation selectors, fillers);
+- but tab and line feed (``TEXT_WHITESPACE``): text may hold them, and a caller
+  that wants one line refuses line feeds by its own rule;
+- never private-use or unassigned code points (they show, as a box).
+
+``BIDI_CONTROL`` and ``C0_C1_CONTROL`` are the two subsets the renderers
+neutralise on their own (a bidi control reorders what a reader sees; a control
+breaks HTML and YAML); both are derived from the same definitions here.
 """
 
 from __future__ import annotations
@@ -35,8 +45,13 @@ _WORD = re.compile(r"\w+")
 # Bidi marks, embeddings, overrides and isolates: they reorder the text around them.
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 BIDI_CONTROL = re.compile(f"[{BIDI_CONTROLS}]")
-# C0 and C1 controls but tab and newline (carriage return too: pages are read with universal newlines).
-C0_C1_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# The controls text may hold; every other control is invisible (a carriage return too: files are
+# read with universal newlines, so one left in a value is a stray).
+TEXT_WHITESPACE = "\t\n"
+# C0 and C1 controls but TEXT_WHITESPACE.
+C0_C1_CONTROL = re.compile(
+    "[" + "".join(re.escape(chr(c)) for c in [*range(0x20), *range(0x7F, 0xA0)] if chr(c) not in TEXT_WHITESPACE) + "]"
+)
 # Invisible, though Unicode does not file them under "Other": variation selectors, the combining
 # grapheme joiner, Hangul and Khmer fillers and the Mongolian selectors render as nothing.
 _BLANK_MARKS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef\u034f\u115f\u1160\u3164\uffa0\u17b4\u17b5\u180b-\u180f]")
@@ -54,7 +69,9 @@ def is_invisible(c: str) -> bool:
 
 
 def invisible_characters(text: str, allowed: str = "") -> list[str]:
-    """The distinct invisible characters of ``text`` (but those in ``allowed``, e.g. "\\t\\n"), in code point order."""
+    """The distinct invisible characters of ``text`` but those in ``allowed``, in code point order.
+
+    ``allowed``: ``TEXT_WHITESPACE`` for text, "" for a one-line name that may hold no tab either."""
     # isprintable() is False for every "Other" and separator but the space: one scan at C speed.
     if text.isprintable() and _BLANK_MARKS.search(text) is None:
         return []

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.site import engines
+from generator.site import zensical_config
 from generator.config import load_config
 from generator.problems import PapersiteError
 
@@ -110,7 +110,7 @@ def test_site_url_and_repo_url_are_written_once_and_handed_to_the_engine(tmp_pat
         "edit_uri": "edit/trunk/site_src/",
     }
     # Zensical runs no MkDocs plugin: its derived config carries them
-    derived = engines.read_config(engines.zensical_config("site_name: x\n", settings=config.engine_settings())[0])
+    derived = zensical_config.read_config(zensical_config.zensical_config("site_name: x\n", settings=config.engine_settings())[0])
     assert derived["site_url"] == "https://owner.github.io/papers/" and derived["repo_name"] == "owner/papers"
 
 

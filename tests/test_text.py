@@ -40,3 +40,62 @@ def test_words_that_mix_latin_with_look_alikes() -> None:
     assert lookalike_words("Тransformers") == ["Тransformers"]  # Cyrillic Т
     for fine in ("μP transfer", "β-VAE", "Дмитрий Иванов", "αβγ", "Zoë", "naïve Bayes"):
         assert lookalike_words(fine) == [], fine
+
+
+# --------------------------------------------------------------------------- one rule, every user
+
+from generator.text import BIDI_CONTROL, BIDI_CONTROLS, C0_C1_CONTROL, TEXT_WHITESPACE  # noqa: E402
+
+HIDDEN = sorted({chr(p) for points in INVISIBLE_RANGES.values() for p in points} - set(TEXT_WHITESPACE))
+SHOWN = ["é", "李", "Д", "β", "\u00a0", "²", "😀", "–", "ع", "\u05d0", "\ue000"]  # a private-use point shows, as a box
+
+
+def _flagged_by_each_user(c: str) -> dict[str, bool]:
+    """Whether each place that refuses or reports invisible text does so for ``a{c}b``."""
+    from generator.config import site_name_problem
+    from generator.corrections.correct import _check_text
+    from generator.corrections.form import FormValue
+    from generator.pages.markup import scan_body, theme_field_problem
+
+    text = f"a{c}b"
+    form_errors: list[str] = []
+    _check_text("paper_title", FormValue(text, 1), lambda *args: form_errors.append(args[1]))
+    return {
+        "correction form": any("invisible character" in e for e in form_errors),
+        "page body (check, build)": any("character" in m for _, m in scan_body(text)[1]),
+        "theme field": theme_field_problem("description", text) is not None,
+        "site name": site_name_problem(text) is not None,
+    }
+
+
+def test_every_user_refuses_exactly_the_invisible_characters() -> None:
+    """The correction form once let U+200E, U+200F and U+061C through: each user had its own list."""
+    for c in HIDDEN:
+        flagged = _flagged_by_each_user(c)
+        assert all(flagged.values()), f"U+{ord(c):04X}: {flagged}"
+    for c in SHOWN:
+        flagged = _flagged_by_each_user(c)
+        assert not any(flagged.values()), f"U+{ord(c):04X}: {flagged}"
+
+
+def test_tab_and_line_feed_are_text_except_in_a_one_line_name() -> None:
+    from generator.config import site_name_problem
+    from generator.pages.markup import scan_body, theme_field_problem
+
+    assert invisible_characters("a\tb\nc", TEXT_WHITESPACE) == []
+    assert scan_body("a\tb\nc")[1] == [] and theme_field_problem("description", "a\tb\nc") is None
+    assert site_name_problem("a\tb") is not None and site_name_problem("a\nb") is not None
+    assert invisible_characters("a\rb", TEXT_WHITESPACE) == ["\r"]  # a stray: files are read with universal newlines
+
+
+def test_the_renderers_subsets_are_parts_of_the_one_rule() -> None:
+    """What the renderers neutralise on their own (html.neutral_chars) is invisible by the one rule, and is all
+    controls but tab and line feed, and every bidi control."""
+    from generator.site.render.html import neutral_chars
+
+    controls = {chr(p) for p in [*range(0x20), *range(0x7F, 0xA0)]} - set(TEXT_WHITESPACE)
+    assert {c for c in map(chr, range(0x10000)) if C0_C1_CONTROL.match(c)} == controls
+    assert {c for c in map(chr, range(0x10000)) if BIDI_CONTROL.match(c)} == set(BIDI_CONTROLS)
+    assert set(BIDI_CONTROLS) == {"\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
+    for c in sorted(controls | set(BIDI_CONTROLS)):
+        assert is_invisible(c) and c not in neutral_chars(f"a{c}b"), f"U+{ord(c):04X}"

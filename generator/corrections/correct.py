@@ -53,7 +53,9 @@ from generator.problems import one_line, PapersiteError
 from generator.pages.record import FRONT_MATTER_FIELDS, PaperRecord, Topic, parse_page, parse_topic_label, render_page
 from generator.enrich.features import STOPWORDS
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy
-from generator.text import code_points, fold, invisible_characters, is_invisible, lookalike_words, title_key, unicode_normal
+from generator.text import (
+    TEXT_WHITESPACE, code_points, fold, invisible_characters, is_invisible, lookalike_words, title_key, unicode_normal,
+)
 
 MAX_BODY_CHARS = 65536  # GitHub refuses a longer issue body, so a longer file is not one
 PAPER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -292,7 +294,7 @@ def _check_text(key: str, value: FormValue, error: Callable[..., None]) -> None:
     text = value.text
     multiline = FIELD_BY_ID[key].kind == "textarea"
     for offset, line in enumerate(text.split("\n")):
-        bad = invisible_characters(line, "\t")
+        bad = invisible_characters(line, TEXT_WHITESPACE)
         if bad:  # a diff would not show them, and a keyword with one would be a page of its own
             error(value, f"{FIELD_BY_ID[key].label.lower()} contains the control or invisible character(s) "
                   f"{code_points(bad)}", offset)
@@ -323,7 +325,7 @@ def _list_items(value: FormValue) -> list[tuple[int, str]]:
 
 def _visible(text: str) -> str:
     """The text without spaces and invisible characters (zero-width spaces and joiners)."""
-    return "".join(c for c in text if not c.isspace() and not invisible_characters(c))
+    return "".join(c for c in text if not c.isspace() and not is_invisible(c))
 
 
 def _check_lookalikes(text: str, what: str, value: FormValue, offset: int, error: Callable[..., None]) -> None:

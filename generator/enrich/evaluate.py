@@ -24,9 +24,9 @@ from generator.config import ProjectConfig
 from generator.enrich.keywords import extract_keywords
 from generator.pages.folder import read_pages
 from generator.enrich.taxonomy import Taxonomy, load_taxonomy
-from generator.pages.record import parse_topic_label
 from generator.enrich.topics import infer_topics, load_topic_model
-from generator.inputs import MAX_LISTING_BYTES, InputError, load_json, read_capped
+from generator.inputs import MAX_LISTING_BYTES, InputError, load_json, read_capped, readable_file
+from generator.pages.record import Topic, parse_topic_label
 from generator.pages.schema import topic_problem
 from generator.problems import PapersiteError
 
@@ -68,32 +68,44 @@ def papers_from_listings(corpus_dir: Path) -> list[tuple[str, str, list[str], An
     return found
 
 
-def read_labels(path: Path) -> list[LabelledPaper]:
-    """A ``--labels`` file; ``PapersiteError`` at the line of the first row that is not a labelled paper."""
-    data = read_capped(path, MAX_LISTING_BYTES, "labels file")
+LABELS_ROW = "expected a JSON object with title, abstract and topic ('Area · Sub-area')"
+
+
+def read_labels(path: Path, taxonomy: Taxonomy) -> list[LabelledPaper]:
+    """A ``--labels`` file (JSON Lines); ``PapersiteError`` at the line of the first row that is not
+    a labelled paper of ``taxonomy``.
+
+    Lines are split at ``\\n`` only (a ``\\r`` before it is dropped): JSON allows U+2028 and other
+    characters ``str.splitlines`` breaks at inside a string, and a line number must be the one an
+    editor shows. A label outside the taxonomy could never be predicted, so it is refused as a typo
+    rather than counted as a miss; a file without one labelled paper measures nothing and is refused.
+    """
+    data = read_capped(readable_file(path, None), MAX_LISTING_BYTES, "labels file")
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark, as listings allow
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         raise PapersiteError.at(path, line, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
-    labelled = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        expected = "expected a JSON object with title, abstract and topic ('Area · Sub-area')"
-        try:
-            row = load_json(line, number)
-        except InputError as error:
-            raise PapersiteError.at(path, number, f"{expected}: {error.message}") from None
-        topic = row.get("topic") if isinstance(row, dict) else None
-        if not isinstance(topic, str) or not all(isinstance(row.get(k, ""), str) for k in ("title", "abstract")):
-            raise PapersiteError.at(path, number, expected)
-        area, subarea = parse_topic_label(topic)
-        problem = topic_problem(area, subarea)
-        if problem:
-            raise PapersiteError.at(path, number, f"{expected}: {problem}")
-        labelled.append(LabelledPaper(row.get("title") or "", row.get("abstract") or "", area, subarea))
+    labelled = [_labelled_row(path, number, line.removesuffix("\r"), taxonomy)
+                for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
+    if not labelled:
+        raise PapersiteError.at(path, 1, f"no labelled paper; {LABELS_ROW}, one per line")
     return labelled
+
+
+def _labelled_row(path: Path, number: int, line: str, taxonomy: Taxonomy) -> LabelledPaper:
+    try:
+        row = load_json(line, number)
+    except InputError as error:
+        raise PapersiteError.at(path, number, f"{LABELS_ROW}: {error.message}") from None
+    topic = row.get("topic") if isinstance(row, dict) else None
+    if not isinstance(topic, str) or not all(isinstance(row.get(k, ""), str) for k in ("title", "abstract")):
+        raise PapersiteError.at(path, number, LABELS_ROW)
+    area, subarea = parse_topic_label(topic)
+    problem = topic_problem(area, subarea) or taxonomy.topic_problem(Topic(area, subarea, "labels"))
+    if problem:
+        raise PapersiteError.at(path, number, f"{LABELS_ROW}: {problem}")
+    return LabelledPaper(row.get("title") or "", row.get("abstract") or "", area, subarea)
 
 
 def topic_accuracy(labelled: list[LabelledPaper], taxonomy: Taxonomy) -> dict[str, Any]:
@@ -164,6 +176,8 @@ def keyword_statistics(keyword_lists: list[list[str]]) -> dict[str, Any]:
 
 def build_report(config: ProjectConfig, label_files: list[Path]) -> dict[str, Any]:
     taxonomy = load_taxonomy(config.taxonomy_file)
+    # every labels file is read before the pages: a typo in one ends the run at once
+    labels = {str(path): read_labels(path, taxonomy) for path in label_files}
     papers = papers_from_pages(config)
     source = "pages"
     if not papers:
@@ -182,7 +196,7 @@ def build_report(config: ProjectConfig, label_files: list[Path]) -> dict[str, An
         "source": source,
         "taxonomy": str(config.taxonomy_file),
         "topics_leave_one_out": topic_accuracy(listed, taxonomy),
-        "topics_labels": {str(path): topic_accuracy(read_labels(path), taxonomy) for path in label_files},
+        "topics_labels": {path: topic_accuracy(labelled, taxonomy) for path, labelled in labels.items()},
         "keywords": keyword_statistics(keyword_lists),
     }
     return report
@@ -223,11 +237,7 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def run_eval(args: Any, config: ProjectConfig) -> int:
-    for path in args.labels:
-        if not path.is_file():
-            print(f"papersite eval: {path}:1: {'is a directory' if path.is_dir() else 'does not exist'}; "
-                  "expected a labels file (JSON Lines)", file=sys.stderr)
-            return 2
+    """``papersite eval``; a bad labels file raises ``PapersiteError`` (``path:line: message``, exit 2)."""
     report = build_report(config, list(args.labels))
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False)

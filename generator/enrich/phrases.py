@@ -213,7 +213,8 @@ def is_junk(key_tokens: Sequence[str]) -> bool:
 
 @lru_cache(maxsize=200_000)
 def is_subject_word(token: str) -> bool:
-    """A single title word that can stand as a last-resort keyword ("grokking", not "ensure")."""
+    """A single title word that can stand as a last-resort keyword ("diffusion", not "ensure"; a word in -ing
+    reads as a verb unless it is a known technical head)."""
     return (len(token) >= 4 and token.isalpha() and not _is_filler(token) and token not in ALLOWED_LAST_ONLY
             and token not in GENERIC_MODIFIERS and token not in GENERIC_HEADS and not _is_adverb(token)
             and not _is_verb_form(token) and not _is_adjective(token))

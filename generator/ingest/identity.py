@@ -45,7 +45,8 @@ def load_known(config: ProjectConfig) -> dict[str, KnownPaper]:
     errors: list[Problem | str] = []
     known: dict[str, KnownPaper] = {}
     state_text = read_text_or_none(config.state_file, config.root) or ""
-    for number, line in enumerate(state_text.splitlines(), 1):
+    # split at "\n" only: the state is written with ensure_ascii=False, so a string may hold U+2028 or U+0085
+    for number, line in enumerate(state_text.split("\n"), 1):
         if not line.strip():
             continue
         try:

@@ -179,7 +179,7 @@ def _site_index(config: ProjectConfig, pages: list[_Page], records: list, cache:
 
 def _catalog_urls(records: list) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(topic paths, keyword slugs, author slugs) of the catalogue of ``records``."""
-    from generator.site.catalog import build_catalog
+    from generator.catalog import build_catalog
 
     catalog = build_catalog(records)
     topic_paths = {area.slug for area in catalog.areas}

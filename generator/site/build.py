@@ -29,7 +29,7 @@ from generator.pages.folder import display_path as display
 from generator.pages.store import interrupts_deferred, project_lock, recover
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
 from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timings
-from generator.site.engines import read_config
+from generator.site.zensical_config import read_config
 from generator.site import incremental
 from generator import layout
 from generator.problems import PapersiteError, one_line

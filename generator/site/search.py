@@ -55,7 +55,7 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS
 
 from generator.config import ProjectConfig
 from generator.pages.record import PaperRecord
-from generator.site.catalog import Catalog
+from generator.catalog import Catalog
 from generator.site.pagecache import PageCache, content_hash
 from generator.site.search_index import LunrIndex
 from generator.text import fold

@@ -30,7 +30,7 @@ from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.pages.folder import Pages, docs_files, read_pages
 from generator.pages.record import PaperRecord
-from generator.site.catalog import Catalog, build_catalog
+from generator.catalog import Catalog, build_catalog
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp

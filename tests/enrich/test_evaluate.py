@@ -1,4 +1,5 @@
 import json
+import os
 
 import pytest
 from types import SimpleNamespace
@@ -93,13 +94,20 @@ def test_eval_reports_the_figures_a_reader_computes_by_hand(tmp_path, capsys):
 
 @pytest.mark.parametrize(("content", "line", "message"), [
     (b'{"title": "a", "abstract": "b", "topic": "Theory"}\n\xff\xfe\n', 2, "not UTF-8 text"),
+    (b'\xff\xfe{"title": "a"}\n', 1, "not UTF-8 text (invalid start byte at byte 0)"),
+    (b'', 1, "no labelled paper"),
+    (b'\n  \r\n\n', 1, "no labelled paper"),
     (b'\n{"title": "a"}\n', 2, "expected a JSON object with title, abstract and topic"),
     (b'[1, 2]\n', 1, "expected a JSON object"),
+    (b'null\n', 1, "expected a JSON object"),
     (b'{"topic": "Theory", "title": 5}\n', 1, "expected a JSON object"),
+    (b'{"topic": ["Theory"]}\n', 1, "expected a JSON object"),
     (b'{"topic": "Theory", "title": "a", "title": "b"}\n', 1, "appears twice"),
     (b'{"topic": \n', 1, "not valid JSON"),
     ('{"topic": "·"}\n'.encode(), 1, "topic area must be a name"),
     ('{"topic": "Theory · "}\n'.encode(), 1, "topic sub-area must be a name"),
+    (b'{"topic": "Theory"}\r\n{"topic": "Theroy"}\r\n', 2, "topic area 'Theroy' is not in the taxonomy"),
+    ('{"topic": "Theory · Learning Theory · More"}\n'.encode(), 1, "is not in area 'Theory' of the taxonomy"),
 ])
 def test_a_bad_labels_file_is_a_located_error(tmp_path, capsys, content, line, message):
     from generator.cli import main
@@ -111,10 +119,75 @@ def test_a_bad_labels_file_is_a_located_error(tmp_path, capsys, content, line, m
     assert f"{labels}:{line}: " in err and message in err and "Traceback" not in err
 
 
-def test_a_labels_file_with_a_byte_order_mark_reads_as_without(tmp_path):
-    from generator.enrich.evaluate import read_labels
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda path: path.mkdir(), "is a folder, not a regular file"),
+    (lambda path: None, "does not exist"),
+    (lambda path: os.mkfifo(path), "is a FIFO (named pipe), not a regular file"),  # never opened: it would hang
+    (lambda path: path.symlink_to(path.parent / "nowhere"), "dangling symlink"),
+])
+def test_a_labels_path_that_is_no_file_is_a_located_error(tmp_path, capsys, make, message):
+    from generator.cli import main
 
     labels = tmp_path / "labels.jsonl"
-    labels.write_bytes('\ufeff{"title": "a", "abstract": "b", "topic": "Theory · Learning Theory"}\n'.encode())
-    (paper,) = read_labels(labels)
-    assert (paper.area, paper.subarea) == ("Theory", "Learning Theory")
+    make(labels)
+    assert main(["--project", str(tmp_path), "eval", "--labels", str(labels)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"papersite: {labels}:1: {message}; papersite reads only regular files\n" if "regular" in message \
+        else f"{labels}:1: " in err and message in err and "Traceback" not in err
+
+
+def test_a_labels_file_past_the_size_cap_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    from generator.enrich import evaluate
+    from generator.config import bundled_taxonomy
+    from generator.enrich.taxonomy import load_taxonomy
+    from generator.problems import PapersiteError
+
+    monkeypatch.setattr(evaluate, "MAX_LISTING_BYTES", 100)
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"title": "' + "a" * 200 + '", "abstract": "b", "topic": "Theory"}\n', encoding="utf-8")
+    with pytest.raises(PapersiteError) as refused:
+        evaluate.read_labels(labels, load_taxonomy(bundled_taxonomy()))
+    assert str(refused.value).startswith(f"{labels}:1: the labels file is larger than ")
+
+
+def test_a_labels_file_with_a_byte_order_mark_and_crlf_reads_as_without(tmp_path):
+    from generator.enrich.evaluate import read_labels
+    from generator.config import bundled_taxonomy
+    from generator.enrich.taxonomy import load_taxonomy
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_bytes('\ufeff{"title": "a", "abstract": "b", "topic": "Theory · Learning Theory"}\r\n'
+                       '{"title": "c", "abstract": "d", "topic": "Theory"}\r\n'.encode())
+    first, second = read_labels(labels, load_taxonomy(bundled_taxonomy()))
+    assert (first.title, first.area, first.subarea) == ("a", "Theory", "Learning Theory")
+    assert (second.title, second.abstract, second.area, second.subarea) == ("c", "d", "Theory", None)
+
+
+def test_a_line_separator_inside_a_json_string_does_not_split_the_row(tmp_path, capsys):
+    """JSON allows U+2028 raw in a string; str.splitlines would cut the row there and the next line's number would be off."""
+    from generator.cli import main
+    from generator.enrich.evaluate import read_labels
+    from generator.config import bundled_taxonomy
+    from generator.enrich.taxonomy import load_taxonomy
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"title": "a\u2028b\x85c", "abstract": "", "topic": "Theory"}\n{"topic": "Nowhere"}\n', encoding="utf-8")
+    assert main(["--project", str(tmp_path), "eval", "--labels", str(labels)]) == 2
+    assert f"{labels}:2: " in capsys.readouterr().err
+    labels.write_text('{"title": "a\u2028b\x85c", "abstract": "", "topic": "Theory"}\n', encoding="utf-8")
+    (paper,) = read_labels(labels, load_taxonomy(bundled_taxonomy()))
+    assert paper.title == "a\u2028b\x85c"
+
+
+def test_a_bad_labels_file_stops_eval_before_the_pages_are_read(tmp_path, monkeypatch, capsys):
+    from generator.cli import main
+    from generator.enrich import evaluate
+
+    def never(*args):
+        raise AssertionError("the pages were read before the labels were checked")
+
+    monkeypatch.setattr(evaluate, "papers_from_pages", never)
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"topic": "Theory"}\n{"topic": 1}\n', encoding="utf-8")
+    assert main(["--project", str(tmp_path), "eval", "--labels", str(labels)]) == 2
+    assert f"{labels}:2: expected a JSON object" in capsys.readouterr().err

@@ -91,3 +91,18 @@ def test_only_changed_files_are_read_again(imported: Path, monkeypatch: pytest.M
     hashes = incremental.file_hashes(config)
     incremental.import_inputs(config, hashes)
     assert hashes.read == 1
+
+
+def test_a_state_row_with_a_line_separator_in_a_string_is_read_whole(tmp_path: Path) -> None:
+    """The state is written with ensure_ascii=False; str.splitlines would cut this row at U+2028 and lose it."""
+    import json
+
+    from generator.config import load_config
+    from generator.ingest.pagestamp import _state_rows
+
+    (tmp_path / "papersite.yml").write_text("site_name: x\n", encoding="utf-8")
+    (tmp_path / ".papersite").mkdir()
+    fields = {"abstract": "one\u2028two\x85three"}
+    (tmp_path / ".papersite" / "last_import.jsonl").write_text(
+        json.dumps({"id": "a1", "slug": "s", "fields": fields}, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert _state_rows(load_config(tmp_path)) == {"a1": fields}

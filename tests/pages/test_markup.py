@@ -113,10 +113,17 @@ def test_control_and_bidi_characters_are_flagged_and_never_raw():
 
 
 def test_other_invisible_characters_are_flagged_and_shown_as_references():
-    for hidden in ("\u200b", "\u200d", "\u2060", "\ufeff", "\U000e0041", "\ufe0f", "\u061c", "\u200e"):
+    for hidden in ("\u200b", "\u200d", "\u2060", "\ufeff", "\U000e0041", "\ufe0f", "\u061c", "\u200e", "\u034f", "\u3164"):
         safe, problems = scan_body(f"click\there{hidden}now")
         assert problems and hidden not in safe and f"&#x{ord(hidden):x};" in safe, hidden
     assert scan_body("tab\tis fine, so is Zoë and 李明") == ("tab\tis fine, so is Zoë and 李明", [])
+
+
+def test_invisible_marks_unicode_calls_printable_are_flagged_in_plain_prose():
+    """A variation selector or a filler is printable to Python: the fast path for plain lines let them through."""
+    for hidden in ("\u034f", "\u3164", "\ufe0f", "\U000e0100"):
+        safe, problems = scan_body(f"plain{hidden}prose")
+        assert problems and f"&#x{ord(hidden):x};" in safe, hidden
 
 
 PIECES = list("<>[]()`{}:=&#;/! \n\tjavscriptJSonerox.\"'") + ["javascript:", "<script>", "](", "&#106;", "{:", "\u202e", "\x00", "onclick=", "<img ", "[r]: "]

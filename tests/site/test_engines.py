@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.site import engines
-from generator.site.engines import EngineError, build_with_engine, page_urls, zensical_config
+from generator.site.engines import EngineError, build_with_engine, page_urls
 
 needs_zensical = pytest.mark.skipif(
     importlib.util.find_spec("zensical") is None,
@@ -155,42 +155,6 @@ def search_locations(site: Path) -> set[str]:
     return {doc["location"].split("#")[0] for doc in docs}
 
 
-# -- derived config ------------------------------------------------------------
-
-
-def test_zensical_config_removes_what_zensical_must_not_or_cannot_run():
-    text, notes = zensical_config(
-        MKDOCS_YML.replace("  - search\n", "  - search\n  - tags\n  - papersite\n") + "hooks:\n  - hooks.py\n"
-    )
-    config = engines.read_config(text)
-    assert config["plugins"] == ["search"]
-    assert "hooks" not in config
-    assert any("tags" in note and "quadratic" in note for note in notes)
-    assert any("papersite" in note for note in notes)
-    assert any("hooks" in note for note in notes)
-
-
-def test_zensical_config_asks_for_the_material_look_unless_the_project_chose_one():
-    config = engines.read_config(zensical_config(MKDOCS_YML)[0])
-    assert config["theme"]["variant"] == "classic"
-    chosen = MKDOCS_YML.replace("  custom_dir: overrides\n", "  custom_dir: overrides\n  variant: modern\n")
-    assert engines.read_config(zensical_config(chosen)[0])["theme"]["variant"] == "modern"
-
-
-def test_zensical_config_is_deterministic_and_keeps_python_and_env_tags():
-    source = MKDOCS_YML.replace(
-        "  - md_in_html\n",
-        "  - md_in_html\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n",
-    ) + "copyright: !ENV [PAPERSITE_COPYRIGHT, 'none']\n"
-    first, _ = zensical_config(source, site_dir="out/site")
-    assert first == zensical_config(source, site_dir="out/site")[0]
-    assert "!!python/name:material.extensions.emoji.twemoji" in first
-    assert "!ENV" in first and "PAPERSITE_COPYRIGHT" in first
-    config = engines.read_config(first)
-    assert config["site_dir"] == "out/site"
-    assert config["not_in_nav"].strip() == "/papers/*/index.md"
-
-
 # -- errors a user can act on ---------------------------------------------------
 
 
@@ -265,21 +229,3 @@ def test_zensical_strict_build_fails_on_a_broken_link_naming_the_page(project: P
     assert message.startswith("zensical build of")
     assert "papers/shortcut-models/index.md" in message
     assert "Traceback" not in message
-
-
-def test_zensical_config_of_a_small_project_is_exactly_the_documented_derivation():
-    """A fixed expectation, not a second run: tags and our plugin dropped, classic look, settings and paths added."""
-    source = (
-        "site_name: Tiny\ntheme:\n  name: material\nplugins:\n  - search\n  - tags\n  - papersite\n"
-        "markdown_extensions:\n  - toc:\n      permalink: true\n"
-    )
-    text, notes = zensical_config(source, site_dir="out/site", docs_dir="build/docs", custom_dir="build/overrides",
-                                  settings={"site_url": "https://x.org/", "repo_url": "https://github.com/a/b"})
-    body = "".join(line + "\n" for line in text.splitlines() if not line.startswith("#"))
-    assert body == (
-        "site_name: Tiny\ntheme:\n  name: material\n  variant: classic\n  custom_dir: build/overrides\n"
-        "plugins:\n- search\nmarkdown_extensions:\n- toc:\n    permalink: true\n"
-        "site_url: https://x.org/\nrepo_url: https://github.com/a/b\ndocs_dir: build/docs\nsite_dir: out/site\n"
-    )
-    assert notes == ["plugin 'tags' removed: Zensical's tags listing grows memory quadratically",
-                     "plugin 'papersite' is not run by Zensical"]

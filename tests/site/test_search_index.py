@@ -101,7 +101,7 @@ def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> Non
 
     from generator.config import load_config
     from generator.site import search
-    from generator.site.catalog import build_catalog
+    from generator.catalog import build_catalog
     from generator.site.stage import read_records
     from site_fixtures import write_project
 

@@ -22,7 +22,7 @@ import yaml
 
 from generator.cli import main as papersite
 from generator.config import load_config
-from generator.site.catalog import build_catalog
+from generator.catalog import build_catalog
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.search_index import SHARD_KEYS
 from generator.site.stage import read_records

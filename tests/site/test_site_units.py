@@ -6,7 +6,7 @@ import re
 
 from generator.config import load_config
 from generator import layout
-from generator.site.catalog import build_catalog
+from generator.catalog import build_catalog
 from generator.text import fold
 from generator.site.render.cite import Venue
 from generator.site.render.html import out_link, plain_title

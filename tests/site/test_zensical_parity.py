@@ -24,7 +24,8 @@ import pytest
 
 from generator.cli import main as papersite
 from generator.config import load_config
-from generator.site.engines import ZENSICAL_TESTED_VERSION, page_urls
+from generator.site.engines import page_urls
+from generator.site.zensical_config import ZENSICAL_TESTED_VERSION
 from generator.pages.record import PaperRecord
 from generator.site.stage import read_records
 from site_fixtures import REPO_ROOT

@@ -11,7 +11,7 @@ from __future__ import annotations
 from generator import layout
 from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord, Topic
-from generator.site.catalog import NO_TOPIC, Catalog
+from generator.catalog import NO_TOPIC, Catalog
 from generator.site.render import cite
 from generator.site.render.html import esc, link
 from generator.text import fold

@@ -17,7 +17,7 @@ from itertools import groupby
 from generator.pages.decisions import decision_counts, read_decision
 from generator.pages.record import PaperRecord, topic_label
 from generator import layout
-from generator.site.catalog import NO_TOPIC, Author, Catalog
+from generator.catalog import NO_TOPIC, Author, Catalog
 from generator.site.render import cite
 from generator.text import fold
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title

@@ -18,7 +18,7 @@ from generator.pages.decisions import read_decision
 from generator.pages.record import AUTHORITY_FIELDS, FIELD_BY_NAME, Fill, PaperRecord
 from generator import layout
 from generator.site.render import cite
-from generator.site.catalog import Catalog
+from generator.catalog import Catalog
 from generator.text import fold
 from generator.site.render.html import DetailPage, block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
 from generator.site.render.components import (

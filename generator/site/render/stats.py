@@ -14,7 +14,7 @@ from collections import Counter
 from generator.pages.decisions import decision_counts
 from generator.pages.record import topic_label
 from generator import layout
-from generator.site.catalog import Catalog
+from generator.catalog import Catalog
 from generator.site.render.html import block, esc, link, page
 
 

@@ -1,4 +1,4 @@
-"""generator/site/catalog.py: co-authors in memory linear in the names, whatever one paper's author count."""
+"""generator/catalog.py: co-authors in memory linear in the names, whatever one paper's author count."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import tracemalloc
 from collections import Counter
 
 from generator.pages.record import PaperRecord, SourceRef
-from generator.site.catalog import MAX_COAUTHORS_SHOWN, build_catalog
+from generator.catalog import MAX_COAUTHORS_SHOWN, build_catalog
 from generator.site.render.indices import _author_page
 from generator.text import fold
 

@@ -1,3 +1,5 @@
+"""generator/enrich/stage.py: topics and keywords proposed for merged records; given topics and keywords stay."""
+
 import random
 
 from generator.config import bundled_taxonomy
@@ -61,3 +63,21 @@ def test_topics_inferred_in_a_worker_are_the_same(monkeypatch):
     monkeypatch.setattr(stage, "infer_topics", broken)
     with pytest.raises(PapersiteError, match="topic inference failed in its worker"):
         enrich_records(records(), bundled_taxonomy(), parallel=True)
+
+
+def test_a_given_topic_outside_the_taxonomy_is_kept_with_a_warning_naming_the_paper(caplog):
+    given = records()
+    given[2] = given[2].replace(topic=Topic("Alchemy", None, source="listing"))
+    with caplog.at_level("WARNING", logger="generator.enrich.stage"):
+        out = enrich_records(given, bundled_taxonomy())
+    assert out[2].topic == Topic("Alchemy", None, source="listing")
+    (message,) = [r.getMessage() for r in caplog.records]
+    assert message.startswith("p2: topic area 'Alchemy' is not in the taxonomy") and message.endswith("(kept: a listing topic wins)")
+
+
+def test_a_topic_is_inferred_only_where_there_is_none_and_no_records_give_none():
+    given = records()
+    given[3] = given[3].replace(topic=Topic("Theory", None, source="inferred", confidence=0.1))
+    out = enrich_records(given, bundled_taxonomy())
+    assert out[3].topic == given[3].topic  # an inferred topic is not re-inferred here: only a missing one is
+    assert enrich_records([], bundled_taxonomy()) == []

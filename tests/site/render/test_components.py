@@ -45,7 +45,7 @@ def test_badges_say_what_is_known() -> None:
 
 
 def test_a_paper_list_escapes_titles_and_links_each_paper_once() -> None:
-    from generator.site.catalog import build_catalog
+    from generator.catalog import build_catalog
 
     papers = [paper(), paper(id="a2", slug="other", title="Other", topic=Topic("Vision", None, "inferred", 0.2))]
     catalog = build_catalog(papers)

@@ -7,6 +7,9 @@ fixed order so that every page built from it is deterministic.
 Author names are grouped only when they differ in case, accents or spacing
 ("José  García" and "jose garcia"); names that differ in any other way stay
 separate people, even if their slugs collide (the later one gets ``-2``).
+
+Not part of ``site/``: ``papersite check`` (``pages/check.py``) asks it which author,
+keyword and topic URLs exist, and the paper pages must not depend on the site.
 """
 
 from __future__ import annotations

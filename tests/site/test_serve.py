@@ -68,3 +68,49 @@ def test_a_broken_papersite_yml_fails_the_rebuild_and_keeps_the_last_good_settin
     edit_settings(project, "site_nmae: typo", "")
     rebuild()
     assert len(used) == count + 1 and used[-1].site_name == "Old name"
+
+
+# --------------------------------------------------------------------------- what a rebuild says
+
+from generator.site.serve import _sources, describe_changes, parse_dev_addr  # noqa: E402
+
+
+def test_changes_are_named_three_at_a_time():
+    before = {"a.md": (1, 1), "b.md": (1, 1), "c.md": (1, 1)}
+    assert describe_changes(before, before) == "no source changed"
+    assert describe_changes(before, {"a.md": (2, 1), "b.md": (1, 1), "d.md": (1, 1)}) == "a.md changed, d.md added, c.md removed"
+    many = {f"{n}.md": (2, 2) for n in "abcdef"}
+    assert describe_changes(before, many) == "a.md changed, b.md changed, c.md changed, 3 more"
+
+
+def test_the_sources_are_settings_mkdocs_yml_and_the_docs_but_no_dot_files(rebuilder):
+    project, rebuild, _ = rebuilder
+    (project / "site_src" / ".cache").mkdir()
+    (project / "site_src" / ".cache" / "x").write_text("", encoding="utf-8")
+    (project / "site_src" / ".swap.md").write_text("", encoding="utf-8")
+    found = _sources(rebuild.config)
+    assert {"mkdocs.yml", "papersite.yml"} <= set(found)  # (a new project: its docs are still empty)
+    assert not any("/." in name for name in found)
+    (project / "site_src" / "about.md").write_text("# About\n", encoding="utf-8")
+    assert describe_changes(found, _sources(rebuild.config)).startswith("site_src/about.md")
+
+
+def test_a_failed_rebuild_keeps_serving_and_says_so(rebuilder, monkeypatch, capsys):
+    project, rebuild, _ = rebuilder
+    monkeypatch.setattr(build, "run_build", lambda args, config: 1)
+    capsys.readouterr()
+    rebuild()
+    assert rebuild.broken and "rebuild failed after" in capsys.readouterr().err
+    monkeypatch.setattr(build, "run_build", lambda args, config: (_ for _ in ()).throw(RuntimeError("boom\n::error::x")))
+    rebuild()
+    err = capsys.readouterr().err
+    assert "mkdocs.yml:1: rebuild failed: boom\\n::error::x" in err and "Traceback" not in err
+    monkeypatch.setattr(build, "run_build", lambda args, config: 0)
+    rebuild()
+    assert not rebuild.broken and "rebuilt in " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["8000", "host:", "host:0", "host:65536", "host:８０", "a b:80", "[::1]x:80", "h/x:80", "\x00:80"])
+def test_a_dev_addr_that_is_no_host_and_port_is_refused_saying_what_is_wrong(text):
+    with pytest.raises(ValueError, match="expected HOST:PORT"):
+        parse_dev_addr(text)

@@ -1,0 +1,70 @@
+"""generator/site/related.py: the most similar papers by content, deterministic whatever the input order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from generator.pages.record import PaperRecord
+from generator.site import related
+from generator.site.related import related_inputs, related_papers
+
+
+def _paper(slug: str, title: str, abstract: str = "", keywords=()) -> PaperRecord:
+    return PaperRecord(id=slug, slug=slug, title=title, abstract=abstract, keywords=list(keywords))
+
+
+PAPERS = [
+    _paper("diffusion-a", "Diffusion models for images", "Score matching diffusion sampling of images.", ["diffusion models"]),
+    _paper("diffusion-b", "Faster diffusion sampling", "A learned solver speeds up diffusion sampling.", ["diffusion models"]),
+    _paper("graphs-a", "Graph neural networks at scale", "Message passing over large graphs.", ["graph neural networks"]),
+    _paper("graphs-b", "Oversmoothing in graph neural networks", "Message passing graphs oversmooth.", ["graph neural networks"]),
+    _paper("rl", "Offline reinforcement learning", "A policy from a fixed dataset.", ["reinforcement learning"]),
+]
+
+
+def test_the_most_similar_paper_comes_first_and_a_paper_is_never_its_own_relative():
+    found = related_papers(PAPERS, k=2)
+    assert found["diffusion-a"][0] == "diffusion-b" and found["graphs-b"][0] == "graphs-a"
+    assert all(slug not in found[slug] and len(found[slug]) <= 2 for slug in found)
+    assert set(found) == {p.slug for p in PAPERS}
+
+
+def test_the_answer_does_not_depend_on_the_input_order():
+    shuffled = PAPERS[:]
+    random.Random(7).shuffle(shuffled)
+    assert related_papers(shuffled) == related_papers(PAPERS)
+
+
+def test_ties_are_broken_by_slug():
+    twins = [_paper(s, "Quantum annealing schedules", "Annealing schedules.") for s in ("c-twin", "a-twin", "b-twin")]
+    found = related_papers(PAPERS + twins, k=2)  # (a term in more than half the papers says nothing: max_df)
+    assert [found[s] for s in ("a-twin", "b-twin", "c-twin")] == [["b-twin", "c-twin"], ["a-twin", "c-twin"], ["a-twin", "b-twin"]]
+
+
+def test_fewer_than_two_papers_or_text_of_stop_words_only_give_empty_lists():
+    assert related_papers([]) == {} and related_papers(PAPERS[:1]) == {"diffusion-a": []}
+    empty = [_paper("x", "the of and"), _paper("y", "a an the")]
+    assert related_papers(empty) == {"x": [], "y": []}
+    unrelated = [_paper("x", "alpha beta"), _paper("y", "gamma delta")]
+    assert related_papers(unrelated) == {"x": [], "y": []}  # nothing shared: no relative at all
+
+
+def test_pruned_postings_give_the_same_top_answer_on_a_clear_corpus(monkeypatch):
+    full = related_papers(PAPERS, k=1)
+    monkeypatch.setattr(related, "POSTINGS", 2)  # every term keeps only its two strongest papers
+    assert related_papers(PAPERS, k=1) == full
+
+
+def test_the_inputs_change_exactly_when_what_is_read_changes():
+    base = related_inputs(PAPERS)
+    assert related_inputs(list(reversed(PAPERS))) == base
+    assert related_inputs([PAPERS[0].replace(decision="Accept (Oral)"), *PAPERS[1:]]) == base  # not read
+    for change in ({"title": "New title"}, {"abstract": "New abstract"}, {"keywords": ["new"]}):
+        assert related_inputs([PAPERS[0].replace(**change), *PAPERS[1:]]) != base, change
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_at_most_k_relatives(k):
+    assert all(len(v) <= k for v in related_papers(PAPERS, k=k).values())
