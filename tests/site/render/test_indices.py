@@ -1,0 +1,69 @@
+"""generator/site/render/indices.py: the home, papers, topic, keyword and author pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator import layout
+from generator.catalog import build_catalog
+from generator.config import load_config
+from generator.site.render import indices
+from generator.site.render.cite import Venue
+from generator.site.render.paper_pages import SiteContext
+from site_fixtures import fixture_records, write_project
+
+
+@pytest.fixture()
+def setup(tmp_path):
+    config = load_config(write_project(tmp_path))
+    records = fixture_records()
+    return build_catalog(records), SiteContext(config, Venue.from_site_name(config.site_name), {})
+
+
+def test_every_index_page_is_staged_at_its_route(setup) -> None:
+    catalog, context = setup
+    pages = indices.index_pages(catalog, context)
+    for route in (layout.HOME, layout.PAPERS, layout.TOPICS, layout.KEYWORDS, layout.AUTHORS):
+        assert route.staged() in pages, route.kind
+    for area in catalog.areas:
+        assert layout.AREA.staged(area.slug) in pages
+        for sub in area.subareas:
+            assert layout.SUBAREA.staged(area.slug, sub.slug) in pages
+
+
+def test_the_home_page_counts_what_the_catalog_holds_and_links_each_section(setup) -> None:
+    catalog, context = setup
+    home = indices.home_page(catalog, context)
+    assert f"<strong>{len(catalog.papers)}</strong> papers" in home
+    assert f"<strong>{len(catalog.authors)}</strong> authors" in home
+    for route in (layout.PAPERS, layout.TOPICS, layout.KEYWORDS, layout.AUTHORS, layout.EXPLORE, layout.STATS):
+        assert f'href="{route.url()}"' in home, route.kind
+    assert "ps-venues" not in home  # one venue: nothing to count
+
+
+def test_the_home_page_counts_papers_per_venue_when_there_are_several(setup) -> None:
+    catalog, context = setup
+    papers = [p.replace(venue="ICML 2025") if i < 2 else p for i, p in enumerate(catalog.papers)]
+    home = indices.home_page(build_catalog(papers), context)
+    counts = dict(re.findall(r"<li>([^<]+) <span class=ps-count>(\d+)</span></li>", home.split("ps-venues", 1)[1]))
+    assert counts["ICML 2025"] == "2" and sum(map(int, counts.values())) == len(papers)
+
+
+def test_topic_pages_count_the_papers_they_list(setup) -> None:
+    catalog, _ = setup
+    pages = indices.topics_pages(catalog)
+    for area in catalog.areas:
+        for sub in area.subareas:
+            text = pages[layout.SUBAREA.staged(area.slug, sub.slug)]
+            listed = len(re.findall(r'<li[^>]*><a href="[^"]*papers/', text))
+            assert listed == len(sub.papers), (sub.name, listed)
+
+
+def test_author_pages_list_each_paper_of_the_author_once(setup) -> None:
+    catalog, _ = setup
+    for author in catalog.authors:
+        page = next(p for p in indices.author_pages(catalog) if p.url == author.url)
+        links = re.findall(r'href="\.\./\.\./papers/([^/]+)/"', page.body)
+        assert sorted(set(links)) == sorted({p.slug for p in author.papers}), author.name

@@ -1,0 +1,70 @@
+"""generator/site/render/paper_pages.py: one paper's page, what it says and whom it cites."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator.catalog import build_catalog
+from generator.config import load_config
+from generator.site.render.cite import Venue
+from generator.site.render.paper_pages import SiteContext, description, needs_engine, paper_page
+from site_fixtures import fixture_records, write_project
+
+
+@pytest.fixture()
+def setup(tmp_path):
+    config = load_config(write_project(tmp_path))
+    records = fixture_records()
+    catalog = build_catalog(records)
+    context = SiteContext(config, Venue.from_site_name(config.site_name), {p.slug: f"site_src/papers/{p.slug}.md" for p in records})
+    return catalog, context
+
+
+def _page(setup, slug: str, **changes):
+    catalog, context = setup
+    paper = next(p for p in catalog.papers if p.slug == slug).replace(**changes)
+    return paper_page(paper, catalog, [], context)
+
+
+def test_the_page_lives_at_its_route_and_links_up_to_papers(setup) -> None:
+    page = _page(setup, "one-step-diffusion-via-shortcut-models")
+    assert page.url == "papers/one-step-diffusion-via-shortcut-models/"
+    assert '<a href="../">Papers</a>' in page.body  # the crumb to All papers, relative to the page
+
+
+def test_the_decision_names_the_papers_own_venue_else_the_sites(setup) -> None:
+    site = _page(setup, "one-step-diffusion-via-shortcut-models").body
+    assert f"Accept (Poster) ({setup[1].venue.short})" in re.sub(r"<[^>]+>", "", site)
+    own = _page(setup, "one-step-diffusion-via-shortcut-models", venue="NeurIPS 2024").body
+    assert "Accept (Poster) (NeurIPS 2024)" in re.sub(r"<[^>]+>", "", own)
+    assert "booktitle = {NeurIPS 2024}" in own and "year = {2024}" in own
+    no_decision = _page(setup, "calibrated-flows", venue="ICML 2025").body
+    assert "<dt>Venue</dt><dd>ICML 2025</dd>" in no_decision
+
+
+def test_a_listed_venue_the_reference_replaced_is_said_under_the_title(setup) -> None:
+    body = _page(setup, "calibrated-flows", venue="ICML 2025", listed={"venue": "ICML 2025 Workshop"}).body
+    assert "Listed venue: ICML 2025 Workshop" in body
+
+
+def test_fills_name_the_fields_by_their_labels(setup) -> None:
+    from generator.pages.record import Fill
+
+    body = _page(setup, "calibrated-flows", filled_from=[Fill("ref.jsonl", 3, "forum", 1.0, ("venue", "links.pdf"))]).body
+    assert "Venue and PDF link from ref.jsonl record 3" in re.sub(r"<[^>]+>", "", body)
+
+
+def test_descriptions_are_plain_and_short(setup) -> None:
+    catalog, _ = setup
+    paper = next(p for p in catalog.papers if p.slug == "calibrated-flows")
+    text = description(paper)
+    assert len(text) <= 200 and "$" not in text and "<" not in text
+
+
+def test_only_a_page_with_a_maintainers_body_needs_the_engine(setup) -> None:
+    catalog, _ = setup
+    paper = catalog.papers[0]
+    assert not needs_engine(paper.replace(body=""))
+    assert needs_engine(paper.replace(body="## Errata\n\nTable 2 is fixed."))
