@@ -126,3 +126,28 @@ def lunr_index_of(site_dir: Path, name: str = "index"):
     field_vectors = [[ref, [x for pair in sorted(pairs) for x in pair]] for ref, pairs in vectors.items()]
     return Index.load({"version": "2.3.9", "fields": fields, "fieldVectors": field_vectors,
                        "invertedIndex": inverted, "pipeline": ["stemmer"]})
+
+
+# A small mkdocs.yml with what both engines must handle (a custom_dir, nav, not_in_nav, extensions).
+TINY_MKDOCS_YML = """\
+site_name: Tiny papers
+site_url: https://example.org/tiny/
+docs_dir: staged
+theme:
+  name: material
+  custom_dir: overrides
+nav:
+  - Home: index.md
+  - Papers: papers/index.md
+not_in_nav: |
+  /papers/*/index.md
+extra_css: [assets/site.css]
+extra_javascript: [assets/site.js]
+markdown_extensions:
+  - attr_list
+  - md_in_html
+  - toc:
+      permalink: true
+plugins:
+  - search
+"""

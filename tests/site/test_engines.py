@@ -18,28 +18,7 @@ needs_zensical = pytest.mark.skipif(
     reason="zensical is not installed (pip install -e '.[zensical]'); only the MkDocs half can run",
 )
 
-MKDOCS_YML = """\
-site_name: Tiny papers
-site_url: https://example.org/tiny/
-docs_dir: staged
-theme:
-  name: material
-  custom_dir: overrides
-nav:
-  - Home: index.md
-  - Papers: papers/index.md
-not_in_nav: |
-  /papers/*/index.md
-extra_css: [assets/site.css]
-extra_javascript: [assets/site.js]
-markdown_extensions:
-  - attr_list
-  - md_in_html
-  - toc:
-      permalink: true
-plugins:
-  - search
-"""
+from site_fixtures import TINY_MKDOCS_YML as MKDOCS_YML  # noqa: E402
 
 # Shaped like a generated paper page: plain-text title in front matter, listing
 # text only in escaped raw HTML, MathML, a citation block, and raw links that

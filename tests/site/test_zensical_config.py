@@ -7,28 +7,7 @@ import pytest
 from generator.problems import PapersiteError
 from generator.site.zensical_config import ZENSICAL_TESTED_VERSION, read_config, zensical_config
 
-MKDOCS_YML = """\
-site_name: Tiny papers
-site_url: https://example.org/tiny/
-docs_dir: staged
-theme:
-  name: material
-  custom_dir: overrides
-nav:
-  - Home: index.md
-  - Papers: papers/index.md
-not_in_nav: |
-  /papers/*/index.md
-extra_css: [assets/site.css]
-extra_javascript: [assets/site.js]
-markdown_extensions:
-  - attr_list
-  - md_in_html
-  - toc:
-      permalink: true
-plugins:
-  - search
-"""
+from site_fixtures import TINY_MKDOCS_YML as MKDOCS_YML  # noqa: E402
 
 
 def test_zensical_config_removes_what_zensical_must_not_or_cannot_run():
