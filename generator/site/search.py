@@ -130,19 +130,28 @@ class _Terms:
             return self._cache[word]
         except KeyError:
             pass
-        trimmed = _EDGES.sub("", word)
-        if not trimmed or trimmed in STOP_WORDS or any(ord(c) > 0xFFFF for c in trimmed):
-            result = None
-        else:
-            result = _stemmer.stem(trimmed)
+        trimmed = trimmed_word(word)
+        result = None if trimmed is None or trimmed in STOP_WORDS else _stemmer.stem(trimmed)
         self._cache[word] = result
         return result
 
     def __call__(self, text: str, limit: int | None = None) -> list[str]:
-        words = [w for w in _SEPARATOR.split(unicodedata.normalize("NFKC", text).lower()) if w]
+        words = split_words(text)
         if limit is not None:
             words = words[:limit]
         return [t for t in map(self.term, words) if t]
+
+
+def split_words(text: str) -> list[str]:
+    """Text -> its words as lunr splits them (papersite-core.js queryWords splits a query the same way)."""
+    return [w for w in _SEPARATOR.split(unicodedata.normalize("NFKC", text).lower()) if w]
+
+
+def trimmed_word(word: str) -> str | None:
+    """A word without punctuation at its ends, or None when nothing is left or it has characters
+    beyond the BMP (module docstring)."""
+    trimmed = _EDGES.sub("", word)
+    return trimmed if trimmed and all(ord(c) <= 0xFFFF for c in trimmed) else None
 
 
 STORE_ORDER = {"alphabetical": "a", "unknown": "u"}
