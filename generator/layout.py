@@ -115,6 +115,15 @@ def subarea_url(area_slug: str, subarea_slug: str) -> str:
     return f"topics/{area_slug}/{subarea_slug}/"
 
 
+def explore_url() -> str:
+    return "explore/"
+
+
+def papers_list_url() -> str:
+    """The All papers page (its section's own page)."""
+    return f"{PAPERS_SECTION}/"
+
+
 def relative(from_url: str, to_url: str) -> str:
     """Relative link from one directory URL to another ('' is the home page).
 

@@ -20,6 +20,15 @@ In: the catalog. Out, all under ``assets/papersite/``:
 
 The JSON files are stored gzipped (``gzipped``) and inflated by the browser.
 
+**The browser contract.** What the browser must know of the build is declared here once and
+handed over in the store's ``schema`` block (``store_schema``): the paper rows' column names
+(rows stay arrays, read by name: ``papersite-core.js`` Schema), each page kind's URL pattern
+(from ``layout``), the author-order letters and their words (``cite``), the shard keys
+(``search_index``) and the index fields with their letters and boosts. What cannot travel as
+data, the rules, is written twice and proved equal: ``papersite-core.js`` folds, splits and
+shards as ``text.fold``, ``split_words``/``trimmed_word``/``_Terms`` and ``shard_of`` do, and
+``tests/site/test_browser_contract.py`` runs it under Node against them.
+
 The browser turns the shards into ``lunr.Index`` objects (in a Web Worker,
 ``search-worker.js``) instead of indexing every page itself. At 11,672 papers
 one index of everything was 36 MB, and parsing and loading it took longer than
@@ -34,7 +43,7 @@ match outrank an abstract match; an exact title comes first.
 Text is tokenised here once, the way lunr.js does (lower case, split on white
 space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
 the index builder as terms; the browser tokenises queries the same way
-(``papersite.js``). Text is NFKC-normalised first (full-width letters, ligatures,
+(``papersite-core.js``). Text is NFKC-normalised first (full-width letters, ligatures,
 math alphanumerics become plain letters), and terms with characters outside the
 Basic Multilingual Plane are dropped: lunr.js orders its vocabulary by UTF-16
 code units and lunr.py by code points, and the two orders agree only within the BMP.
@@ -53,11 +62,14 @@ import mkdocs
 from lunr.stemmer import PorterStemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
+from generator import layout
 from generator.config import ProjectConfig
 from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog
 from generator.site.pagecache import PageCache, content_hash
-from generator.site.search_index import LunrIndex
+from generator.site.render.cite import author_order_words
+from generator.site.render.paper_pages import paper_venue
+from generator.site.search_index import SHARD_KEYS, LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, page
 
@@ -74,6 +86,7 @@ LUNR_FILE = "assets/papersite/lunr.js"
 # shares the keywords' field: a field of its own cost 0.8 MB more and a fifth more work per query.
 META_FIELDS = [("t", 10), ("a", 6), ("k", 4)]
 ABSTRACT_FIELDS = [("b", 1)]
+FIELD_NAMES = {"t": "title", "a": "authors", "k": "keywords", "b": "abstract"}
 ABSTRACT_WORDS = 400  # words of an abstract indexed: all of a usual one (ICLR 2025: median 185, max 461)
 
 _SEPARATOR = re.compile(r"[\s\-]+")
@@ -97,7 +110,7 @@ def gzipped(data: bytes) -> bytes:
 
     The search files are stored compressed (a third of their size: 32 to 11 MB at 11,672
     papers, on a host that counts stored bytes, as GitHub Pages' 1 GB does) and the browser
-    inflates them with its own DecompressionStream (search-worker.js, papersite.js)."""
+    inflates them with its own DecompressionStream (search-worker.js, papersite-engine.js)."""
     return gzip.compress(data, compresslevel=6, mtime=0)  # 9 took twice the time for 0.3% fewer bytes
 
 
@@ -155,6 +168,37 @@ def trimmed_word(word: str) -> str | None:
 
 
 STORE_ORDER = {"alphabetical": "a", "unknown": "u"}
+
+# A paper's row in the store, by column. Rows are arrays (a name per value would double the store)
+# that end at their last value: "order" and "venue" are absent from most papers.
+STORE_COLUMNS = ("slug", "title", "authors", "topic", "keywords", "decision", "order", "venue")
+STORE_VERSION = 1
+
+
+def store_schema() -> dict:
+    """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns,
+    each page kind's URL ("{slug}" stands for the slug; a topic's is its area/sub-area path), the
+    author-order letters' words, the shard keys and the index fields (bit i of a hit is field i)."""
+    return {
+        "version": STORE_VERSION,
+        "columns": list(STORE_COLUMNS),
+        "urls": {
+            "paper": layout.paper_url("{slug}"), "author": layout.author_url("{slug}"),
+            "keyword": layout.keyword_url("{slug}"), "topic": layout.area_url("{slug}"),
+            "explore": layout.explore_url(), "papers": layout.papers_list_url(),
+        },
+        "orders": {letter: author_order_words(order, short=True) for order, letter in STORE_ORDER.items()},
+        "shards": list(SHARD_KEYS),
+        "fields": [{"letter": letter, "name": FIELD_NAMES[letter], "boost": boost} for letter, boost in META_FIELDS + ABSTRACT_FIELDS],
+    }
+
+
+def _row(values: dict[str, object]) -> list:
+    """A paper's values by column name -> its row: STORE_COLUMNS' order, without the trailing empty ones."""
+    row = [values.get(name) for name in STORE_COLUMNS]
+    while row and row[-1] is None:
+        row.pop()
+    return row
 
 
 def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
@@ -243,6 +287,8 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     keyword_number = {id(k): i for i, k in enumerate(catalog.keywords)}
     decisions = sorted({p.decision for p in catalog.papers if p.decision})
     decision_number = {d: i for i, d in enumerate(decisions)}
+    venues = sorted({v for v in map(paper_venue, catalog.papers) if v})
+    venue_number = {v: i for i, v in enumerate(venues)}
     texts: list[str] = []
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
@@ -257,27 +303,31 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
         topic = topic_index.get((area.name, sub.name if sub else None)) if area else None
         authors = catalog.paper_authors(paper)
         keywords = catalog.paper_keywords(paper)
+        venue = paper_venue(paper)
         papers.append(
-            [
-                paper.slug,
-                " ".join(paper.title.split()),
-                list(dict.fromkeys(author_number[id(a)] for a in authors)),
-                topic,
-                [keyword_number[id(k)] for k in keywords],
-                decision_number.get(paper.decision) if paper.decision else None,
+            _row({
+                "slug": paper.slug,
+                "title": " ".join(paper.title.split()),
+                "authors": list(dict.fromkeys(author_number[id(a)] for a in authors)),
+                "topic": topic,
+                "keywords": [keyword_number[id(k)] for k in keywords],
+                "decision": decision_number.get(paper.decision) if paper.decision else None,
                 # authors in an order that is not the paper's: "a" alphabetical, "u" unknown (no "et al.")
-                *([STORE_ORDER.get(paper.author_order or "", "u")] if paper.author_order else []),
-            ]
+                "order": STORE_ORDER.get(paper.author_order, "u") if paper.author_order else None,
+                "venue": venue_number[venue] if venue else None,
+            })
         )
         title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms)
         meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
         abstracts.append({"b": abstract_terms})
         texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
     store = {
+        "schema": store_schema(),
         "topics": topics,
         "keywords": [[k.name, k.slug] for k in catalog.keywords],
         "authors": [[a.name, a.slug] for a in catalog.authors],
         "decisions": decisions,
+        "venues": venues,
         "papers": papers,
     }
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
@@ -311,6 +361,9 @@ def explore_page() -> str:
         '<datalist id="ps-author-list"></datalist></div>',
         '<div class="ps-explore-row"><label for="ps-decision">Decision</label>'
         '<select id="ps-decision" name="decision"><option value="">Any decision</option></select></div>',
+        # shown by papersite-explore.js where papers have more than one venue
+        '<div class="ps-explore-row" hidden><label for="ps-venue">Venue</label>'
+        '<select id="ps-venue" name="venue"><option value="">Any venue</option></select></div>',
         '<div class="ps-explore-row"><button type="reset" class="md-button">Clear</button></div>',
         "</form>",
         '<div class="ps-explore-notes" data-ps-explore-notes aria-live="polite"></div>',
@@ -319,6 +372,6 @@ def explore_page() -> str:
         '<ol class="ps-papers ps-explore-results" data-ps-explore-results></ol>',
         '<p><button type="button" class="md-button" data-ps-explore-more hidden>Show more</button></p>',
         "<noscript><p>The Explore page needs JavaScript. Every paper is also listed on the "
-        '<a href="../papers/">All papers</a> page.</p></noscript>',
+        f'<a href="{layout.relative(layout.explore_url(), layout.papers_list_url())}">All papers</a> page.</p></noscript>',
     )
     return page({"title": "Explore", "hide": ["toc"], "search": {"exclude": True}}, body)
