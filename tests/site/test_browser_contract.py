@@ -9,6 +9,7 @@ every code point both Unicodes assign, the rest on hostile strings.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -19,9 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from generator import layout
 from generator.site import search
+from generator.site.catalog import build_catalog
+from generator.site.render.cite import author_order_words
+from generator.site.render.indices import papers_page
 from generator.site.search_index import SHARD_KEYS, shard_of
 from generator.text import fold
+from site_fixtures import fixture_records, store_papers
 
 CORE_JS = Path(search.__file__).parent / "assets" / "papersite-core.js"
 
@@ -116,6 +122,72 @@ def test_a_query_word_goes_to_the_shard_its_terms_are_in(node_results):
     words = node_results["input"]["shardWords"]
     assert node_results["shards"] == [shard_of(w) for w in words]
     assert set(node_results["shards"]) <= set(SHARD_KEYS)
+
+
+_SCHEMA_HARNESS = r"""
+const core = require(process.argv[1]);
+const schema = new core.Schema(JSON.parse(require("fs").readFileSync(0, "utf8")));
+process.stdout.write(JSON.stringify({
+  urls: ["paper", "author", "keyword", "topic", "explore", "papers"].map(k => schema.url(k, "some-slug")),
+  col: schema.col, orders: schema.orders, bits: ["title", "authors", "keywords", "abstract"].map(n => schema.fieldBit(n)),
+  worker: schema.forWorker(),
+}));
+"""
+
+
+def test_the_schema_gives_the_browser_layouts_urls_and_the_builds_words():
+    block = search.store_schema()
+    run = subprocess.run([_node(), "-e", _SCHEMA_HARNESS, str(CORE_JS)], input=json.dumps(block), capture_output=True,
+                         text=True, encoding="utf-8", check=False)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert got["urls"] == [layout.paper_url("some-slug"), layout.author_url("some-slug"), layout.keyword_url("some-slug"),
+                           layout.area_url("some-slug"), layout.explore_url(), layout.papers_list_url()]
+    assert got["col"] == {name: i for i, name in enumerate(search.STORE_COLUMNS)}
+    assert got["orders"] == {letter: author_order_words(order, short=True) for order, letter in search.STORE_ORDER.items()}
+    assert got["bits"] == [1, 2, 4, 8]
+    assert got["worker"] == {"shards": list(SHARD_KEYS), "fields": ["t", "a", "k", "b"]}
+    # the letters the indexes are written with are the schema's, in its order
+    assert [f["letter"] for f in block["fields"]] == [letter for letter, _ in search.META_FIELDS + search.ABSTRACT_FIELDS]
+
+
+def _with_venue(paper, venue):
+    paper.venue = venue  # (PaperRecord may not have the field yet: search reads it with getattr)
+    return paper
+
+
+def _store(records) -> dict:
+    return json.loads(gzip.decompress(search.search_files(build_catalog(records))[search.DOCS_FILE]))
+
+
+def test_rows_are_read_by_column_name_and_end_at_their_last_value():
+    records = fixture_records()
+    store = _store(records)
+    columns = store["schema"]["columns"]
+    assert all(len(row) <= len(columns) and row[-1] is not None for row in store["papers"])
+    rows = store_papers(store)
+    by_slug = {r["slug"]: r for r in rows}
+    for paper in records:
+        row = by_slug[paper.slug]
+        assert row["venue"] is None and store["venues"] == []
+        assert row["order"] == (search.STORE_ORDER.get(paper.author_order, "u") if paper.author_order else None)
+
+
+def test_a_venue_column_and_filter_only_where_papers_have_more_than_one_venue():
+    records = fixture_records()
+    one = [_with_venue(p, "ICLR 2025") for p in fixture_records()]
+    assert 'data-ps-venue' not in papers_page(build_catalog(one)) and _store(one)["venues"] == ["ICLR 2025"]
+    assert 'data-ps-venue' not in papers_page(build_catalog(records))
+    two = fixture_records()
+    _with_venue(two[0], "ICLR 2025 Workshop  on Things")
+    _with_venue(two[1], "ICLR 2025")
+    store = _store(two)
+    assert store["venues"] == ["ICLR 2025", "ICLR 2025 Workshop on Things"]
+    rows = {r["slug"]: r for r in store_papers(store)}
+    assert store["venues"][rows[two[0].slug]["venue"]] == "ICLR 2025 Workshop on Things"
+    assert rows[two[2].slug]["venue"] is None
+    page = papers_page(build_catalog(two))
+    assert 'data-ps-venue' in page and 'data-venue="ICLR 2025"' in page
 
 
 if __name__ == "__main__":  # the tables papersite-core.js carries, from this Python's Unicode

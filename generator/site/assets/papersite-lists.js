@@ -52,6 +52,7 @@
     sort.addEventListener("change", apply);
   }
 
+  ps.lists = { setup: setupPaperList };
   ps.ready(function () {
     Array.prototype.forEach.call(document.querySelectorAll("[data-ps-list]"), setupPaperList);
   });
