@@ -172,16 +172,22 @@ STORE_ORDER = {"alphabetical": "a", "unknown": "u"}
 # A paper's row in the store, by column. Rows are arrays (a name per value would double the store)
 # that end at their last value: "order" and "venue" are absent from most papers.
 STORE_COLUMNS = ("slug", "title", "authors", "topic", "keywords", "decision", "order", "venue")
+# The store's "topics" (an area, then its sub-areas: "path" is the URL's slug path, "area" the number of
+# the area's own entry) and its "authors" and "keywords" (the pages header search offers).
+TOPIC_COLUMNS = ("label", "path", "area")
+NAME_COLUMNS = ("name", "slug")
 STORE_VERSION = 1
 
 
 def store_schema() -> dict:
-    """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns,
-    each page kind's URL ("{slug}" stands for the slug; a topic's is its area/sub-area path), the
+    """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns
+    of the papers, topics and names, each page kind's URL ("{slug}" stands for the slug; a topic's is its area/sub-area path), the
     author-order letters' words, the shard keys and the index fields (bit i of a hit is field i)."""
     return {
         "version": STORE_VERSION,
         "columns": list(STORE_COLUMNS),
+        "topic_columns": list(TOPIC_COLUMNS),
+        "name_columns": list(NAME_COLUMNS),
         "urls": {
             "paper": layout.paper_url("{slug}"), "author": layout.author_url("{slug}"),
             "keyword": layout.keyword_url("{slug}"), "topic": layout.area_url("{slug}"),
@@ -193,9 +199,9 @@ def store_schema() -> dict:
     }
 
 
-def _row(values: dict[str, object]) -> list:
-    """A paper's values by column name -> its row: STORE_COLUMNS' order, without the trailing empty ones."""
-    row = [values.get(name) for name in STORE_COLUMNS]
+def _row(values: dict[str, object], columns: tuple[str, ...] = STORE_COLUMNS) -> list:
+    """Values by column name -> a row: the columns' order, without the trailing empty ones."""
+    row = [values.get(name) for name in columns]
     while row and row[-1] is None:
         row.pop()
     return row
@@ -276,14 +282,15 @@ class _SearchCache:
 def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[str, bytes]:
     """The search files (module docstring) of the catalog; with ``config``, reusing what the last build
     of that project computed where its inputs are unchanged (byte-identical either way)."""
-    topics: list[list] = []  # [label, slug path, index of its area entry]
+    topics: list[list] = []  # TOPIC_COLUMNS
     topic_index: dict[tuple[str, str | None], int] = {}
     for area in catalog.areas:
         topic_index[(area.name, None)] = len(topics)
-        topics.append([area.name, area.slug, len(topics)])
+        topics.append(_row({"label": area.name, "path": area.slug, "area": len(topics)}, TOPIC_COLUMNS))
         for sub in area.subareas:
             topic_index[(area.name, sub.name)] = len(topics)
-            topics.append([f"{area.name} › {sub.name}", f"{area.slug}/{sub.slug}", topic_index[(area.name, None)]])
+            topics.append(_row({"label": f"{area.name} › {sub.name}", "path": f"{area.slug}/{sub.slug}",
+                                "area": topic_index[(area.name, None)]}, TOPIC_COLUMNS))
     keyword_number = {id(k): i for i, k in enumerate(catalog.keywords)}
     decisions = sorted({p.decision for p in catalog.papers if p.decision})
     decision_number = {d: i for i, d in enumerate(decisions)}
@@ -324,8 +331,8 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     store = {
         "schema": store_schema(),
         "topics": topics,
-        "keywords": [[k.name, k.slug] for k in catalog.keywords],
-        "authors": [[a.name, a.slug] for a in catalog.authors],
+        "keywords": [_row({"name": k.name, "slug": k.slug}, NAME_COLUMNS) for k in catalog.keywords],
+        "authors": [_row({"name": a.name, "slug": a.slug}, NAME_COLUMNS) for a in catalog.authors],
         "decisions": decisions,
         "venues": venues,
         "papers": papers,

@@ -129,7 +129,7 @@ const core = require(process.argv[1]);
 const schema = new core.Schema(JSON.parse(require("fs").readFileSync(0, "utf8")));
 process.stdout.write(JSON.stringify({
   urls: ["paper", "author", "keyword", "topic", "explore", "papers"].map(k => schema.url(k, "some-slug")),
-  col: schema.col, orders: schema.orders, bits: ["title", "authors", "keywords", "abstract"].map(n => schema.fieldBit(n)),
+  col: schema.col, topicCol: schema.topicCol, nameCol: schema.nameCol, orders: schema.orders, bits: ["title", "authors", "keywords", "abstract"].map(n => schema.fieldBit(n)),
   worker: schema.forWorker(),
 }));
 """
@@ -144,6 +144,7 @@ def test_the_schema_gives_the_browser_layouts_urls_and_the_builds_words():
     assert got["urls"] == [layout.paper_url("some-slug"), layout.author_url("some-slug"), layout.keyword_url("some-slug"),
                            layout.area_url("some-slug"), layout.explore_url(), layout.papers_list_url()]
     assert got["col"] == {name: i for i, name in enumerate(search.STORE_COLUMNS)}
+    assert got["topicCol"] == {"label": 0, "path": 1, "area": 2} and got["nameCol"] == {"name": 0, "slug": 1}
     assert got["orders"] == {letter: author_order_words(order, short=True) for order, letter in search.STORE_ORDER.items()}
     assert got["bits"] == [1, 2, 4, 8]
     assert got["worker"] == {"shards": list(SHARD_KEYS), "fields": ["t", "a", "k", "b"]}

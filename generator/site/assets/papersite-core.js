@@ -79,13 +79,18 @@
     return first >= "0" && first <= "9" ? "0" : "other";
   }
 
-  /* The store's schema block -> what reads the store: column numbers by name (col.title),
+  /* The store's schema block -> what reads the store: column numbers by name (col.title; topicCol, nameCol),
    * a page's URL by kind (url("author", slug), relative to the site root), the words of an
    * author-order letter, the shard keys, and each index field's bit (fieldBit("title")). */
   function Schema(block) {
-    var col = {};
-    block.columns.forEach(function (name, i) { col[name] = i; });
-    this.col = col;
+    function numbers(names) {
+      var at = {};
+      names.forEach(function (name, i) { at[name] = i; });
+      return at;
+    }
+    this.col = numbers(block.columns); // a paper's row
+    this.topicCol = numbers(block.topic_columns); // store.topics' rows: label, path, area
+    this.nameCol = numbers(block.name_columns); // store.authors' and store.keywords' rows: name, slug
     this.urls = block.urls;
     this.orders = block.orders;
     this.shards = block.shards;

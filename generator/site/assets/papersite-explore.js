@@ -8,14 +8,16 @@
 
   /* Names (keywords or authors) looked up by slug or by folded name; the folded
    * names are computed on first use (tens of thousands of authors at scale). */
-  function Names(entries) {
+  function Names(entries, at) {
     this.entries = entries; this.bySlug = new Map(); this.folded = null;
+    this.at = at; // the schema's nameCol: where a row has its name and its slug
     var bySlug = this.bySlug;
-    entries.forEach(function (e, i) { bySlug.set(e[1], i); });
+    entries.forEach(function (e, i) { bySlug.set(e[at.slug], i); });
   }
   Names.prototype.fold = function () {
     if (!this.folded) {
-      this.folded = this.entries.map(function (e) { return fold(e[0]); });
+      var at = this.at;
+      this.folded = this.entries.map(function (e) { return fold(e[at.name]); });
       var byName = this.byName = new Map();
       this.folded.forEach(function (f, i) { if (!byName.has(f)) byName.set(f, i); });
     }
@@ -37,6 +39,8 @@
     });
     return { partial: partial };
   };
+  Names.prototype.name = function (i) { return this.entries[i][this.at.name]; };
+  Names.prototype.slug = function (i) { return this.entries[i][this.at.slug]; };
   Names.prototype.test = function (selected) {
     if (!selected) return null;
     if (selected.exact !== undefined) { var one = selected.exact; return function (ids) { return ids.indexOf(one) >= 0; }; }
@@ -66,12 +70,12 @@
     if (q.value) ps.engine.warmUp(q.value);
 
     ps.engine.load().then(function (eng) {
-      var store = eng.store, col = eng.schema.col;
+      var store = eng.store, col = eng.schema.col, T = eng.schema.topicCol;
       var topicBySlug = {}, topicOptions = [];
       var frag = document.createDocumentFragment();
       store.topics.forEach(function (t, i) {
-        topicBySlug[t[1]] = i;
-        var option = el("option", { value: t[1] }, [(t[2] === i ? "" : "\u2003") + t[0]]);
+        topicBySlug[t[T.path]] = i;
+        var option = el("option", { value: t[T.path] }, [(t[T.area] === i ? "" : "\u2003") + t[T.label]]);
         topicOptions.push(option);
         frag.appendChild(option);
       });
@@ -93,7 +97,7 @@
         });
         venue.closest(".ps-explore-row").hidden = false;
       }
-      var keywords = new Names(store.keywords), authors = new Names(store.authors);
+      var keywords = new Names(store.keywords, eng.schema.nameCol), authors = new Names(store.authors, eng.schema.nameCol);
       var counts = { k: new Map(), a: new Map() };
 
       // suggestions: a short list that follows what is typed, with how many current results have each
@@ -106,7 +110,7 @@
           for (var i = 0; i < ranked.length && picked.length < 50; i++) if (!f || folded[ranked[i]].indexOf(f) >= 0) picked.push(ranked[i]);
           var options = document.createDocumentFragment();
           picked.forEach(function (i) {
-            options.appendChild(el("option", { value: names.entries[i][0], label: papersCount(counts[facet].get(i)) }));
+            options.appendChild(el("option", { value: names.name(i), label: papersCount(counts[facet].get(i)) }));
           });
           datalist.textContent = "";
           datalist.appendChild(options);
@@ -123,9 +127,9 @@
       if (params.get("decision") && (store.decisions || []).indexOf(params.get("decision")) >= 0) decision.value = params.get("decision");
       if (params.get("venue") && venues.length > 1 && venues.indexOf(params.get("venue")) >= 0) venue.value = params.get("venue");
       var k0 = keywords.lookup(params.get("keyword"));
-      if (!keyword.value) keyword.value = k0 && k0.exact !== undefined ? store.keywords[k0.exact][0] : (params.get("keyword") || "");
+      if (!keyword.value) keyword.value = k0 && k0.exact !== undefined ? keywords.name(k0.exact) : (params.get("keyword") || "");
       var a0 = authors.lookup(params.get("author"));
-      if (!author.value) author.value = a0 && a0.exact !== undefined ? store.authors[a0.exact][0] : (params.get("author") || "");
+      if (!author.value) author.value = a0 && a0.exact !== undefined ? authors.name(a0.exact) : (params.get("author") || "");
 
       // a note under a filter whose text is not a name: what it selected instead, each name a button
       function note(kind, inputEl, text, selected, names, facetCounts) {
@@ -140,8 +144,8 @@
         line.appendChild(document.createTextNode("No " + kind + " is exactly \u201c" + text + "\u201d; showing papers with any of the " +
           listed.length + " that contain it. Pick one: "));
         listed.slice(0, 12).forEach(function (i) {
-          var b = el("button", { type: "button", "class": "ps-chip" }, [names.entries[i][0] + " (" + (facetCounts.get(i) || 0) + ")"]);
-          b.addEventListener("click", function () { inputEl.value = names.entries[i][0]; update(); });
+          var b = el("button", { type: "button", "class": "ps-chip" }, [names.name(i) + " (" + (facetCounts.get(i) || 0) + ")"]);
+          b.addEventListener("click", function () { inputEl.value = names.name(i); update(); });
           line.appendChild(b);
         });
         notes.appendChild(line);
@@ -153,8 +157,8 @@
         if (!ranked.length) return;
         var row = el("p", { "class": "ps-facet" }, [el("strong", {}, [title + ": "])]);
         ranked.slice(0, 8).forEach(function (i) {
-          var b = el("button", { type: "button", "class": "ps-chip" }, [names.entries[i][0] + " (" + facetCounts.get(i) + ")"]);
-          b.addEventListener("click", function () { inputEl.value = names.entries[i][0]; update(); });
+          var b = el("button", { type: "button", "class": "ps-chip" }, [names.name(i) + " (" + facetCounts.get(i) + ")"]);
+          b.addEventListener("click", function () { inputEl.value = names.name(i); update(); });
           row.appendChild(b);
         });
         facets.appendChild(row);
@@ -174,13 +178,13 @@
         url.search = "";
         if (q.value.trim()) url.searchParams.set("q", q.value.trim());
         if (topic.value) url.searchParams.set("topic", topic.value);
-        if (kText) url.searchParams.set("keyword", kSel.exact !== undefined ? store.keywords[kSel.exact][1] : kText);
-        if (aText) url.searchParams.set("author", aSel.exact !== undefined ? store.authors[aSel.exact][1] : aText);
+        if (kText) url.searchParams.set("keyword", kSel.exact !== undefined ? keywords.slug(kSel.exact) : kText);
+        if (aText) url.searchParams.set("author", aSel.exact !== undefined ? authors.slug(aSel.exact) : aText);
         if (decision.value) url.searchParams.set("decision", decision.value);
         if (venue.value) url.searchParams.set("venue", venue.value);
         history.replaceState(null, "", url.href);
 
-        function inTopic(p) { var pt = p[col.topic]; return t == null || pt === t || (pt != null && store.topics[pt][2] === t); }
+        function inTopic(p) { var pt = p[col.topic]; return t == null || pt === t || (pt != null && store.topics[pt][T.area] === t); }
 
         function show(result) {
           // each facet counts the papers that pass every other filter
@@ -191,14 +195,14 @@
             var p = store.papers[n], pt = p[col.topic], pk = p[col.keywords], pa = p[col.authors], pd = p[col.decision], pv = p[col.venue];
             var okT = inTopic(p), okK = !kTest || kTest(pk), okA = !aTest || aTest(pa), okD = dv == null || pd === dv;
             var okV = vv == null || pv === vv, okTV = okT && okV;
-            if (okK && okA && okD && okV && pt != null) { tc[pt]++; if (store.topics[pt][2] !== pt) tc[store.topics[pt][2]]++; }
+            if (okK && okA && okD && okV && pt != null) { tc[pt]++; if (store.topics[pt][T.area] !== pt) tc[store.topics[pt][T.area]]++; }
             if (okTV && okK && okA && pd != null) dc[pd]++;
             if (okT && okK && okA && okD && pv != null) vc[pv]++;
             if (okTV && okA && okD) pk.forEach(function (k) { counts.k.set(k, (counts.k.get(k) || 0) + 1); });
             if (okTV && okK && okD) pa.forEach(function (a) { counts.a.set(a, (counts.a.get(a) || 0) + 1); });
             if (okTV && okK && okA && okD) shown.push(n);
           });
-          topicOptions.forEach(function (o, i) { o.textContent = (store.topics[i][2] === i ? "" : "\u2003") + store.topics[i][0] + " (" + tc[i] + ")"; });
+          topicOptions.forEach(function (o, i) { o.textContent = (store.topics[i][T.area] === i ? "" : "\u2003") + store.topics[i][T.label] + " (" + tc[i] + ")"; });
           decisionOptions.forEach(function (o, i) { o.textContent = store.decisions[i] + " (" + dc[i] + ")"; });
           venueOptions.forEach(function (o, i) { o.textContent = venues[i] + " (" + vc[i] + ")"; });
           refill.forEach(function (fill) { if (document.activeElement === keyword || document.activeElement === author) fill(); });

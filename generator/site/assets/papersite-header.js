@@ -10,7 +10,7 @@
   /* ---- author, keyword and topic pages as results ---- */
 
   function pageIndex(eng) {
-    var store = eng.store, col = eng.schema.col;
+    var store = eng.store, col = eng.schema.col, T = eng.schema.topicCol, N = eng.schema.nameCol;
     if (store.pageIndex) return store.pageIndex;
     var begun = performance.now();
     var counts = { a: new Int32Array(store.authors.length), k: new Int32Array(store.keywords.length), t: new Int32Array(store.topics.length) };
@@ -18,18 +18,18 @@
       var topic = p[col.topic];
       p[col.authors].forEach(function (a) { counts.a[a]++; });
       p[col.keywords].forEach(function (k) { counts.k[k]++; });
-      if (topic != null) { counts.t[topic]++; if (store.topics[topic][2] !== topic) counts.t[store.topics[topic][2]]++; }
+      if (topic != null) { counts.t[topic]++; if (store.topics[topic][T.area] !== topic) counts.t[store.topics[topic][T.area]]++; }
     });
     var entries = [];
     // (each page's URL is made when it is shown: 37,000 new URL() calls took 150 ms at 11,672 papers)
-    function add(kind, list, urlKind, count) {
+    function add(kind, list, urlKind, count, name, slug) {
       list.forEach(function (e, i) {
-        entries.push({ kind: kind, name: e[0], path: eng.schema.url(urlKind, e[1]), count: count[i], folded: " " + core.foldedWords(e[0]) });
+        entries.push({ kind: kind, name: e[name], path: eng.schema.url(urlKind, e[slug]), count: count[i], folded: " " + core.foldedWords(e[name]) });
       });
     }
-    add("Author", store.authors, "author", counts.a);
-    add("Keyword", store.keywords, "keyword", counts.k);
-    add("Topic", store.topics, "topic", counts.t);
+    add("Author", store.authors, "author", counts.a, N.name, N.slug);
+    add("Keyword", store.keywords, "keyword", counts.k, N.name, N.slug);
+    add("Topic", store.topics, "topic", counts.t, T.label, T.path);
     ps.engine.measure("papersite page index", begun);
     return (store.pageIndex = entries);
   }

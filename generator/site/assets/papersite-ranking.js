@@ -74,9 +74,9 @@
   function paperText(eng, n) {
     var cache = eng.paperText || (eng.paperText = new Map());
     if (!cache.has(n)) {
-      var store = eng.store, col = eng.schema.col, p = store.papers[n];
-      var parts = [p[col.title]].concat(p[col.authors].map(function (a) { return store.authors[a][0]; }),
-        p[col.keywords].map(function (k) { return store.keywords[k][0]; }));
+      var store = eng.store, col = eng.schema.col, name = eng.schema.nameCol.name, p = store.papers[n];
+      var parts = [p[col.title]].concat(p[col.authors].map(function (a) { return store.authors[a][name]; }),
+        p[col.keywords].map(function (k) { return store.keywords[k][name]; }));
       cache.set(n, window.papersiteIndex ? window.papersiteIndex.normal(parts.join(" | ")) : " " + core.fold(parts.join(" ")) + " ");
     }
     return cache.get(n);

@@ -56,8 +56,8 @@
 
   // As paper_pages.author_line: "et al." only where the first author is known (no order letter).
   function authorLine(eng, ids, order) {
-    var store = eng.store, orders = eng.schema.orders;
-    var names = ids.slice(0, 3).map(function (i) { return store.authors[i][0]; });
+    var store = eng.store, orders = eng.schema.orders, name = eng.schema.nameCol.name;
+    var names = ids.slice(0, 3).map(function (i) { return store.authors[i][name]; });
     if (!ids.length) return "";
     if (!order) return names.join(", ") + (ids.length > 3 ? " et al." : "");
     return names.join(", ") + (ids.length > 3 ? " and " + (ids.length - 3) + " more" : "") + " (" + (orders[order] || orders.u) + ")";
@@ -67,7 +67,7 @@
   function paperMeta(eng, p) {
     var store = eng.store, col = eng.schema.col;
     var parts = [authorLine(eng, p[col.authors], p[col.order])];
-    if (p[col.topic] != null) parts.push(store.topics[p[col.topic]][0]);
+    if (p[col.topic] != null) parts.push(store.topics[p[col.topic]][eng.schema.topicCol.label]);
     if (p[col.decision] != null && store.decisions) parts.push(store.decisions[p[col.decision]]);
     if (p[col.venue] != null && (store.venues || []).length > 1) parts.push(store.venues[p[col.venue]]);
     return parts.filter(function (part) { return part; }).join(" · ");
