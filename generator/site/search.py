@@ -10,7 +10,7 @@ In: the catalog. Out, all under ``assets/papersite/``:
   (four fifths of all postings), in the same shards. Loaded once the first
   results are shown; a paper's score is the sum of its scores in both, so the
   results are those of one index over all five fields.
-- ``search-docs.json.gz``: what a result shows, and each paper's topic, keywords,
+- ``search-docs.json.gz``: its ``schema`` (below), what a result shows, and each paper's topic, keywords,
   authors and decision for Explore's filters and facet counts; the author,
   keyword and topic names are also what header search offers as pages.
 - ``search-abstracts.json.gz``: each paper's abstract text (as indexed), loaded by
@@ -181,8 +181,10 @@ STORE_VERSION = 1
 
 def store_schema() -> dict:
     """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns
-    of the papers, topics and names, each page kind's URL ("{slug}" stands for the slug; a topic's is its area/sub-area path), the
-    author-order letters' words, the shard keys and the index fields (bit i of a hit is field i)."""
+    of the papers, topics and names, each page kind's URL ("{slug}" stands for the slug; a topic's
+    is its area/sub-area path), the author-order letters' words, the shard keys and the index
+    fields (bit i of a hit's fields is field i). ``version`` changes when a reader of an older
+    store would misread this one."""
     return {
         "version": STORE_VERSION,
         "columns": list(STORE_COLUMNS),

@@ -82,7 +82,12 @@
   /* The store's schema block -> what reads the store: column numbers by name (col.title; topicCol, nameCol),
    * a page's URL by kind (url("author", slug), relative to the site root), the words of an
    * author-order letter, the shard keys, and each index field's bit (fieldBit("title")). */
+  var SCHEMA_VERSION = 1; // search.py STORE_VERSION: a store this code can read
+
   function Schema(block) {
+    if (!block || block.version !== SCHEMA_VERSION) {
+      throw new Error("search-docs.json.gz: schema version " + (block && block.version) + ", not " + SCHEMA_VERSION);
+    }
     function numbers(names) {
       var at = {};
       names.forEach(function (name, i) { at[name] = i; });
