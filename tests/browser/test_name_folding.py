@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import _fail_on_error, papersite, serve
+from site_ui import header_search_settled, result_hrefs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: site_fixtures
 
@@ -78,3 +79,12 @@ def test_explore_takes_an_author_typed_in_another_spelling_for_that_author(page_
     assert page.locator("[data-ps-explore-count]").inner_text().startswith("1 paper")
     assert "weiss-flows" in page.locator("[data-ps-explore-results] a").first.get_attribute("href")
     assert page.locator("#ps-venue").is_hidden(), "no venue filter where no paper has a venue of its own"
+
+
+@pytest.mark.parametrize("typed", ["Weiß", "weiss"])
+def test_header_search_finds_a_name_typed_in_another_spelling(page_factory, folding_site, typed):
+    # the index holds "Weiss" as typed and folded; the worker asks for "Weiß" as typed and folded
+    visit = page_factory(folding_site, viewport={"width": 1280, "height": 900})
+    visit.goto("")
+    _, results = header_search_settled(visit.page, typed)
+    assert any("/papers/weiss-flows/" in h for h in result_hrefs(results)), typed

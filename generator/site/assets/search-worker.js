@@ -166,15 +166,45 @@
 
   function none() { return { refs: new Int32Array(0), scores: new Float64Array(0), fields: new Uint8Array(0) }; }
 
-  // a promise of the word's hits (see hitsOf), loading the shard it needs
-  function searchWord(state, word, prefix) {
-    var lunr = scope.lunr, stop = !word || isStopWord(word);
-    var found = stop ? Promise.resolve(none()) : shardIndex(state, shardOf(word)).then(function (index) {
+  // a promise of the word's hits as typed (see hitsOf), loading the shard it needs
+  function typedHits(state, word, prefix) {
+    var lunr = scope.lunr;
+    return shardIndex(state, shardOf(word)).then(function (index) {
       return hitsOf(state, index, function (q) {
         q.term(word, { boost: 1 });
         if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
       });
     });
+  }
+
+  /* The word folded (fold: "weiß" -> "weiss", "josé" -> "jose"), where that is another word: the
+   * build indexes authors' names folded too (search.py _paper_terms), so "Weiß" finds "Weiss" as
+   * "Weiss" finds "Weiß". Its terms may be in another shard ("émile" -> "emile"). */
+  function foldedWord(word) {
+    var core = scope.papersite.core, words = core.queryWords(core.fold(word));
+    return words.length === 1 && words[0] !== word && !isStopWord(words[0]) ? words[0] : null;
+  }
+
+  // both words' hits as one: a paper either holds once, with its better score and the fields of both
+  function eitherHits(a, b) {
+    var at = new Map(), refs = [], scores = [], fields = [];
+    [a, b].forEach(function (hits) {
+      for (var i = 0; i < hits.refs.length; i++) {
+        var k = at.get(hits.refs[i]);
+        if (k === undefined) { at.set(hits.refs[i], refs.length); refs.push(hits.refs[i]); scores.push(hits.scores[i]); fields.push(hits.fields[i]); }
+        else { scores[k] = Math.max(scores[k], hits.scores[i]); fields[k] |= hits.fields[i]; }
+      }
+    });
+    return { refs: Int32Array.from(refs), scores: Float64Array.from(scores), fields: Uint8Array.from(fields) };
+  }
+
+  // a promise of the word's hits (as typed, or folded), loading the shards it needs
+  function searchWord(state, word, prefix) {
+    var stop = !word || isStopWord(word), folded = stop ? null : foldedWord(word);
+    var found = stop ? Promise.resolve(none()) : typedHits(state, word, prefix);
+    if (folded) {
+      found = Promise.all([found, typedHits(state, folded, prefix)]).then(function (got) { return eitherHits(got[0], got[1]); });
+    }
     return found.then(function (hits) { hits.stop = stop; return hits; });
   }
 
