@@ -212,7 +212,8 @@ def _row(values: dict[str, object], columns: tuple[str, ...] = STORE_COLUMNS) ->
 def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
     """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
     author_terms = terms(" ".join(paper.authors))
-    # folded spellings too, so "Jose Garcia" finds "José García"
+    # folded spellings too, so "Jose Garcia" finds "José García" (and the browser asks for a query word
+    # folded too, search-worker.js foldedWord, so "Weiß" finds "Weiss")
     seen = set(author_terms)  # a set: a 5,000-author paper made this list test quadratic
     author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in seen]
     keywords = terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""]))
