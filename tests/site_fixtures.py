@@ -101,6 +101,12 @@ def search_json(path: Path):
     return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
 
 
+def store_papers(store: dict) -> list[dict]:
+    """The store's paper rows by column name, as papersite-core.js reads them (a row ends at its last value)."""
+    columns = store["schema"]["columns"]
+    return [dict(zip(columns, row + [None] * (len(columns) - len(row)))) for row in store["papers"]]
+
+
 def lunr_index_of(site_dir: Path, name: str = "index"):
     """A built site's search index shards (``assets/papersite/search/<name>-*.json.gz``) as one lunr.py index:
     the serialised lunr.js 2.3.9 index they stand for, loaded by lunr.py, to search it in a test."""

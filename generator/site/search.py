@@ -10,7 +10,7 @@ In: the catalog. Out, all under ``assets/papersite/``:
   (four fifths of all postings), in the same shards. Loaded once the first
   results are shown; a paper's score is the sum of its scores in both, so the
   results are those of one index over all five fields.
-- ``search-docs.json.gz``: what a result shows, and each paper's topic, keywords,
+- ``search-docs.json.gz``: its ``schema`` (below), what a result shows, and each paper's topic, keywords,
   authors and decision for Explore's filters and facet counts; the author,
   keyword and topic names are also what header search offers as pages.
 - ``search-abstracts.json.gz``: each paper's abstract text (as indexed), loaded by
@@ -19,6 +19,15 @@ In: the catalog. Out, all under ``assets/papersite/``:
 - ``lunr.js``, copied from the installed mkdocs package.
 
 The JSON files are stored gzipped (``gzipped``) and inflated by the browser.
+
+**The browser contract.** What the browser must know of the build is declared here once and
+handed over in the store's ``schema`` block (``store_schema``): the paper rows' column names
+(rows stay arrays, read by name: ``papersite-core.js`` Schema), each page kind's URL pattern
+(from ``layout``), the author-order letters and their words (``cite``), the shard keys
+(``search_index``) and the index fields with their letters and boosts. What cannot travel as
+data, the rules, is written twice and proved equal: ``papersite-core.js`` folds, splits and
+shards as ``text.fold``, ``split_words``/``trimmed_word``/``_Terms`` and ``shard_of`` do, and
+``tests/site/test_browser_contract.py`` runs it under Node against them.
 
 The browser turns the shards into ``lunr.Index`` objects (in a Web Worker,
 ``search-worker.js``) instead of indexing every page itself. At 11,672 papers
@@ -34,7 +43,7 @@ match outrank an abstract match; an exact title comes first.
 Text is tokenised here once, the way lunr.js does (lower case, split on white
 space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
 the index builder as terms; the browser tokenises queries the same way
-(``papersite.js``). Text is NFKC-normalised first (full-width letters, ligatures,
+(``papersite-core.js``). Text is NFKC-normalised first (full-width letters, ligatures,
 math alphanumerics become plain letters), and terms with characters outside the
 Basic Multilingual Plane are dropped: lunr.js orders its vocabulary by UTF-16
 code units and lunr.py by code points, and the two orders agree only within the BMP.
@@ -53,11 +62,13 @@ import mkdocs
 from lunr.stemmer import PorterStemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
+from generator import layout
 from generator.config import ProjectConfig
-from generator.pages.record import PaperRecord
+from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
 from generator.site.pagecache import PageCache, content_hash
-from generator.site.search_index import LunrIndex
+from generator.site.render.cite import author_order_words
+from generator.site.search_index import SHARD_KEYS, LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, page
 
@@ -74,6 +85,7 @@ LUNR_FILE = "assets/papersite/lunr.js"
 # shares the keywords' field: a field of its own cost 0.8 MB more and a fifth more work per query.
 META_FIELDS = [("t", 10), ("a", 6), ("k", 4)]
 ABSTRACT_FIELDS = [("b", 1)]
+FIELD_NAMES = {"t": "title", "a": "authors", "k": "keywords", "b": "abstract"}
 ABSTRACT_WORDS = 400  # words of an abstract indexed: all of a usual one (ICLR 2025: median 185, max 461)
 
 _SEPARATOR = re.compile(r"[\s\-]+")
@@ -97,7 +109,7 @@ def gzipped(data: bytes) -> bytes:
 
     The search files are stored compressed (a third of their size: 32 to 11 MB at 11,672
     papers, on a host that counts stored bytes, as GitHub Pages' 1 GB does) and the browser
-    inflates them with its own DecompressionStream (search-worker.js, papersite.js)."""
+    inflates them with its own DecompressionStream (search-worker.js, papersite-engine.js)."""
     return gzip.compress(data, compresslevel=6, mtime=0)  # 9 took twice the time for 0.3% fewer bytes
 
 
@@ -130,28 +142,83 @@ class _Terms:
             return self._cache[word]
         except KeyError:
             pass
-        trimmed = _EDGES.sub("", word)
-        if not trimmed or trimmed in STOP_WORDS or any(ord(c) > 0xFFFF for c in trimmed):
-            result = None
-        else:
-            result = _stemmer.stem(trimmed)
+        trimmed = trimmed_word(word)
+        result = None if trimmed is None or trimmed in STOP_WORDS else _stemmer.stem(trimmed)
         self._cache[word] = result
         return result
 
     def __call__(self, text: str, limit: int | None = None) -> list[str]:
-        words = [w for w in _SEPARATOR.split(unicodedata.normalize("NFKC", text).lower()) if w]
+        words = split_words(text)
         if limit is not None:
             words = words[:limit]
         return [t for t in map(self.term, words) if t]
 
 
+def split_words(text: str) -> list[str]:
+    """Text -> its words as lunr splits them (papersite-core.js queryWords splits a query the same way)."""
+    return [w for w in _SEPARATOR.split(unicodedata.normalize("NFKC", text).lower()) if w]
+
+
+def trimmed_word(word: str) -> str | None:
+    """A word without punctuation at its ends, or None when nothing is left or it has characters
+    beyond the BMP (module docstring)."""
+    trimmed = _EDGES.sub("", word)
+    return trimmed if trimmed and all(ord(c) <= 0xFFFF for c in trimmed) else None
+
+
 STORE_ORDER = {"alphabetical": "a", "unknown": "u"}
+
+# A paper's row in the store, by column. Rows are arrays (a name per value would double the store)
+# that end at their last value: "order" and the per-paper fields are absent from most papers. Each
+# per-paper field of the record (``PER_PAPER_FIELDS``: the venue) is a column holding the number of
+# its value in the store's list of that field's values ("venues").
+STORE_COLUMNS = ("slug", "title", "authors", "topic", "keywords", "decision", "order", *PER_PAPER_FIELDS)
+# The store's "topics" (an area, then its sub-areas: "path" is the URL's slug path, "area" the number of
+# the area's own entry) and its "authors" and "keywords" (the pages header search offers).
+TOPIC_COLUMNS = ("label", "path", "area")
+NAME_COLUMNS = ("name", "slug")
+STORE_VERSION = 1
+
+
+def store_schema() -> dict:
+    """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns
+    of the papers, topics and names, each page kind's URL ("{slug}" stands for the slug; a topic's
+    is its area/sub-area path), the author-order letters' words, the shard keys and the index
+    fields (bit i of a hit's fields is field i). ``version`` changes when a reader of an older
+    store would misread this one."""
+    return {
+        "version": STORE_VERSION,
+        "columns": list(STORE_COLUMNS),
+        "topic_columns": list(TOPIC_COLUMNS),
+        "name_columns": list(NAME_COLUMNS),
+        "urls": {
+            "paper": layout.paper_url("{slug}"), "author": layout.author_url("{slug}"),
+            "keyword": layout.keyword_url("{slug}"), "topic": layout.area_url("{slug}"),
+            "explore": layout.EXPLORE.url(), "papers": layout.PAPERS.url(),
+        },
+        "orders": {letter: author_order_words(order, short=True) for order, letter in STORE_ORDER.items()},
+        "shards": list(SHARD_KEYS),
+        "fields": [{"letter": letter, "name": FIELD_NAMES[letter], "boost": boost} for letter, boost in META_FIELDS + ABSTRACT_FIELDS],
+    }
+
+
+def _one_line(value: str | None) -> str:
+    return " ".join((value or "").split())
+
+
+def _row(values: dict[str, object], columns: tuple[str, ...] = STORE_COLUMNS) -> list:
+    """Values by column name -> a row: the columns' order, without the trailing empty ones."""
+    row = [values.get(name) for name in columns]
+    while row and row[-1] is None:
+        row.pop()
+    return row
 
 
 def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
     """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
     author_terms = terms(" ".join(paper.authors))
-    # folded spellings too, so "Jose Garcia" finds "José García"
+    # folded spellings too, so "Jose Garcia" finds "José García" (and the browser asks for a query word
+    # folded too, search-worker.js foldedWord, so "Weiß" finds "Weiss")
     seen = set(author_terms)  # a set: a 5,000-author paper made this list test quadratic
     author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in seen]
     keywords = terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""]))
@@ -223,17 +290,20 @@ class _SearchCache:
 def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[str, bytes]:
     """The search files (module docstring) of the catalog; with ``config``, reusing what the last build
     of that project computed where its inputs are unchanged (byte-identical either way)."""
-    topics: list[list] = []  # [label, slug path, index of its area entry]
+    topics: list[list] = []  # TOPIC_COLUMNS
     topic_index: dict[tuple[str, str | None], int] = {}
     for area in catalog.areas:
         topic_index[(area.name, None)] = len(topics)
-        topics.append([area.name, area.slug, len(topics)])
+        topics.append(_row({"label": area.name, "path": area.slug, "area": len(topics)}, TOPIC_COLUMNS))
         for sub in area.subareas:
             topic_index[(area.name, sub.name)] = len(topics)
-            topics.append([f"{area.name} › {sub.name}", f"{area.slug}/{sub.slug}", topic_index[(area.name, None)]])
+            topics.append(_row({"label": topic_label(area.name, sub.name), "path": f"{area.slug}/{sub.slug}",
+                                "area": topic_index[(area.name, None)]}, TOPIC_COLUMNS))
     keyword_number = {id(k): i for i, k in enumerate(catalog.keywords)}
     decisions = sorted({p.decision for p in catalog.papers if p.decision})
     decision_number = {d: i for i, d in enumerate(decisions)}
+    values = {name: sorted({v for p in catalog.papers if (v := _one_line(getattr(p, name)))}) for name in PER_PAPER_FIELDS}
+    value_number = {name: {v: i for i, v in enumerate(found)} for name, found in values.items()}
     texts: list[str] = []
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
@@ -249,26 +319,29 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
         authors = catalog.paper_authors(paper)
         keywords = catalog.paper_keywords(paper)
         papers.append(
-            [
-                paper.slug,
-                " ".join(paper.title.split()),
-                list(dict.fromkeys(author_number[id(a)] for a in authors)),
-                topic,
-                [keyword_number[id(k)] for k in keywords],
-                decision_number.get(paper.decision) if paper.decision else None,
+            _row({
+                "slug": paper.slug,
+                "title": " ".join(paper.title.split()),
+                "authors": list(dict.fromkeys(author_number[id(a)] for a in authors)),
+                "topic": topic,
+                "keywords": [keyword_number[id(k)] for k in keywords],
+                "decision": decision_number.get(paper.decision) if paper.decision else None,
                 # authors in an order that is not the paper's: "a" alphabetical, "u" unknown (no "et al.")
-                *([STORE_ORDER.get(paper.author_order or "", "u")] if paper.author_order else []),
-            ]
+                "order": STORE_ORDER.get(paper.author_order, "u") if paper.author_order else None,
+                **{name: value_number[name].get(_one_line(getattr(paper, name))) for name in PER_PAPER_FIELDS},
+            })
         )
         title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms)
         meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
         abstracts.append({"b": abstract_terms})
         texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
     store = {
+        "schema": store_schema(),
         "topics": topics,
-        "keywords": [[k.name, k.slug] for k in catalog.keywords],
-        "authors": [[a.name, a.slug] for a in catalog.authors],
+        "keywords": [_row({"name": k.name, "slug": k.slug}, NAME_COLUMNS) for k in catalog.keywords],
+        "authors": [_row({"name": a.name, "slug": a.slug}, NAME_COLUMNS) for a in catalog.authors],
         "decisions": decisions,
+        **{f"{name}s": found for name, found in values.items()},
         "papers": papers,
     }
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
@@ -302,6 +375,9 @@ def explore_page() -> str:
         '<datalist id="ps-author-list"></datalist></div>',
         '<div class="ps-explore-row"><label for="ps-decision">Decision</label>'
         '<select id="ps-decision" name="decision"><option value="">Any decision</option></select></div>',
+        # shown by papersite-explore.js where papers have more than one venue
+        '<div class="ps-explore-row" hidden><label for="ps-venue">Venue</label>'
+        '<select id="ps-venue" name="venue"><option value="">Any venue</option></select></div>',
         '<div class="ps-explore-row"><button type="reset" class="md-button">Clear</button></div>',
         "</form>",
         '<div class="ps-explore-notes" data-ps-explore-notes aria-live="polite"></div>',
@@ -310,6 +386,6 @@ def explore_page() -> str:
         '<ol class="ps-papers ps-explore-results" data-ps-explore-results></ol>',
         '<p><button type="button" class="md-button" data-ps-explore-more hidden>Show more</button></p>',
         "<noscript><p>The Explore page needs JavaScript. Every paper is also listed on the "
-        '<a href="../papers/">All papers</a> page.</p></noscript>',
+        f'<a href="{layout.relative(layout.EXPLORE.url(), layout.PAPERS.url())}">All papers</a> page.</p></noscript>',
     )
     return page({"title": "Explore", "hide": ["toc"], "search": {"exclude": True}}, body)

@@ -26,7 +26,7 @@ from generator.catalog import build_catalog
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.search_index import SHARD_KEYS
 from generator.site.stage import read_records
-from site_fixtures import REPO_ROOT, lunr_index_of, search_json, write_project
+from site_fixtures import REPO_ROOT, lunr_index_of, search_json, store_papers, write_project
 
 pytestmark = pytest.mark.slow
 
@@ -314,7 +314,7 @@ def test_search_index_is_prebuilt_for_lunr_js(real):
 def test_exact_title_and_author_find_the_paper(real):
     config, catalog = real
     index, store = _search(config)
-    titles = [p[1] for p in store["papers"]]
+    titles = [p["title"] for p in store_papers(store)]
     for paper in catalog.papers[:: max(1, len(catalog.papers) // 15)]:
         if paper.title_derived:
             continue
@@ -334,9 +334,9 @@ def test_search_store_carries_decisions_and_the_abstracts_text(fixture_site):
     texts = search_json(fixture_site.site_dir / "assets/papersite/search-abstracts.json.gz")
     assert len(texts) == len(store["papers"]) == len(catalog.papers)
     assert store["decisions"] == sorted({p.decision for p in catalog.papers if p.decision})
-    for paper, entry, text in zip(catalog.papers, store["papers"], texts):
-        assert entry[0] == paper.slug
-        assert (store["decisions"][entry[5]] if entry[5] is not None else None) == paper.decision
+    for paper, entry, text in zip(catalog.papers, store_papers(store), texts):
+        assert entry["slug"] == paper.slug
+        assert (store["decisions"][entry["decision"]] if entry["decision"] is not None else None) == paper.decision
         assert text == " ".join((paper.abstract or "").split())
 
 

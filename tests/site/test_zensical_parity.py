@@ -41,7 +41,8 @@ pytestmark = [
 
 ENGINES = ("mkdocs", "zensical")
 SEARCH_FILES = ("search/index-d.json.gz", "search/abstracts-d.json.gz", "search-docs.json.gz", "search-abstracts.json.gz", "lunr.js",
-                "search-worker.js", "papersite.js", "papersite.css")
+                "search-worker.js", "papersite.js", "papersite-core.js", "papersite-engine.js", "papersite-ranking.js",
+                "papersite-results.js", "papersite-header.js", "papersite-explore.js", "papersite-lists.js", "papersite.css")
 
 
 def _project(root: Path) -> Path:

@@ -1,9 +1,9 @@
 /* papersite: one prebuilt lunr index, in shards, loaded and searched off the main thread.
- * papersite.js starts one worker per index (search/index-*.json.gz first, then
+ * papersite-engine.js starts one worker per index (search/index-*.json.gz first, then
  * search/abstracts-*.json.gz, whose worker also has search-abstracts.json.gz, the
  * texts), then asks one question at a time, each with an id the answer repeats:
- *   {type: "query", id, words, prefix, phrases} -> {type: "hits", id, words: [{refs, scores, fields, stop}], phrases, timing}
- *     one lunr search per word, so papersite.js can count how many of the
+ *   {type: "query", id, words, prefix, phrases, schema} -> {type: "hits", id, words: [{refs, scores, fields, stop}], phrases, timing}
+ *     one lunr search per word, so papersite-ranking.js can count how many of the
  *     query's words each paper matches and in which fields (fieldBits);
  *     phrases: for each quoted phrase, the papers whose text holds it (null
  *     without texts);
@@ -16,23 +16,25 @@
  * the first time a word needs it; near spellings (one edit) from all shards in
  * one index. Once a question is answered, the other shards load one at a time
  * while no question waits, so later words seldom wait for a download.
- * Where workers are unavailable, papersite.js loads this file as a plain script
+ * schema: {shards, fields} (papersite-core.js Schema.forWorker): the shard keys and the
+ * field letters whose bits "fields" reports. Where workers are unavailable, papersite-engine.js loads this file as a plain script
  * and calls papersiteIndex.open / .answer itself. */
 (function (scope) {
   "use strict";
 
-  // one bit per indexed field (generator/site/search.py: t title, a authors, k keywords + topic, b abstract)
-  var FIELD_BITS = { t: 1, a: 2, k: 4, b: 8 };
   var FUZZY_MIN = 5; // one typo is tolerated in words of this many letters or more
   // A word being typed counts as a prefix from this many letters: "co*" stands for thousands of
   // terms at 11,672 papers, and scoring them all took up to a second per keystroke.
   var PREFIX_MIN = 3;
-  // search_index.py: SHARD_KEYS and shard_of
-  var SHARD_KEYS = "0abcdefghijklmnopqrstuvwxyz".split("").concat(["other"]);
-  function shardOf(word) {
-    var first = word.charAt(0);
-    if (first >= "a" && first <= "z") return first;
-    return first >= "0" && first <= "9" ? "0" : "other";
+  // search_index.py shard_of, as papersite-core.js has it (loaded beside lunr.js)
+  function shardOf(word) { return scope.papersite.core.shardOf(word); }
+  // The store's schema (search.py store_schema), as each question brings it: the shard keys, and
+  // the field letters in bit order (bit i of a hit's fields: it matched in field i).
+  function shardKeys(state) { return state.schema.shards; }
+  function fieldBits(state) {
+    var bits = {};
+    state.schema.fields.forEach(function (letter, i) { bits[letter] = 1 << i; });
+    return bits;
   }
 
   function clock() { return scope.performance.timeOrigin + scope.performance.now(); }
@@ -94,9 +96,9 @@
   /* An index in shards: shards, the start of their urls (".../search/index-": the
    * shard's key and ".json.gz" follow), each fetched once; textsUrl: the texts' url or
    * null. timing collects where loading went (absolute ms), for performance.measure
-   * in papersite.js. */
+   * in papersite-engine.js. */
   function open(shards, textsUrl) {
-    return { shards: shards, textsUrl: textsUrl, parsed: {}, indexes: {}, whole: null, texts: null, normal: null, timing: [] };
+    return { shards: shards, textsUrl: textsUrl, parsed: {}, indexes: {}, whole: null, texts: null, normal: null, timing: [], schema: null };
   }
 
   function shardData(state, key) {
@@ -124,7 +126,7 @@
   // every shard in one index: what a word with a typo is looked up in (one edit may change its first letter)
   function wholeIndex(state) {
     if (!state.whole) {
-      state.whole = Promise.all(SHARD_KEYS.map(function (key) { return shardData(state, key); })).then(lunrIndex);
+      state.whole = Promise.all(shardKeys(state).map(function (key) { return shardData(state, key); })).then(lunrIndex);
     }
     return state.whole;
   }
@@ -138,14 +140,15 @@
   // " words of the text " in lower case, anything but letters and digits one space: what phrases are found in
   function normal(text) { return " " + (text || "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim() + " "; }
 
-  function isStopWord(word) { return !scope.lunr.stopWordFilter(new scope.lunr.Token(word, {})); }
+  function isStopWord(word) { return scope.papersite.core.isStopWord(scope.lunr, word); }
 
   /* One word -> the papers that hold it (refs), its lunr score in each and the
    * fields it matched there (bits). The word is stemmed as the index was; while
    * it is being typed (prefix) it also counts as the start of a longer word.
    * A long word that no index holds is looked up at one edit (a typo) in a
    * second question ("near"). */
-  function hitsOf(index, build) {
+  function hitsOf(state, index, build) {
+    var FIELD_BITS = fieldBits(state);
     var hits = [];
     // (a query without clauses would match every paper)
     if (build) { try { hits = index.query(build); } catch (error) { hits = []; } }
@@ -163,15 +166,45 @@
 
   function none() { return { refs: new Int32Array(0), scores: new Float64Array(0), fields: new Uint8Array(0) }; }
 
-  // a promise of the word's hits (see hitsOf), loading the shard it needs
-  function searchWord(state, word, prefix) {
-    var lunr = scope.lunr, stop = !word || isStopWord(word);
-    var found = stop ? Promise.resolve(none()) : shardIndex(state, shardOf(word)).then(function (index) {
-      return hitsOf(index, function (q) {
+  // a promise of the word's hits as typed (see hitsOf), loading the shard it needs
+  function typedHits(state, word, prefix) {
+    var lunr = scope.lunr;
+    return shardIndex(state, shardOf(word)).then(function (index) {
+      return hitsOf(state, index, function (q) {
         q.term(word, { boost: 1 });
         if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
       });
     });
+  }
+
+  /* The word folded (fold: "weiß" -> "weiss", "josé" -> "jose"), where that is another word: the
+   * build indexes authors' names folded too (search.py _paper_terms), so "Weiß" finds "Weiss" as
+   * "Weiss" finds "Weiß". Its terms may be in another shard ("émile" -> "emile"). */
+  function foldedWord(word) {
+    var core = scope.papersite.core, words = core.queryWords(core.fold(word));
+    return words.length === 1 && words[0] !== word && !isStopWord(words[0]) ? words[0] : null;
+  }
+
+  // both words' hits as one: a paper either holds once, with its better score and the fields of both
+  function eitherHits(a, b) {
+    var at = new Map(), refs = [], scores = [], fields = [];
+    [a, b].forEach(function (hits) {
+      for (var i = 0; i < hits.refs.length; i++) {
+        var k = at.get(hits.refs[i]);
+        if (k === undefined) { at.set(hits.refs[i], refs.length); refs.push(hits.refs[i]); scores.push(hits.scores[i]); fields.push(hits.fields[i]); }
+        else { scores[k] = Math.max(scores[k], hits.scores[i]); fields[k] |= hits.fields[i]; }
+      }
+    });
+    return { refs: Int32Array.from(refs), scores: Float64Array.from(scores), fields: Uint8Array.from(fields) };
+  }
+
+  // a promise of the word's hits (as typed, or folded), loading the shards it needs
+  function searchWord(state, word, prefix) {
+    var stop = !word || isStopWord(word), folded = stop ? null : foldedWord(word);
+    var found = stop ? Promise.resolve(none()) : typedHits(state, word, prefix);
+    if (folded) {
+      found = Promise.all([found, typedHits(state, folded, prefix)]).then(function (got) { return eitherHits(got[0], got[1]); });
+    }
     return found.then(function (hits) { hits.stop = stop; return hits; });
   }
 
@@ -179,7 +212,7 @@
   function searchNear(state, word) {
     if (!word || word.length < FUZZY_MIN || isStopWord(word)) return Promise.resolve(none());
     return wholeIndex(state).then(function (index) {
-      return hitsOf(index, function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); });
+      return hitsOf(state, index, function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); });
     });
   }
 
@@ -194,6 +227,7 @@
 
   // a message -> a promise of [answer, transferable buffers]
   function answer(state, message) {
+    if (message.schema) state.schema = message.schema;
     if (message.type === "texts") {
       return texts(state).then(function (all) {
         var picked = (message.refs || []).map(function (r) { return all ? all[r] || "" : ""; });
@@ -227,7 +261,8 @@
 
   // the shards no question has asked for yet, one at a time (the caller waits for an idle moment)
   function nextIdleShard(state) {
-    for (var i = 0; i < SHARD_KEYS.length; i++) if (!state.indexes[SHARD_KEYS[i]]) return shardIndex(state, SHARD_KEYS[i]);
+    var keys = state.schema ? shardKeys(state) : [];
+    for (var i = 0; i < keys.length; i++) if (!state.indexes[keys[i]]) return shardIndex(state, keys[i]);
     return null;
   }
 
@@ -248,11 +283,12 @@
       if (loading) loading.then(function () { if (asked === before) prefetch(); }, function () { /* a question reports it */ });
     }, 300);
   }
-  // {type: "lunr", url} first, then {type: "open", shards, texts}, then questions (papersite.js sends one at a time)
+  // {type: "scripts", urls} (lunr.js, papersite-core.js) first, then {type: "open", shards, texts}, then
+  // questions (papersite-engine.js sends one at a time)
   scope.onmessage = function (event) {
     var message = event.data || {};
-    if (message.type === "lunr") {
-      try { scope.importScripts(message.url); } catch (error) { scope.postMessage({ type: "error", message: String(error) }); }
+    if (message.type === "scripts") {
+      try { scope.importScripts.apply(scope, message.urls); } catch (error) { scope.postMessage({ type: "error", message: String(error) }); }
     } else if (message.type === "open") {
       state = open(message.shards, message.texts || null);
       scope.postMessage({ type: "ready" });

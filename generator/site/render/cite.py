@@ -87,8 +87,13 @@ def order_known(paper: PaperRecord) -> bool:
 
 def order_words(paper: PaperRecord, short: bool = False) -> str:
     """What the page's author_order means, in full (pages, citations) or short (lists)."""
+    return author_order_words(paper.author_order, short)
+
+
+def author_order_words(author_order: str | None, short: bool = False) -> str:
+    """What an author_order value means (``order_words``; the search store's schema holds the short words)."""
     words = ORDER_SHORT if short else ORDER_NOTES
-    return words.get(paper.author_order or "", words["unknown"])
+    return words.get(author_order or "", words["unknown"])
 
 
 def order_note(paper: PaperRecord) -> str | None:

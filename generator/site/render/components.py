@@ -47,7 +47,7 @@ def paper_list(
 
     ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
     With ``list_id`` and ``CONTROLS_FROM`` papers or more, the items carry what the list
-    controls of ``papersite.js`` filter and sort on (see ``list_controls``).
+    controls of ``papersite-lists.js`` filter and sort on (see ``list_controls``).
     """
     # A paper appears in the lists of each of its authors and keywords (and as a
     # related paper): its item is built once per link and reused.
@@ -76,7 +76,7 @@ def paper_list(
 
 def _item_data(paper: PaperRecord) -> str:
     """The attributes list controls filter and sort a paper's item on: area, first author, and the
-    folded text of the authors and keywords (papersite.js adds the title from the item's link:
+    folded text of the authors and keywords (papersite-lists.js adds the title from the item's link:
     repeating it was a fifth of a keyword page)."""
     area = paper.topic.area if paper.topic else NO_TOPIC
     return f' data-area="{esc(area)}" data-first="{esc(first_author_key(paper))}" data-text="{esc(item_text(paper))}"'
@@ -85,6 +85,12 @@ def _item_data(paper: PaperRecord) -> str:
 def item_text(paper: PaperRecord) -> str:
     """What a list's filter box matches besides the title, folded: its authors and keywords."""
     return fold(" ".join([*paper.authors, *paper.keywords]))
+
+
+def paper_venue(paper: PaperRecord) -> str:
+    """The paper's own venue ("" when its record has none: the project's venue is every paper's).
+    Explore and the All papers list offer a venue filter where papers have more than one."""
+    return " ".join((paper.venue or "").split())
 
 
 def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str]) -> str:

@@ -23,6 +23,7 @@ from generator.text import fold
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
     DETAIL_TEMPLATE, author_line, crumbs, first_author_key, is_uncertain, item_text, list_controls, paper_list,
+    paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
 
@@ -142,16 +143,22 @@ def papers_page(catalog: Catalog) -> str:
     if any(key != "none" for key, _, _ in decisions):
         choices = "".join(f'<option value="{esc(key)}">{esc(label)} ({n:,})</option>' for key, label, n in decisions)
         decision_select = f'<label>Decision <select data-ps-decision><option value="">All decisions</option>{choices}</select></label>'
+    venues = sorted({v for v in map(paper_venue, catalog.papers) if v})
+    venue_select = ""
+    if len(venues) > 1:  # one venue, or none of the papers' own, is the project's: nothing to choose
+        choices = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in venues)
+        venue_select = f'<label>Venue <select data-ps-venue><option value="">All venues</option>{choices}</select></label>'
     rows = []
     for paper in catalog.papers:
         decision = read_decision(paper.decision)
+        venue = f' data-venue="{esc(paper_venue(paper))}"' if venue_select else ""
         area = paper.topic.area if paper.topic else NO_TOPIC
         sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
         first = first_author_key(paper)
         text = item_text(paper)
         rows.append(
             f'<li data-area="{esc(area)}" data-decision="{esc(decision.key if decision else "none")}" '
-            f'data-first="{esc(first)}" data-text="{esc(text)}">'
+            f'data-first="{esc(first)}" data-text="{esc(text)}"{venue}>'
             f"{link(layout.relative(here, layout.paper_url(paper.slug)), paper.title)}"
             + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
             + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
@@ -166,6 +173,7 @@ def papers_page(catalog: Catalog) -> str:
         '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
         f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
         + decision_select
+        + venue_select
         + '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
         '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
         '<option value="author">First author</option></select></label>'

@@ -1,0 +1,207 @@
+"""The browser does what the build did: papersite-core.js, run under Node, against the Python it mirrors.
+
+A reader's query must fold, split and stem as the build folded, split and stemmed the indexed
+text (``generator/text.py`` fold, ``search.py`` split_words/trimmed_word/_Terms), and find its
+words in the shard ``search_index.shard_of`` put them in; otherwise a query finds nothing
+("Weiß" folded to "weiß" in the browser and "weiss" in the list's data). Fold is compared on
+every code point both Unicodes assign, the rest on hostile strings.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from generator import layout
+from generator.site import search
+from generator.catalog import build_catalog
+from generator.site.render.cite import author_order_words
+from generator.site.render.indices import papers_page
+from generator.site.search_index import SHARD_KEYS, shard_of
+from generator.text import fold
+from site_fixtures import fixture_records, store_papers
+
+CORE_JS = Path(search.__file__).parent / "assets" / "papersite-core.js"
+
+HOSTILE = [
+    "", " ", "Weiß", "WEISS", "weiss", "Straße", "İstanbul", "ıi", "Iİ", "ﬁnite ﬂow", "ＧＰＴ－４ Ｔｕｒｂｏ",
+    "José García", "Jose\u0301 Garci\u0301a", "Zoë", "Dvořák", "Ångström", "Łukasz", "Ødegaard", "Þór", "ǅemal",
+    "ΣΊΣΥΦΟΣ", "ὈΔΥΣΣΕΎΣ", "Чебышёв", "ᏣᎳᎩ ꮳꮃꭹ", "日本語の論文", "한국어", "עִבְרִית", "العَرَبِيَّة", "हिन्दी", "ภาษาไทย",
+    "emoji 🚀 rocket", "𝐁𝐨𝐥𝐝 math", "𝔉𝔯𝔞𝔨𝔱𝔲𝔯", "a\u200bb", "x\u00a0y\u2009z", "tab\there", "\x1cfs\x1d", "\u0085nel\ufeff",
+    "J. Smith", "J.Smith", "Jean - Pierre", "O' Brien", "O’Brien", "self-supervised", "state-of-the-art models",
+    "--flag", "re-", "(parenthesised)", "\"quoted phrase\"", "C++ and C#", "_under_score_", "3D point-clouds 2024",
+    "running runs ran", "the and of a", "arrays survey cry", "generalization’s", "½ ⅔ ² ₃", "µ-law ſtyle",
+    "ǰ ŉ ẞ", "Ǆ ǈ", "\u0345", "a\u0308\u0301", "i\u0307", "\U0001f1fa\U0001f1f8 flags", "x\U000e0041y",
+]
+
+
+def _node() -> str:
+    node = shutil.which("node") or ("/usr/bin/node" if Path("/usr/bin/node").exists() else None)
+    if node is None:
+        message = "node is not installed: the browser contract (papersite-core.js against the Python it mirrors) needs it"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI installs it: apt-get install nodejs)")
+        pytest.skip(message)
+    return node
+
+
+_HARNESS = r"""
+const core = require(process.argv[1]);
+const lunr = require(process.argv[2]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = {};
+out.fold = input.fold.map(t => core.fold(t));
+out.assigned = input.codePoints.map(cp => !/\p{Cn}/u.test(String.fromCodePoint(cp)));
+out.foldEach = input.codePoints.map(cp => core.fold(String.fromCodePoint(cp)));
+out.words = input.texts.map(t => core.queryWords(t));
+out.terms = input.texts.map(t => core.queryTerms(lunr, t));
+out.wordsEach = input.codePoints.map(cp => core.queryWords("a" + String.fromCodePoint(cp) + " " + String.fromCodePoint(cp)));
+out.shards = input.shardWords.map(w => core.shardOf(w));
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.fixture(scope="module")
+def node_results() -> dict:
+    code_points = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF and unicodedata.category(chr(cp)) != "Cn"]
+    shard_words = [w for w in (search.trimmed_word(w) for t in HOSTILE for w in search.split_words(t)) if w]
+    shard_words += [chr(cp) + "x" for cp in range(0x20, 0x250)]
+    data = {"fold": HOSTILE, "texts": HOSTILE, "codePoints": code_points, "shardWords": shard_words}
+    run = subprocess.run(
+        [_node(), "-e", _HARNESS, str(CORE_JS), str(search.lunr_js_source())],
+        input=json.dumps(data), capture_output=True, text=True, encoding="utf-8", check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    return {"input": data, **json.loads(run.stdout)}
+
+
+def test_fold_is_pythons_on_hostile_names(node_results):
+    expected = [fold(t) for t in HOSTILE]
+    assert node_results["fold"] == expected
+    assert fold("Weiß") == fold("WEISS") == "weiss"  # the bug this contract was written for
+
+
+def test_fold_is_pythons_on_every_code_point(node_results):
+    # a code point only one of the two Unicode versions assigns may differ: not a rule that differs
+    wrong = [
+        (f"U+{cp:04X}", fold(chr(cp)), js)
+        for cp, js, assigned in zip(node_results["input"]["codePoints"], node_results["foldEach"], node_results["assigned"])
+        if assigned and fold(chr(cp)) != js
+    ]
+    assert not wrong[:20], f"{len(wrong)} code points fold differently in papersite-core.js"
+
+
+def _words(text: str) -> list[str]:
+    return [t for t in map(search.trimmed_word, search.split_words(text)) if t]
+
+
+def test_query_words_and_terms_are_the_indexed_ones(node_results):
+    assert node_results["words"] == [_words(t) for t in HOSTILE]
+    terms = search._Terms()
+    assert node_results["terms"] == [terms(t) for t in HOSTILE]
+
+
+def test_query_words_split_and_trim_every_code_point_as_python_does(node_results):
+    wrong = []
+    for cp, js, assigned in zip(node_results["input"]["codePoints"], node_results["wordsEach"], node_results["assigned"]):
+        text = "a" + chr(cp) + " " + chr(cp)
+        if assigned and _words(text) != js:
+            wrong.append((f"U+{cp:04X}", _words(text), js))
+    assert not wrong[:20], f"{len(wrong)} code points split or trim differently in papersite-core.js"
+
+
+def test_a_query_word_goes_to_the_shard_its_terms_are_in(node_results):
+    words = node_results["input"]["shardWords"]
+    assert node_results["shards"] == [shard_of(w) for w in words]
+    assert set(node_results["shards"]) <= set(SHARD_KEYS)
+
+
+_SCHEMA_HARNESS = r"""
+const core = require(process.argv[1]);
+const schema = new core.Schema(JSON.parse(require("fs").readFileSync(0, "utf8")));
+process.stdout.write(JSON.stringify({
+  urls: ["paper", "author", "keyword", "topic", "explore", "papers"].map(k => schema.url(k, "some-slug")),
+  col: schema.col, topicCol: schema.topicCol, nameCol: schema.nameCol, orders: schema.orders, bits: ["title", "authors", "keywords", "abstract"].map(n => schema.fieldBit(n)),
+  worker: schema.forWorker(),
+}));
+"""
+
+
+def test_the_schema_gives_the_browser_layouts_urls_and_the_builds_words():
+    block = search.store_schema()
+    run = subprocess.run([_node(), "-e", _SCHEMA_HARNESS, str(CORE_JS)], input=json.dumps(block), capture_output=True,
+                         text=True, encoding="utf-8", check=False)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert got["urls"] == [layout.paper_url("some-slug"), layout.author_url("some-slug"), layout.keyword_url("some-slug"),
+                           layout.area_url("some-slug"), layout.EXPLORE.url(), layout.PAPERS.url()]
+    assert got["col"] == {name: i for i, name in enumerate(search.STORE_COLUMNS)}
+    assert got["topicCol"] == {"label": 0, "path": 1, "area": 2} and got["nameCol"] == {"name": 0, "slug": 1}
+    assert got["orders"] == {letter: author_order_words(order, short=True) for order, letter in search.STORE_ORDER.items()}
+    assert got["bits"] == [1, 2, 4, 8]
+    assert got["worker"] == {"shards": list(SHARD_KEYS), "fields": ["t", "a", "k", "b"]}
+    # the letters the indexes are written with are the schema's, in its order
+    assert [f["letter"] for f in block["fields"]] == [letter for letter, _ in search.META_FIELDS + search.ABSTRACT_FIELDS]
+
+
+def _with_venue(paper, venue):
+    paper.venue = venue  # (PaperRecord may not have the field yet: search reads it with getattr)
+    return paper
+
+
+def _store(records) -> dict:
+    return json.loads(gzip.decompress(search.search_files(build_catalog(records))[search.DOCS_FILE]))
+
+
+def test_rows_are_read_by_column_name_and_end_at_their_last_value():
+    records = fixture_records()
+    store = _store(records)
+    columns = store["schema"]["columns"]
+    assert all(len(row) <= len(columns) and row[-1] is not None for row in store["papers"])
+    rows = store_papers(store)
+    by_slug = {r["slug"]: r for r in rows}
+    for paper in records:
+        row = by_slug[paper.slug]
+        assert row["venue"] is None and store["venues"] == []
+        assert row["order"] == (search.STORE_ORDER.get(paper.author_order, "u") if paper.author_order else None)
+
+
+def test_a_venue_column_and_filter_only_where_papers_have_more_than_one_venue():
+    records = fixture_records()
+    one = [_with_venue(p, "ICLR 2025") for p in fixture_records()]
+    assert 'data-ps-venue' not in papers_page(build_catalog(one)) and _store(one)["venues"] == ["ICLR 2025"]
+    assert 'data-ps-venue' not in papers_page(build_catalog(records))
+    two = fixture_records()
+    _with_venue(two[0], "ICLR 2025 Workshop  on Things")
+    _with_venue(two[1], "ICLR 2025")
+    store = _store(two)
+    assert store["venues"] == ["ICLR 2025", "ICLR 2025 Workshop on Things"]
+    rows = {r["slug"]: r for r in store_papers(store)}
+    assert store["venues"][rows[two[0].slug]["venue"]] == "ICLR 2025 Workshop on Things"
+    assert rows[two[2].slug]["venue"] is None
+    page = papers_page(build_catalog(two))
+    assert 'data-ps-venue' in page and 'data-venue="ICLR 2025"' in page
+
+
+if __name__ == "__main__":  # the tables papersite-core.js carries, from this Python's Unicode
+    ranges: list[list[int]] = []
+    for cp in range(sys.maxunicode + 1):
+        if unicodedata.combining(chr(cp)):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+    js = (lambda cp: f"\\u{{{cp:x}}}" if cp > 0xFFFF else f"\\u{cp:04x}")
+    print("COMBINING", "".join(js(a) if a == b else js(a) + ("" if b == a + 1 else "-") + js(b) for a, b in ranges))
+    for cp in range(sys.maxunicode + 1):
+        c = chr(cp)
+        if not 0xD800 <= cp <= 0xDFFF and unicodedata.normalize("NFKD", c) == c and c.lower() == c and c.casefold() != c:
+            print("CASEFOLD", f"U+{cp:04X}", " ".join(f"U+{ord(x):04X}" for x in c.casefold()))
