@@ -34,6 +34,7 @@ def sort_key(name: str) -> tuple[str, str]:
 
 @dataclass
 class Author:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     name: str  # the most used spelling
     slug: str
     variants: list[str]  # every spelling seen, display name first
@@ -50,6 +51,7 @@ class Author:
 
 @dataclass
 class Keyword:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     name: str
     slug: str
     papers: list[PaperRecord] = field(default_factory=list)
@@ -61,6 +63,7 @@ class Keyword:
 
 @dataclass
 class Subarea:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     name: str
     slug: str
     area: "Area"
@@ -73,6 +76,7 @@ class Subarea:
 
 @dataclass
 class Area:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     name: str
     slug: str
     papers: list[PaperRecord] = field(default_factory=list)  # all papers of the area
@@ -90,6 +94,7 @@ class Area:
 
 @dataclass
 class Catalog:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     papers: list[PaperRecord]  # sorted by title
     authors: list[Author]
     keywords: list[Keyword]

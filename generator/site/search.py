@@ -56,7 +56,7 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS
 from generator.config import ProjectConfig
 from generator.pages.record import PaperRecord
 from generator.site.catalog import Catalog
-from generator.site.pagecache import PageCache, content_hash
+from generator.site.memo import Fingerprints, Memo, content_hash
 from generator.site.search_index import LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, page
@@ -160,27 +160,21 @@ def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
     return terms(title), author_terms, keywords, terms(paper.abstract or "", ABSTRACT_WORDS)
 
 
-def _term_inputs(paper: PaperRecord) -> bytes:
-    """What ``_paper_terms`` reads of a paper: the key its cached terms are kept under."""
-    topic = paper.topic.label() if paper.topic else ""
-    listed = paper.listed.get("title")
-    return repr((paper.title, listed, paper.authors, paper.keywords, topic, paper.abstract)).encode("utf-8", "surrogatepass")
-
-
 class _SearchCache:
-    """What the last build computed for the search files, in ``build/cache/``: each paper's terms (by the
-    hash of the fields they come from: tokenising and stemming is a third of the work), and each index's
+    """What the last build computed for the search files (``memo.py``): each paper's terms (by the
+    paper's fingerprint: tokenising and stemming is a third of the work), and each index's
     shards (by the hash of every paper's terms in catalog order: a title edit leaves the abstracts' index
     as it was). Without a config (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
 
     def __init__(self, config: ProjectConfig | None) -> None:
-        self.terms = PageCache(config, "search-terms") if config else None
-        self.shards = PageCache(config, "search-shards") if config else None
+        self.terms = Memo(config, "search-terms") if config else None
+        self.shards = Memo(config, "search-shards") if config else None
+        self.prints = Fingerprints()
 
     def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
         if self.terms is None:
             return _paper_terms(paper, terms)
-        digest = content_hash(_term_inputs(paper))
+        digest = self.prints.of(_paper_terms, paper)
         found = self.terms.get(paper.slug, digest)
         if found is None:
             found = _paper_terms(paper, terms)
