@@ -162,7 +162,7 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
 def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
-    from generator.site.memo import CheckedPages, forget_all, remove_old_formats
+    from generator.site.memo import CheckedPages, forget_all
     from generator.site.stage import stage_docs
 
     engine = getattr(args, "engine", "mkdocs")
@@ -176,7 +176,6 @@ def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
     )
     with timings.stage("check"):
         # The same validation as `papersite check`: never build a site from pages it rejects.
-        remove_old_formats(config)  # before the first read: what builds before memo.py kept
         if clean:  # a full build trusts nothing the last one kept
             forget_all(config)
         # Pages whose bytes the last build checked are not parsed again (memo.py).

@@ -71,6 +71,8 @@ def memo_dir(config: ProjectConfig) -> Path:
 
 def forget_all(config: ProjectConfig) -> None:
     """Forget everything kept (``papersite build --clean``); the stamps stay (``incremental.py``)."""
+    if memo_dir(config).is_symlink():
+        return  # none of ours: the build refuses it (outputs.check_project_places)
     for path in memo_dir(config).glob("*.pickle"):
         if path.stem not in KEPT_BY_CLEAN:
             path.unlink(missing_ok=True)
@@ -100,12 +102,12 @@ class Memo:
         self.scope = f"{code_version() if versioned else ''}\0{scope}"
         self.old: dict[str, tuple[str, Any]] = {}
         self.new: dict[str, tuple[str, Any]] = {}
-        self.changed = False
+        self.changed = True  # until the file is read as it was saved
         try:
             with self.path.open("rb") as handle:
                 form, scope, entries = pickle.load(handle)
             if form == FORMAT and scope == self.scope and isinstance(entries, dict):
-                self.old = entries
+                self.old, self.changed = entries, False
         except Exception:  # noqa: BLE001 - whatever the file holds, a cache that cannot be read is empty
             pass
 
@@ -145,7 +147,7 @@ class Memo:
 
     def save(self) -> None:
         """Keep the entries used or made by this build (those of deleted pages drop out)."""
-        if not self.changed and self.new.keys() == self.old.keys() and self.path.exists():
+        if not self.changed and self.new.keys() == self.old.keys():
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")

@@ -174,7 +174,7 @@ class _SearchCache:
     def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
         if self.terms is None:
             return _paper_terms(paper, terms)
-        digest = self.prints.of(_paper_terms, paper)
+        digest = self.prints.of(paper)  # all _paper_terms reads: the memo kind names the work
         found = self.terms.get(paper.slug, digest)
         if found is None:
             found = _paper_terms(paper, terms)
