@@ -204,36 +204,29 @@ class Fingerprints:
 # ---------------------------------------------------------------- pages of a section, one row a line
 
 
-@dataclasses.dataclass(frozen=True)
-class Unit:
-    """A page before it is rendered: ``render(*args)`` gives it, and the page is kept by the fingerprint
-    of ``render`` and ``args`` (its code is in ``code_version``, what it shows in ``args``)."""
-
-    url: str
-    render: Callable[..., Any]
-    args: tuple
-
-
-def write_rows(config: ProjectConfig, section: str, units: Iterable[Unit], target: Path, line_of: Callable[[Any], bytes],
+def write_rows(config: ProjectConfig, section: str, units: Iterable[Any], target: Path, line_of: Callable[[Any], bytes],
                prints: Fingerprints) -> int:
     """Write one line a page into ``target``, in the order of ``units``; returns how many were rendered.
+
+    A unit (``render.indices.DetailSource``) is a page before it is rendered: ``unit.render(*unit.args)``
+    gives it, ``line_of`` makes its line, and it is kept by the fingerprint of ``render`` and ``args``.
 
     At 11,672 papers a section holds up to 35k pages (73 MB of lines): the lines are not kept
     in the memo but in ``target`` itself, the memo keeps where each sits ([offset, length,
     line hash]). A page whose fingerprint is that of its line is copied from the last file
     (if the line is intact); the others are rendered one at a time and written at once."""
     memo = Memo(config, f"rows-{section}")
-    size = memo.get("\0size", "")
-    kept = memo if isinstance(size, int) and _size(target) == size else None
+    size = memo.old.get(SIZE)
+    last = memo.old if size == ("", _size(target)) else {}  # the memo describes the file as it is
     memo.forget()  # until the new file is complete
-    memo.new, memo.changed = {}, True
     rendered = offset = 0
     tmp = target.with_name(target.name + ".tmp")
     target.parent.mkdir(parents=True, exist_ok=True)
-    with tmp.open("wb") as out, _mapped(target if kept else None) as old:
+    with tmp.open("wb") as out, _mapped(target if last else None) as old:
         for unit in units:
             key = prints.of(unit.render, unit.args)
-            line = _kept_line(old, kept.get(unit.url, key) if kept else None)
+            entry = last.get(unit.url)
+            line = _kept_line(old, entry[1]) if isinstance(entry, tuple) and entry[0] == key else None
             if line is None:
                 line = line_of(unit.render(*unit.args))
                 rendered += 1
@@ -241,9 +234,12 @@ def write_rows(config: ProjectConfig, section: str, units: Iterable[Unit], targe
             memo.put(unit.url, key, (offset, len(line), content_hash(line)))
             offset += len(line)
     os.replace(tmp, target)
-    memo.put("\0size", "", offset)
+    memo.put(SIZE, "", offset)
     memo.save()
     return rendered
+
+
+SIZE = "\0size"  # a key no URL can be: the size of the file the memo describes
 
 
 def _size(path: Path) -> int | None:
