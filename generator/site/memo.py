@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import mmap
 import os
 import pickle
@@ -163,42 +164,91 @@ KEPT_BY_CLEAN = ("stamps", "files", "page-views", "filled")  # the stamps decide
 class Fingerprints:
     """A digest of values, field by field, for keys: equal digests for equal values, whatever their history.
 
-    Values are str, bytes, numbers, None, enums, paths, tuples, lists, dicts, sets and
-    dataclasses of values. Anything else (a function, a file handle, a catalog node that
-    links to the whole catalog) is refused: it would hide what the work reads. Dataclass
-    fields declared with ``compare=False`` are memos, never inputs (``Catalog.cache``),
-    and are left out. A dataclass's digest is kept for the life of this object (a paper
-    record is shown on many pages): the values must not change meanwhile.
+    Values are what pickle writes by value (str, bytes, numbers, None, tuples, lists, dicts,
+    paths, enums), functions (by name: their code is in ``code_version``) and dataclasses of
+    values. A dataclass is written as the digest of its fields, kept for the life of this
+    object (a paper record is shown on many pages: it is hashed once), so the values must not
+    change meanwhile; fields declared with ``compare=False`` are memos, never inputs
+    (``Catalog.cache``). A catalog node, which links to the whole catalog, is refused: hand a
+    renderer the view it shows instead (``render/views.py``). Pickle's memo is off, so equal
+    values give equal bytes however they share objects. (A set's order may differ between
+    processes: that costs a recomputation, never a wrong value.)
     """
 
     def __init__(self) -> None:
-        self._done: dict[int, tuple[Any, str]] = {}  # id -> (the object, kept alive so its id is not reused; digest)
+        self._done: dict[int, tuple[Any, tuple]] = {}  # id -> (the object, kept alive so its id is not reused; its reduction)
+        self._fields: dict[type, tuple[str, ...]] = {}  # a dataclass's compared fields
+        self.reducers = _Reducers(self)
+        self._picklers: list[tuple[io.BytesIO, pickle.Pickler]] = []
+        self._depth = 0
 
     def of(self, *values: Any) -> str:
-        return content_hash(self._text(values).encode("utf-8", "surrogatepass"))
+        return content_hash(self._bytes(values))
 
-    def _text(self, value: Any) -> str:
-        if value is None or isinstance(value, (str, bytes, int, float, Enum, PurePath)):  # bool is an int
-            return repr(value)
-        if isinstance(value, (tuple, list)):
-            return "[" + ",".join(map(self._text, value)) + "]"
-        if isinstance(value, dict):
-            return "{" + ",".join(f"{self._text(k)}:{self._text(v)}" for k, v in value.items()) + "}"
-        if isinstance(value, (set, frozenset)):
-            return "set" + "[" + ",".join(sorted(map(self._text, value))) + "]"
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            kept = self._done.get(id(value))
-            if kept is not None and kept[0] is value:
-                return kept[1]
-            if getattr(value, "is_catalog_node", False):
-                raise TypeError(f"{type(value).__name__} is no value to key work on: hand the renderer what it shows")
-            fields = ",".join(self._text(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare)
-            text = content_hash(f"{type(value).__qualname__}({fields})".encode("utf-8", "surrogatepass"))
-            self._done[id(value)] = (value, text)
-            return text
-        if callable(value) and hasattr(value, "__qualname__"):
-            return f"{value.__module__}.{value.__qualname__}"  # a function is named: its code is in code_version
-        raise TypeError(f"{type(value).__name__} is no value to key work on")
+    def _bytes(self, value: Any) -> bytes:
+        # One pickler per nesting depth (a dataclass's digest is made while its holder is being
+        # pickled), reused: making one costs ten times what pickling a small value does.
+        depth = self._depth
+        if depth == len(self._picklers):
+            out = io.BytesIO()
+            pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.dispatch_table = self.reducers
+            pickler.fast = True  # no memo: the bytes of a value do not depend on which of its parts are one object
+            self._picklers.append((out, pickler))
+        out, pickler = self._picklers[depth]
+        out.seek(0)
+        out.truncate()
+        self._depth += 1
+        try:
+            pickler.dump(value)
+        except (pickle.PicklingError, AttributeError, RecursionError) as error:
+            raise TypeError(f"no value to key work on: {error}") from None
+        finally:
+            self._depth -= 1
+        return out.getvalue()
+
+    def reduce(self, obj: Any) -> tuple:
+        """What pickle writes for the dataclass ``obj``: its digest."""
+        kept = self._done.get(id(obj))
+        if kept is not None and kept[0] is obj:
+            return kept[1]
+        if getattr(obj, "is_catalog_node", False):
+            raise pickle.PicklingError(f"{type(obj).__name__} is no value to key work on: hand the renderer what it shows")
+        kind = type(obj)
+        names = self._fields.get(kind)
+        if names is None:
+            names = self._fields[kind] = tuple(f.name for f in dataclasses.fields(obj) if f.compare)
+        digest = content_hash(self._bytes((kind.__module__, kind.__qualname__, *(getattr(obj, name) for name in names))))
+        reduction = (_digest_of, (digest,))
+        self._done[id(obj)] = (obj, reduction)
+        return reduction
+
+
+class _Reducers(dict):
+    """pickle's ``dispatch_table``: a dataclass is written as its digest (``Fingerprints.reduce``);
+    functions, classes, enums and paths pickle's own way (by name, or by value); anything else is refused.
+    pickle looks a type up here for every object but the plain ones (str, numbers, tuples, lists,
+    dicts, ...), which stay in C."""
+
+    def __init__(self, prints: Fingerprints) -> None:
+        super().__init__()
+        self.prints = prints
+
+    def __missing__(self, kind: type) -> Callable[[Any], Any]:
+        if dataclasses.is_dataclass(kind):
+            self[kind] = self.prints.reduce
+            return self.prints.reduce
+        if issubclass(kind, (Enum, PurePath)):
+            raise KeyError(kind)  # pickle's own way (it writes classes and functions by name before asking)
+        return _refuse
+
+
+def _refuse(obj: Any) -> Any:
+    raise pickle.PicklingError(f"{type(obj).__name__} is no value")
+
+
+def _digest_of(digest: str) -> str:  # what a dataclass stands for in a fingerprint (never called)
+    return digest
 
 
 # ---------------------------------------------------------------- pages of a section, one row a line

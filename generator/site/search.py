@@ -148,21 +148,28 @@ class _Terms:
 STORE_ORDER = {"alphabetical": "a", "unknown": "u"}
 
 
-def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
-    """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
-    author_terms = terms(" ".join(paper.authors))
-    # folded spellings too, so "Jose Garcia" finds "José García"
-    seen = set(author_terms)  # a set: a 5,000-author paper made this list test quadratic
-    author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in seen]
-    keywords = terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""]))
+def _term_texts(paper: PaperRecord) -> tuple[str, str, str, str, str]:
+    """All ``_paper_terms`` is given of a paper: the texts of its title, authors (as written and
+    folded), keywords + topic, abstract. Its terms are kept by their fingerprint (``_SearchCache``)."""
     # a title a listing gave, where the venue's record has another, still finds the paper
     title = " ".join([paper.title, paper.listed.get("title") or ""])
-    return terms(title), author_terms, keywords, terms(paper.abstract or "", ABSTRACT_WORDS)
+    keywords = " ".join([*paper.keywords, paper.topic.label() if paper.topic else ""])
+    return title, " ".join(paper.authors), " ".join(fold(a) for a in paper.authors), keywords, paper.abstract or ""
+
+
+def _paper_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[list[str], ...]:
+    """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
+    title, authors, folded, keywords, abstract = texts
+    author_terms = terms(authors)
+    # folded spellings too, so "Jose Garcia" finds "José García"
+    seen = set(author_terms)  # a set: a 5,000-author paper made this list test quadratic
+    author_terms += [t for t in terms(folded) if t not in seen]
+    return terms(title), author_terms, terms(keywords), terms(abstract, ABSTRACT_WORDS)
 
 
 class _SearchCache:
     """What the last build computed for the search files (``memo.py``): each paper's terms (by the
-    paper's fingerprint: tokenising and stemming is a third of the work), and each index's
+    fingerprint of the texts they are made of: tokenising and stemming is a third of the work), and each index's
     shards (by the hash of every paper's terms in catalog order: a title edit leaves the abstracts' index
     as it was). Without a config (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
 
@@ -172,14 +179,10 @@ class _SearchCache:
         self.prints = Fingerprints()
 
     def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
+        texts = _term_texts(paper)
         if self.terms is None:
-            return _paper_terms(paper, terms)
-        digest = self.prints.of(paper)  # all _paper_terms reads: the memo kind names the work
-        found = self.terms.get(paper.slug, digest)
-        if found is None:
-            found = _paper_terms(paper, terms)
-            self.terms.put(paper.slug, digest, found)
-        return found
+            return _paper_terms(texts, terms)
+        return self.terms.value(paper.slug, self.prints.of(texts), lambda: _paper_terms(texts, terms))
 
     def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> dict[str, bytes]:
         """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name), gzipped."""

@@ -153,7 +153,6 @@ def _generate(
     # the taxonomy read once for all pages (SiteContext.for_paper)
     context = SiteContext(config, Venue.from_settings(config.venue, config.site_name), source_of, (read_taxonomy(config),))
     prints = prints or Fingerprints()
-    line_of = _row_line
     by_slug = {p.slug: p for p in catalog.papers}
 
     files = _site_src_files(config)
@@ -178,7 +177,7 @@ def _generate(
         if shells and sources:
             files[f"{shell_url(section)}index.md"] = shell_markdown(section).encode("utf-8")
             # rendered one at a time (or kept from the last build) and written at once: see memo.write_rows
-            details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json", line_of, prints)
+            details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json", _row_line, prints)
             shell_data[section] = None
         else:
             for source in sources:
@@ -206,7 +205,7 @@ def _generate(
     shutil.rmtree(data_dir(config) / OLD_PAPER_ROWS_DIR, ignore_errors=True)  # a row file per page, before
     if shelled:
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
-        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json", line_of, prints)
+        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json", _row_line, prints)
         shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(search_files(catalog, config))

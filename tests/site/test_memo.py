@@ -71,7 +71,8 @@ def test_a_fingerprint_is_the_values_whatever_their_history() -> None:
     with pytest.raises(TypeError):
         prints.of(catalog)  # links every node to every other: hand a renderer its view instead
     with pytest.raises(TypeError):
-        prints.of(catalog.authors[0])
+        prints.of(catalog.areas[0])
+    assert prints.of(catalog.authors[0])  # an author is a value: its papers, and links to its co-authors
     with pytest.raises(TypeError):
         prints.of(object())
 
@@ -198,7 +199,8 @@ def test_a_renderer_cannot_read_past_what_it_is_handed() -> None:
         PaperRecord(id="z", slug="z", title="Z", authors=["Kevin Frans", "Ana Lee"], topic=Topic("Deep Learning", None, "listing")),
     ])
     source = next(s for s in detail_sources(catalog)["authors"] if s.url == "authors/kevin-frans/")
-    view, _ = source.args
-    assert view.coauthors and source.render(*source.args).url == "authors/kevin-frans/"
+    author, _ = source.args
+    assert author.coauthors and source.render(*source.args).url == "authors/kevin-frans/"
     with pytest.raises(AttributeError):
-        view.coauthors[0][0].papers
+        author.coauthors[0][0].papers
+    Fingerprints().of(source.render, source.args)  # values: a key

@@ -463,9 +463,9 @@ def index_pages(catalog: Catalog, context: SiteContext) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class DetailSource:
-    """An author or keyword page before it is rendered: ``render(*args)`` gives it. ``args`` hold the
-    page's view of the catalog (``views.py``), so they are all the page shows: an incremental build
-    keeps the page while their fingerprint is unchanged (``site/memo.write_rows``)."""
+    """An author or keyword page before it is rendered: ``render(*args)`` gives it. ``args`` are values
+    (the author or keyword, links to other pages, the catalog's memo: ``views.py``), all the page can
+    show: an incremental build keeps the page while their fingerprint is unchanged (``site/memo.write_rows``)."""
 
     url: str
     render: Callable[..., DetailPage]
@@ -477,8 +477,8 @@ def detail_sources(catalog: Catalog) -> dict[str, list[DetailSource]]:
     related = _related_keywords(catalog)
     views = Views(catalog)
     return {
-        "authors": [DetailSource(a.url, _author_page, (views.author(a), views.memos)) for a in catalog.authors],
-        "keywords": [DetailSource(k.url, _keyword_page, (views.keyword(k), views.memos, views.links(related.get(id(k), []))))
+        "authors": [DetailSource(a.url, _author_page, (a, views.memos)) for a in catalog.authors],
+        "keywords": [DetailSource(k.url, _keyword_page, (k, views.memos, views.links(related.get(id(k), []))))
                      for k in catalog.keywords],
     }
 
