@@ -35,15 +35,24 @@ def sort_key(name: str) -> tuple[str, str]:
     return (fold(name), name)
 
 
+@dataclass(frozen=True)
+class Link:
+    """Another page as a link to it shows it: what an author's page shows of a co-author."""
+
+    name: str
+    slug: str
+    url: str
+
+
 @dataclass
 class Author:
+    """A value (its papers and links), not a node of the catalog: an author's page is kept by it (site/memo.py)."""
+
     name: str  # the most used spelling
     slug: str
     variants: list[str]  # every spelling seen, display name first
     papers: list[PaperRecord] = field(default_factory=list)
-    # not in repr: each co-author's own co-authors would follow, through the whole graph
-    # (a failing test's report of a catalog ran out of 24 GB of memory)
-    coauthors: list[tuple["Author", int]] = field(default_factory=list, repr=False)
+    coauthors: list[tuple[Link, int]] = field(default_factory=list)
     coauthor_count: int = 0  # every distinct co-author; ``coauthors`` holds the first MAX_COAUTHORS_SHOWN
 
     @property
@@ -64,6 +73,7 @@ class Keyword:
 
 @dataclass
 class Subarea:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     name: str
     slug: str
     area: "Area"
@@ -76,6 +86,7 @@ class Subarea:
 
 @dataclass
 class Area:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     name: str
     slug: str
     papers: list[PaperRecord] = field(default_factory=list)  # all papers of the area
@@ -93,6 +104,7 @@ class Area:
 
 @dataclass
 class Catalog:
+    is_catalog_node = True  # links to the rest of the catalog: no key for work (memo.Fingerprints)
     papers: list[PaperRecord]  # sorted by title
     authors: list[Author]
     keywords: list[Keyword]
@@ -174,17 +186,18 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
 
     # Co-authors: linear in the names of the papers, never every pair (MAX_COAUTHORS_SHOWN).
     rank = {id(a): i for i, a in enumerate(authors)}  # authors are sorted by sort_key already
+    links = [Link(a.name, a.slug, a.url) for a in authors]
     ranks_of = {  # each paper's distinct authors, in author order
         id(p): sorted({rank[id(author_of[k])] for k in map(fold, p.authors) if k}) for p in papers
     }
-    shown_of: dict[int, list[tuple[Author, int]]] = {}  # per paper: its first authors, made once
+    shown_of: dict[int, list[tuple[Link, int]]] = {}  # per paper: its first authors, made once
     for number, author in enumerate(authors):
         if len(author.papers) == 1:  # most authors: every co-author shares that one paper
             ranks = ranks_of[id(author.papers[0])]
             shown = shown_of.get(id(author.papers[0]))
             if shown is None:
-                shown = shown_of[id(author.papers[0])] = [(authors[i], 1) for i in ranks[: MAX_COAUTHORS_SHOWN + 1]]
-            author.coauthors = [pair for pair in shown if pair[0] is not author][:MAX_COAUTHORS_SHOWN]
+                shown = shown_of[id(author.papers[0])] = [(links[i], 1) for i in ranks[: MAX_COAUTHORS_SHOWN + 1]]
+            author.coauthors = [pair for pair in shown if pair[0] is not links[number]][:MAX_COAUTHORS_SHOWN]
             author.coauthor_count = len(ranks) - 1
             continue
         # bounded by this author's own papers' names, and dropped before the next author
@@ -192,7 +205,7 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
         del counts[number]
         # most shared papers first, then in author order
         ordered = heapq.nsmallest(MAX_COAUTHORS_SHOWN, counts.items(), key=lambda item: (-item[1], item[0]))
-        author.coauthors = [(authors[i], n) for i, n in ordered]
+        author.coauthors = [(links[i], n) for i, n in ordered]
         author.coauthor_count = len(counts)
 
     slugs = layout.Slugs()

@@ -42,12 +42,12 @@ def slug_of(name: str) -> str:
 
 
 # slugify takes ~25 µs a name and a build slugs every author and keyword name (37k at 11,672
-# papers): slug_of is memoised here, and the memo is kept between builds (pagecache.KnownSlugs).
+# papers): slug_of is memoised here, and the memo is kept between builds (memo.KnownSlugs).
 _SLUG_OF: dict[str, str] = {}
 
 
 def known_slugs() -> dict[str, str]:
-    """slug_of's memo: display name -> slug (pagecache.KnownSlugs loads and keeps it)."""
+    """slug_of's memo: display name -> slug (memo.KnownSlugs loads and keeps it)."""
     return _SLUG_OF
 
 

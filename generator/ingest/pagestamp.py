@@ -1,7 +1,7 @@
 """What of the paper pages can change an import's result: the pages' share of the import stamp.
 
-In:  the paper pages (``pages/folder.py``), the state file and a function giving
-     a file's content hash (``site/filehashes.py``).
+In:  the paper pages (``pages/folder.py``), the state file, a function giving
+     a file's content hash (``site/filehashes.py``) and the last views (``site/memo.py``).
 Out: one digest (``pages_view``) that changes whenever a page edit could make the
      import write something, and stays the same for every other edit, so that
      ``papersite build`` after a maintainer's edit does not import again.
@@ -57,9 +57,9 @@ from generator.inputs import InputError, lies_inside, load_json
 from generator.pages.folder import Page, display_path, page_files, page_paths, read_pages
 
 if TYPE_CHECKING:
-    from generator.site.pagecache import PageCache
+    from generator.site.memo import Memo
 
-VIEWS_FILE = "page_views.json"
+VIEWS_KIND = "page-views"  # site/memo.py's kind: page file name -> (its bytes' hash, its view's hash)
 
 
 def page_view(page: Page | None, base: dict[str, Any] | None) -> Any:
@@ -100,26 +100,23 @@ def _regular(path: Path) -> os.stat_result | None:
 
 
 def pages_view(
-    config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], state_hash: str, views_file: Path, memo: Callable[[], PageCache] | None = None
+    config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], last: Memo, memo: Callable[[], Memo] | None = None
 ) -> str:
-    """A digest of every page's view; only pages whose bytes changed since ``views_file`` was saved are parsed,
-    through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build."""
-    try:
-        saved = json.loads(views_file.read_text(encoding="utf-8"))
-        kept = saved["pages"] if saved.get("state") == state_hash else {}
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
-        kept = {}
+    """A digest of every page's view; only pages whose bytes changed since ``last`` was saved are parsed,
+    through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build.
+    ``last`` is scoped to the state file (a view depends on it): another state, no view kept."""
+    kept = last.old
     folder_inside = lies_inside(config.papers_dir, config.root)
-    views: dict[str, list] = {}
+    views: dict[str, tuple] = {}
     changed: dict[Path, str] = {}
     for path in page_files(config):
         seen = _regular(path) if folder_inside else None
         if seen is None and not page_paths(config, [path]):
-            views[path.name] = ["", "unreadable"]
+            views[path.name] = ("", "unreadable")
             continue
         digest = file_hash(path, seen)
         entry = kept.get(path.name)
-        if isinstance(entry, list) and len(entry) == 2 and entry[0] == digest:
+        if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == digest:
             views[path.name] = entry
         else:
             changed[path] = digest
@@ -133,9 +130,9 @@ def pages_view(
             page = parsed.get(path)
             view = page_view(page, state.get(page.record.id) if page and page.record else None)
             shown = json.dumps(view if view is not None else f"bytes:{digest}", sort_keys=True, ensure_ascii=False)
-            views[path.name] = [digest, hashlib.sha256(shown.encode("utf-8", "surrogatepass")).hexdigest()]
-        views_file.parent.mkdir(parents=True, exist_ok=True)
-        views_file.write_text(json.dumps({"state": state_hash, "pages": views}), encoding="utf-8")
+            views[path.name] = (digest, hashlib.sha256(shown.encode("utf-8", "surrogatepass")).hexdigest())
+        last.new, last.changed = dict(views), True
+        last.save()
     digest = hashlib.sha256(display_path(config.papers_dir, config.root).encode("utf-8", "surrogateescape"))
     for name in sorted(views):
         digest.update(f"{name}\0{views[name][1]}\0".encode("utf-8", "surrogateescape"))

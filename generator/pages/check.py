@@ -274,7 +274,7 @@ def check_pages(
 
     ``texts`` stands in for the files it names: ``papersite correct`` checks a
     page as it would be written, among all the others, before writing it.
-    ``cache`` (``papersite build``: ``site/pagecache.CheckedPages``) answers for
+    ``cache`` (``papersite build``: ``site/memo.CheckedPages``) answers for
     pages whose bytes are unchanged (``read_pages``) and for the site's URLs. ``found``: the
     pages as the caller read them (``papersite build`` stages the very pages it checked).
     """

@@ -130,7 +130,7 @@ def docs_files(config: ProjectConfig, skip: Iterable[Path] = ()) -> tuple[dict[s
 
 
 class PageMemo(Protocol):
-    """What a build kept of pages it read (``site/pagecache.PageCache``): a value per unchanged page."""
+    """What a build kept of pages it read (``site/memo.py``): a value per unchanged page."""
 
     def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any: ...
 

@@ -3,7 +3,7 @@
 import -> check -> stage -> engine -> post-build, each timed (``Timings``; the
 build's last line gives the seconds, ``--timings FILE`` writes them as JSON with
 the import's own stages). The import is skipped when nothing it reads changed;
-pages whose bytes the last build read are not parsed again (``pagecache.py``);
+pages whose bytes the last build read are not parsed again (``memo.py``);
 the engine renders only the pages whose staged text changed; ``--clean`` does
 all of it in full. ``mkdocs build`` / ``mkdocs serve`` on the project reach the
 same result through ``plugin.py``, which runs the stage step from the config
@@ -162,7 +162,7 @@ def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa
 def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
-    from generator.site.pagecache import CheckedPages, clear_caches
+    from generator.site.memo import CheckedPages, forget_all
     from generator.site.stage import stage_docs
 
     engine = getattr(args, "engine", "mkdocs")
@@ -177,8 +177,8 @@ def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
     with timings.stage("check"):
         # The same validation as `papersite check`: never build a site from pages it rejects.
         if clean:  # a full build trusts nothing the last one kept
-            clear_caches(config)
-        # Pages whose bytes the last build checked are not parsed again (pagecache.py).
+            forget_all(config)
+        # Pages whose bytes the last build checked are not parsed again (memo.py).
         checked = CheckedPages(config)
         found = read_pages(config, cache=checked)  # staged below as they were checked
         errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))

@@ -1,7 +1,7 @@
 """Cheap change detection for the build's stamps: a file's SHA-256, read again only when its stat changed.
 
-In: the files and folders a stamp covers; ``build/stamps/files.json``, what the
-last build hashed. Out: a digest of the names and bytes of every file under them.
+In: the files and folders a stamp covers; what the last build hashed (``memo.py``'s
+kind ``files``). Out: a digest of the names and bytes of every file under them.
 
 Why stat first and bytes second: a file whose (size, mtime_ns, inode) are those
 it had when it was last hashed holds the same bytes for every writer that goes
@@ -18,44 +18,37 @@ stat, and are hashed again next time.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
 
+from generator.config import ProjectConfig
 from generator.inputs import lies_inside
+from generator.site.memo import Memo
 
-CACHE_FILE = "files.json"
+KIND = "files"
 RACY_NS = 2_000_000_000  # a file modified this close to the save is hashed again next time
+_NO_STAT = (-1, -1, -1)
 
 
 class FileHashes:
-    """The hash of each file by its stat, kept in ``<stamps dir>/files.json`` between builds."""
+    """The hash of each file by its stat, kept between builds (``memo.py``: path -> (stat, hash))."""
 
-    def __init__(self, stamps_dir: Path) -> None:
-        self.path = stamps_dir / CACHE_FILE
-        self.old: dict[str, list] = {}
-        self.new: dict[str, list] = {}
+    def __init__(self, config: ProjectConfig) -> None:
+        self.memo = Memo(config, KIND, versioned=False)  # a file's hash does not depend on papersite's code
         self.read = 0  # files whose bytes were read (tests count them)
-        try:
-            saved = json.loads(self.path.read_text(encoding="utf-8"))
-            if isinstance(saved, dict):
-                self.old = saved
-        except (OSError, ValueError):
-            pass
 
     def file_hash(self, path: Path | str, stat: os.stat_result | None = None) -> str:
         key = str(path)
         stat = stat or os.stat(key)
         seen = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
-        entry = self.new.get(key) or self.old.get(key)
-        if isinstance(entry, list) and len(entry) == 4 and tuple(entry[:3]) == seen:
-            self.new[key] = entry
-            return entry[3]
+        value = self.memo.get(key, seen)
+        if value is not None:
+            return value
         self.read += 1
         with open(key, "rb") as handle:
             value = hashlib.sha256(handle.read()).hexdigest()
-        self.new[key] = [*seen, value]
+        self.memo.put(key, seen, value)
         return value
 
     def fold_tree(self, digest: "hashlib._Hash", path: Path, base: Path) -> None:
@@ -87,14 +80,10 @@ class FileHashes:
     def save(self) -> None:
         """Keep the hashes looked up since loading; those of files changed just now keep no stat."""
         now = time.time_ns()
-        kept = {key: (entry if now - entry[1] > RACY_NS else [-1, -1, -1, entry[3]]) for key, entry in self.new.items()}
-        if kept == self.old:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(kept), encoding="utf-8")
-        os.replace(tmp, self.path)
-        self.old = kept
+        for key, (seen, value) in list(self.memo.new.items()):
+            if seen != _NO_STAT and now - seen[1] <= RACY_NS:
+                self.memo.put(key, _NO_STAT, value)
+        self.memo.save()
 
 
 def _walk(folder: str, prefix: str, found: list[tuple[str, str, bool]]) -> None:

@@ -2,7 +2,7 @@
 engine's work on pages whose staged text is unchanged.
 
 In: the project config, the staged docs dir's change list (``stage.py``).
-Out: stamps in the build dir (``build/stamps/{import,engine}.json``) and, for an
+Out: stamps in the build dir (``memo.py``'s kind ``stamps``: import, build, engine) and, for an
 incremental engine run, the staged pages touched or site files removed so that
 MkDocs' ``--dirty`` mode renders exactly the pages whose output can differ.
 
@@ -29,15 +29,16 @@ from pathlib import Path
 
 from generator.config import ProjectConfig
 from generator.site.filehashes import FileHashes
+from generator.site.memo import Memo
 
-STAMPS_DIR = "stamps"
+STAMPS = "stamps"  # memo.py's kind: stamp name -> its value
 IMPORT_STAMP = "import"
 BUILD_STAMP = "build"  # valid only while site_dir is what the last build made
 ENGINE_STAMP = "engine"  # valid only while site_dir is what the last build made of the staged dir
 # Settings that are outputs or scratch of the build, never inputs of the import.
 _NOT_IMPORT_INPUTS = {"root", "site_dir", "build_dir", "docs_dir", "papers_dir"}  # pages: see import_inputs
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
-_ENGINE_PARTS = ("site/templates", "site/plugin.py", "engines.py", "site/incremental.py")
+_ENGINE_PARTS = ("site/templates", "site/plugin.py", "engines.py", "site/incremental.py", "site/memo.py")
 
 
 def _versions(*names: str) -> str:
@@ -52,7 +53,7 @@ def _versions(*names: str) -> str:
 
 def file_hashes(config: ProjectConfig) -> FileHashes:
     """The stamps' file hashes; ``save()`` them once the stamp is computed."""
-    return FileHashes(config.build_dir / STAMPS_DIR)
+    return FileHashes(config)
 
 
 def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None) -> str:
@@ -60,7 +61,7 @@ def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None) -> st
     taxonomy, references, settled matches, any later one), the settings file and
     papersite's code and data; of the pages, only what can change the import's
     result (``ingest/pagestamp.py``: a page edit the import would keep needs no import)."""
-    from generator.ingest.pagestamp import VIEWS_FILE, pages_view
+    from generator.ingest.pagestamp import VIEWS_KIND, pages_view
 
     own = hashes is None
     hashes = hashes or file_hashes(config)
@@ -77,15 +78,15 @@ def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None) -> st
     hashes.fold_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)
     state = hashlib.sha256()
     hashes.fold_tree(state, config.state_file, config.root)
-    views = config.build_dir / STAMPS_DIR / VIEWS_FILE
-    digest.update(pages_view(config, hashes.file_hash, state.hexdigest(), views, lambda: _checked_pages(config)).encode())
+    views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False)
+    digest.update(pages_view(config, hashes.file_hash, views, lambda: _checked_pages(config)).encode())
     if own:
         hashes.save()
     return digest.hexdigest()
 
 
 def _checked_pages(config: ProjectConfig):  # noqa: ANN202
-    from generator.site.pagecache import CheckedPages  # loaded only when a page changed
+    from generator.site.memo import CheckedPages  # loaded only when a page changed
 
     return CheckedPages(config)
 
@@ -148,29 +149,27 @@ def build_stamp(config: ProjectConfig, inputs: str) -> str:
     return digest.hexdigest()
 
 
-def _stamp_path(config: ProjectConfig, name: str) -> Path:
-    return config.build_dir / STAMPS_DIR / f"{name}.json"
+def _stamps(config: ProjectConfig) -> Memo:
+    stamps = Memo(config, STAMPS, versioned=False)  # a stamp hashes papersite's code itself
+    stamps.new = dict(stamps.old)  # every stamp is kept until cleared
+    return stamps
 
 
 def stamp_matches(config: ProjectConfig, name: str, value: str) -> bool:
-    path = _stamp_path(config, name)
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("inputs") == value
-    except (OSError, ValueError, AttributeError):
-        return False
+    return _stamps(config).get(name, value) is not None
 
 
 def write_stamp(config: ProjectConfig, name: str, value: str) -> None:
-    path = _stamp_path(config, name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"inputs": value}) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    stamps = _stamps(config)
+    stamps.put(name, value, True)
+    stamps.save()
 
 
 def clear_stamp(config: ProjectConfig, name: str) -> None:
     """Before a step that may fail half-way: the next build must not trust its output."""
-    _stamp_path(config, name).unlink(missing_ok=True)
+    stamps = _stamps(config)
+    if stamps.new.pop(name, None) is not None:
+        stamps.save()
 
 
 def is_paper_page(rel: str, papers_rel: str) -> bool:

@@ -52,11 +52,11 @@ SHELL_SECTIONS = tuple(route.section for route in (layout.PAPER, layout.AUTHOR, 
 # Sections whose pages each have their own description and head tags (a paper's Google
 # Scholar tags); the others show the site's description, as their shell does.
 OWN_HEAD_SECTIONS = (layout.PAPER.section,)
-DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, rendered/, filled.json
+DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, rendered/
 OLD_PAPER_ROWS_DIR = "papers"  # under DATA_DIR: a row file per paper page, as builds before one data file kept them
 BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY
 RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each page filled here
-FILLED = "filled.json"  # url -> hash of each page written last time: rewrite only what changed
+FILLED = "filled"  # memo.py's kind: url -> what each page was filled from, and its hash: rewrite only what changed
 
 
 # The theme's templates indent every line; at 12k papers that indentation is a
@@ -106,7 +106,7 @@ def page_row(detail) -> list[str]:  # noqa: ANN001 (render.html.DetailPage)
 
 
 def row_line(row: list[str]) -> bytes:
-    """A row of a section's data file: one line of JSON (``detailrows.py`` copies lines it kept)."""
+    """A row of a section's data file: one line of JSON (``memo.write_rows`` copies lines it kept)."""
     return json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
@@ -209,16 +209,6 @@ def write_if_changed(path: Path, data: bytes) -> int:
     return 1
 
 
-def _read_filled(config: ProjectConfig, site_dir: Path) -> dict[str, str]:
-    try:
-        data = json.loads((data_dir(config) / FILLED).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("site_dir") != str(site_dir.resolve()):
-        return {}  # written into another site dir: nothing known about this one
-    return data.get("pages") or {}
-
-
 def _remove_page(site_dir: Path, url: str, digest: str) -> None:
     """Remove a page this step wrote last time, unless something else wrote there since
     (a hand-written page in site_src that the engine has just built at that URL)."""
@@ -238,17 +228,21 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
 def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
     """Write every detail page of every staged section into ``site_dir``; returns how many changed.
 
-    Each page is recorded in ``filled.json`` with what it was made from (a hash of its
+    Each page is kept in the memo (``memo.py``) with what it was made from (a hash of its
     shell and its row) and the bytes written: a page made from the same shell and row
     that is still on disk is not filled again, and a page no longer staged is removed.
     An incremental build writes a handful of files and ends with the site a clean build gives.
     """
+    from generator.site.memo import Memo
+
     site_dir = Path(site_dir)
     written = 0
     filled: dict[str, list[str]] = {}
-    before = _read_filled(config, site_dir)
-    now: dict[str, list[str]] = {}
-    (data_dir(config) / FILLED).unlink(missing_ok=True)  # until this step completes
+    # keyed on what each page is made of (its shell and row), not on the code; another site dir: nothing known
+    memo = Memo(config, FILLED, scope=str(site_dir.resolve()), versioned=False)
+    before = memo.old
+    now = memo.new
+    memo.forget()  # until this step completes
     for section in SHELL_SECTIONS:
         data = data_dir(config) / f"{section}.json"
         if not data.exists():
@@ -265,14 +259,14 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
             urls.append(url)
             made_from = hashlib.sha1(shell_key + source).hexdigest()  # noqa: S324
             last = before.get(url)
-            if isinstance(last, list) and last[0] == made_from and os.path.isfile(f"{root}{url}index.html"):
+            if isinstance(last, tuple) and last[0] == made_from and os.path.isfile(f"{root}{url}index.html"):
                 now[url] = last
                 continue
             target = site_dir / url / "index.html"
             page = shell.fill(*row()).encode("utf-8")
             digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
-            now[url] = [made_from, digest]
-            if isinstance(last, list) and last[1] == digest and target.is_file():
+            now[url] = (made_from, digest)
+            if isinstance(last, tuple) and last[1] == digest and target.is_file():
                 continue
             if target.parent not in made_dirs:
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -283,13 +277,12 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
         shutil.rmtree(shell_dir, ignore_errors=True)
     for url in sorted(before.keys() - now.keys()):
         last = before[url]
-        if isinstance(last, list):
+        if isinstance(last, tuple) and len(last) == 2:
             _remove_page(site_dir, url, last[1])
     if filled:
         _fill_sitemap(config, site_dir, filled)
-    data_dir(config).mkdir(parents=True, exist_ok=True)
-    record = {"site_dir": str(site_dir.resolve()), "pages": now}
-    (data_dir(config) / FILLED).write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+    memo.changed = True
+    memo.save()
     return written
 
 

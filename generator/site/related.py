@@ -25,10 +25,10 @@ def _text(paper: PaperRecord) -> str:
     return " ".join([paper.title] * 2 + list(paper.keywords) * 2 + [paper.abstract or ""])
 
 
-def related_inputs(papers: list[PaperRecord]) -> str:
-    """What ``related_papers`` reads of the papers, as one string: while it is unchanged, so is
-    the result (an incremental build reuses the last one). Loads no numerical library."""
-    return repr(sorted((p.slug, _text(p)) for p in papers))
+def related_texts(papers: list[PaperRecord]) -> list[tuple[str, str]]:
+    """All ``related_of_texts`` is given of the papers: (slug, text), in slug order. Its result is kept
+    by their fingerprint (``stage.py``); loads no numerical library."""
+    return sorted((p.slug, _text(p)) for p in papers)
 
 
 def _prune_postings(matrix: "sparse.csr_matrix", keep: int) -> "sparse.csr_matrix":
@@ -66,21 +66,26 @@ def load_libraries() -> None:
 
 
 def related_papers(papers: list[PaperRecord], k: int = 5) -> dict[str, list[str]]:
+    return related_of_texts(related_texts(papers), k)
+
+
+def related_of_texts(texts: list[tuple[str, str]], k: int = 5) -> dict[str, list[str]]:
+    """``related_papers`` of (slug, text) pairs in slug order (``related_texts``)."""
     # Imported here: scikit-learn takes a second to load, which a build that reuses
-    # the last related lists (related_inputs) does not pay.
+    # the last related lists does not pay.
     import numpy as np
     from scipy import sparse
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    ordered = sorted(papers, key=lambda p: p.slug)
-    slugs = [p.slug for p in ordered]
+    ordered = texts
+    slugs = [slug for slug, _ in ordered]
     result: dict[str, list[str]] = {slug: [] for slug in slugs}
     if len(ordered) < 2:
         return result
     try:
         vectors = TfidfVectorizer(
             stop_words="english", sublinear_tf=True, max_df=0.5, min_df=1, dtype=np.float64
-        ).fit_transform([_text(p) for p in ordered])
+        ).fit_transform([text for _, text in ordered])
     except ValueError:  # every text empty or stop words only
         return result
     vectors = sparse.csr_matrix(vectors)

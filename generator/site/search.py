@@ -66,7 +66,7 @@ from generator import layout
 from generator.config import ProjectConfig
 from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
-from generator.site.pagecache import PageCache, content_hash
+from generator.site.memo import Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
 from generator.site.search_index import SHARD_KEYS, LunrIndex
 from generator.text import fold
@@ -214,45 +214,42 @@ def _row(values: dict[str, object], columns: tuple[str, ...] = STORE_COLUMNS) ->
     return row
 
 
-def _paper_terms(paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
+def _term_texts(paper: PaperRecord) -> tuple[str, str, str, str, str]:
+    """All ``_paper_terms`` is given of a paper: the texts of its title, authors (as written and
+    folded), keywords + topic, abstract. Its terms are kept by their fingerprint (``_SearchCache``)."""
+    # a title a listing gave, where the venue's record has another, still finds the paper
+    title = " ".join([paper.title, paper.listed.get("title") or ""])
+    keywords = " ".join([*paper.keywords, paper.topic.label() if paper.topic else ""])
+    return title, " ".join(paper.authors), " ".join(fold(a) for a in paper.authors), keywords, paper.abstract or ""
+
+
+def _paper_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[list[str], ...]:
     """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
-    author_terms = terms(" ".join(paper.authors))
+    title, authors, folded, keywords, abstract = texts
+    author_terms = terms(authors)
     # folded spellings too, so "Jose Garcia" finds "José García" (and the browser asks for a query word
     # folded too, search-worker.js foldedWord, so "Weiß" finds "Weiss")
     seen = set(author_terms)  # a set: a 5,000-author paper made this list test quadratic
-    author_terms += [t for t in terms(" ".join(fold(a) for a in paper.authors)) if t not in seen]
-    keywords = terms(" ".join([*paper.keywords, paper.topic.label() if paper.topic else ""]))
-    # a title a listing gave, where the venue's record has another, still finds the paper
-    title = " ".join([paper.title, paper.listed.get("title") or ""])
-    return terms(title), author_terms, keywords, terms(paper.abstract or "", ABSTRACT_WORDS)
-
-
-def _term_inputs(paper: PaperRecord) -> bytes:
-    """What ``_paper_terms`` reads of a paper: the key its cached terms are kept under."""
-    topic = paper.topic.label() if paper.topic else ""
-    listed = paper.listed.get("title")
-    return repr((paper.title, listed, paper.authors, paper.keywords, topic, paper.abstract)).encode("utf-8", "surrogatepass")
+    author_terms += [t for t in terms(folded) if t not in seen]
+    return terms(title), author_terms, terms(keywords), terms(abstract, ABSTRACT_WORDS)
 
 
 class _SearchCache:
-    """What the last build computed for the search files, in ``build/cache/``: each paper's terms (by the
-    hash of the fields they come from: tokenising and stemming is a third of the work), and each index's
+    """What the last build computed for the search files (``memo.py``): each paper's terms (by the
+    fingerprint of the texts they are made of: tokenising and stemming is a third of the work), and each index's
     shards (by the hash of every paper's terms in catalog order: a title edit leaves the abstracts' index
     as it was). Without a config (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
 
     def __init__(self, config: ProjectConfig | None) -> None:
-        self.terms = PageCache(config, "search-terms") if config else None
-        self.shards = PageCache(config, "search-shards") if config else None
+        self.terms = Memo(config, "search-terms") if config else None
+        self.shards = Memo(config, "search-shards") if config else None
+        self.prints = Fingerprints()
 
     def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
+        texts = _term_texts(paper)
         if self.terms is None:
-            return _paper_terms(paper, terms)
-        digest = content_hash(_term_inputs(paper))
-        found = self.terms.get(paper.slug, digest)
-        if found is None:
-            found = _paper_terms(paper, terms)
-            self.terms.put(paper.slug, digest, found)
-        return found
+            return _paper_terms(texts, terms)
+        return self.terms.value(paper.slug, self.prints.of(texts), lambda: _paper_terms(texts, terms))
 
     def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> dict[str, bytes]:
         """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name), gzipped."""

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,13 +33,13 @@ from generator.catalog import Catalog, build_catalog
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
-from generator.site.pagecache import KnownSlugs, PageCache, StagedPages, content_hash
+from generator.site.memo import Fingerprints, KnownSlugs, Memo, remove_old_formats, write_rows
 from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
-from generator.site.detailrows import write_rows
+from generator.site.render.views import Views
 from generator.workers import Forked, Threaded, can_fork
-from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, paper_page_inputs, render_paper_page
+from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
-    BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, shell_markdown, shell_url,
+    BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, row_line, shell_markdown, shell_url,
     write_if_changed,
 )
 from generator.site.search import explore_page, search_files
@@ -81,14 +80,14 @@ def template_files() -> dict[str, bytes]:
 
 
 def read_records(
-    config: ProjectConfig, cache: PageCache | None = None, save: bool = True, read: Pages | None = None
+    config: ProjectConfig, cache: Memo | None = None, save: bool = True, read: Pages | None = None
 ) -> tuple[list[PaperRecord], dict[str, str]]:
     """Every paper page, and where each slug's page lives (relative to the repo root).
 
-    A page whose bytes are those the last build read is not parsed again (``pagecache.py``);
+    A page whose bytes are those the last build read is not parsed again (``memo.py``);
     ``cache``: the one the build's check read the pages through (they are not parsed twice).
     ``save=False``: the caller saves ``cache``. ``read``: the pages as the build's check read them."""
-    cache = cache or PageCache(config, "records")
+    cache = cache or Memo(config, "records")
     pages = read if read is not None else read_pages(config, cache=cache)
     pages.raise_errors()
     if save:
@@ -124,10 +123,10 @@ class Generated:
     files: dict[str, bytes | None]  # docs dir path -> bytes, for the engine (None: already staged, see _generate)
     catalog: Catalog
     shell_data: dict[str, bytes | None]  # section -> its detail pages for postbuild.py (None: written already)
-    staged: StagedPages  # what paper pages were rendered from: saved once the docs dir is complete
+    staged: Memo  # the fingerprint each staged paper page was rendered from: saved once the docs dir is complete
     docs_written: int = 0  # paper pages written straight into the docs dir
     bodies: bytes | None = None  # postbuild.BODIES: the index pages' bodies
-    details_rendered: int = 0  # author and keyword pages rendered (the others were kept: detailrows.py)
+    details_rendered: int = 0  # author and keyword pages rendered (the others were kept: memo.write_rows)
     papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
 
 
@@ -139,18 +138,21 @@ def _generate(
     search: bool,
     target: Path,
     related: "_Related | None" = None,
+    prints: Fingerprints | None = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here).
 
     ``target``: the docs dir being staged. Paper pages are written as they are rendered
-    (not held in memory): as rows of the papers shell's data file (with ``shells``; a row
-    whose inputs are unchanged is kept, ``detailrows.py``), or into ``target`` for those the
-    engine renders (``needs_engine``), left in ``files`` as None; such a page whose inputs
-    are those its staged file was rendered from is not rendered at all (``pagecache.StagedPages``).
+    (not held in memory): as rows of the papers shell's data file (with ``shells``), or into
+    ``target`` for those the engine renders (``needs_engine``), left in ``files`` as None. A page
+    whose renderer's arguments have the fingerprint its row or staged file was rendered from is
+    not rendered again (``memo.py``): the arguments are the page's view of the catalog (``views.py``).
     """
     from generator.site.related import related_papers  # scikit-learn: only where papers are compared
 
-    context = SiteContext(config=config, venue=Venue.from_settings(config.venue, config.site_name), source_of=source_of)
+    # the taxonomy read once for all pages (SiteContext.for_paper)
+    context = SiteContext(config, Venue.from_settings(config.venue, config.site_name), source_of, (read_taxonomy(config),))
+    prints = prints or Fingerprints()
     by_slug = {p.slug: p for p in catalog.papers}
 
     files = _site_src_files(config)
@@ -174,37 +176,36 @@ def _generate(
         sources = [d for d in sources if f"{d.url}index.md" not in files and f"{d.url[:-1]}.md" not in files]
         if shells and sources:
             files[f"{shell_url(section)}index.md"] = shell_markdown(section).encode("utf-8")
-            # rendered one at a time (or kept from the last build) and written at once: see detailrows.py
-            details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json")
+            # rendered one at a time (or kept from the last build) and written at once: see memo.write_rows
+            details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json", _row_line, prints)
             shell_data[section] = None
         else:
             for source in sources:
-                files[f"{source.url}index.md"] = detail_page_markdown(source.render()).encode("utf-8")
+                files[f"{source.url}index.md"] = detail_page_markdown(source.render(*source.args)).encode("utf-8")
     neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
-    shared = _shared_inputs(config, context)
-    staged = StagedPages(config, shared)
+    staged = Memo(config, "staged")
+    staged.forget()  # until the docs dir is complete
     docs_written = papers_rendered = 0
-    # Paper pages the papers shell takes: rows of one data file, kept by their inputs like the
-    # author and keyword pages (detailrows.py). One file, not one per page: 11,672 files
-    # created by the stage and opened again by the post-build step cost seconds on a slow disk.
+    views = Views(catalog)
+    # Paper pages the papers shell takes: rows of one data file, kept like the author and keyword
+    # pages. One file, not one per page: 11,672 files created by the stage and opened again by
+    # the post-build step cost seconds on a slow disk.
     shelled: list[DetailSource] = []
     for paper in catalog.papers:
-        neighbours = [by_slug[s] for s in neighbours_of.get(paper.slug, [])]
+        args = (paper, views.paper(paper), tuple(by_slug[s] for s in neighbours_of.get(paper.slug, [])), context.for_paper(paper.slug))
         if shells and not needs_engine(paper):
-            shelled.append(DetailSource(
-                layout.paper_url(paper.slug),
-                partial(_paper_row_inputs, shared, paper, catalog, neighbours, context),
-                partial(paper_page, paper, catalog, neighbours, context),
-            ))
+            shelled.append(DetailSource(layout.paper_url(paper.slug), paper_page, args))
             continue
         rel = f"{layout.paper_url(paper.slug)}index.md"
-        if not staged.unchanged(target / rel, paper_page_inputs(paper, catalog, neighbours, context)):
-            docs_written += write_if_changed(target / rel, render_paper_page(paper, catalog, neighbours, context).encode("utf-8"))
+        key = prints.of(render_paper_page, args)
+        if staged.get(rel, key) is None or not (target / rel).is_file():
+            docs_written += write_if_changed(target / rel, render_paper_page(*args).encode("utf-8"))
+        staged.put(rel, key, True)
         files[rel] = None
     shutil.rmtree(data_dir(config) / OLD_PAPER_ROWS_DIR, ignore_errors=True)  # a row file per page, before
     if shelled:
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
-        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json")
+        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json", _row_line, prints)
         shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(search_files(catalog, config))
@@ -216,17 +217,8 @@ def _generate(
                      bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered)
 
 
-def _paper_row_inputs(shared: str, paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> str:
-    return shared + paper_page_inputs(paper, catalog, related, context)
-
-
-def _shared_inputs(config: ProjectConfig, context: SiteContext) -> str:
-    """What every paper page depends on beside its own inputs (``paper_page_inputs``)."""
-    try:
-        taxonomy = content_hash(config.taxonomy_file.read_bytes())  # the "Fix this paper" form lists it
-    except OSError:
-        taxonomy = "missing"
-    return repr((config, context.venue, taxonomy))
+def _row_line(page) -> bytes:  # noqa: ANN001 (render.html.DetailPage)
+    return row_line(page_row(page))
 
 
 def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list[str] | None = None) -> tuple[int, int]:
@@ -323,27 +315,28 @@ RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 
 class _Related:
-    """Related papers: the last build's when no paper's text changed (``related.related_inputs``),
-    else computed, in a forked worker with ``fork``."""
+    """Related papers: the last build's while the texts they compare have the same fingerprint
+    (``related.related_texts``: all ``related_of_texts`` is given), else computed, in a forked
+    worker with ``fork``."""
 
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool) -> None:
-        from generator.site.related import related_inputs
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
+        from generator.site.related import related_texts
 
-        self.records = records
-        self.cache = PageCache(config, "related")
-        self.key = content_hash(related_inputs(records).encode("utf-8", "surrogatepass"))
+        self.texts = related_texts(records)
+        self.cache = Memo(config, "related")
+        self.key = prints.of(self.texts)
         self.value = self.cache.get("papers", self.key)
         self.worker = None
         if self.value is None and fork:
-            from generator.site.related import related_papers
+            from generator.site.related import related_of_texts
 
-            self.worker = Forked("related papers", related_papers, records)
+            self.worker = Forked("related papers", related_of_texts, self.texts)
 
     def result(self) -> dict[str, list[str]]:
         if self.value is None:
-            from generator.site.related import related_papers
+            from generator.site.related import related_of_texts
 
-            self.value = self.worker.result() if self.worker is not None else related_papers(self.records)
+            self.value = self.worker.result() if self.worker is not None else related_of_texts(self.texts)
             self.worker = None
             self.cache.put("papers", self.key, self.value)
             self.cache.save()
@@ -357,7 +350,7 @@ class _Related:
 
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
-    pages: PageCache | None = None,
+    pages: Memo | None = None,
     checked: Pages | None = None,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
@@ -383,11 +376,13 @@ def stage_docs(
     # The staged dir is about to differ from what the last `papersite build` rendered
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
-    pages = pages or PageCache(config, "records")
+    remove_old_formats(config)
+    pages = pages or Memo(config, "records")
     records, source_of = read_records(config, pages, save=False, read=checked)
     workers: list = []
     try:
-        related = _Related(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM)
+        prints = Fingerprints()
+        related = _Related(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM, prints=prints)
         workers.append(related)
         pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
@@ -405,7 +400,7 @@ def stage_docs(
         target = staged_docs_dir(config)
         generated = _generate(
             config, catalog, source_of, shells=shells, search=pending is None and not later, related=related,
-            target=target,
+            target=target, prints=prints,
         )
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.config import load_config
 from generator.site import filehashes
 from generator.site.filehashes import FileHashes
 
@@ -25,43 +26,48 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "in" / "sub").mkdir(parents=True)
     (tmp_path / "in" / "a.md").write_text("a", encoding="utf-8")
     (tmp_path / "in" / "sub" / "b.md").write_text("b", encoding="utf-8")
+    (tmp_path / "papersite.yml").write_text("{}\n", encoding="utf-8")
     return tmp_path
 
 
+def hashes_of(folder: Path) -> FileHashes:
+    return FileHashes(load_config(folder))  # kept in the project's build dir (memo.py)
+
+
 def test_unchanged_files_are_not_read(folder: Path) -> None:
-    first = tree_digest(FileHashes(folder / "stamps"), folder / "in")
-    again = FileHashes(folder / "stamps")
+    first = tree_digest(hashes_of(folder), folder / "in")
+    again = hashes_of(folder)
     assert tree_digest(again, folder / "in") == first and again.read == 0
 
 
 def test_a_touched_file_is_read_and_its_bytes_decide(folder: Path) -> None:
-    first = tree_digest(FileHashes(folder / "stamps"), folder / "in")
+    first = tree_digest(hashes_of(folder), folder / "in")
     os.utime(folder / "in" / "a.md", ns=(1, 1))  # as a git checkout leaves it: other time, same bytes
-    touched = FileHashes(folder / "stamps")
+    touched = hashes_of(folder)
     assert tree_digest(touched, folder / "in") == first and touched.read == 1
 
 
 def test_an_edit_that_keeps_size_and_time_is_seen_through_a_new_inode(folder: Path) -> None:
-    first = tree_digest(FileHashes(folder / "stamps"), folder / "in")
+    first = tree_digest(hashes_of(folder), folder / "in")
     page = folder / "in" / "a.md"
     seen = page.stat()
     replacement = folder / "in" / "a.tmp"
     replacement.write_text("z", encoding="utf-8")
     os.utime(replacement, ns=(seen.st_atime_ns, seen.st_mtime_ns))
     os.replace(replacement, page)  # how editors and git write a file
-    assert tree_digest(FileHashes(folder / "stamps"), folder / "in") != first
+    assert tree_digest(hashes_of(folder), folder / "in") != first
 
 
 def test_files_written_just_before_the_save_are_read_again(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(filehashes, "RACY_NS", 10**18)
-    tree_digest(FileHashes(folder / "stamps"), folder / "in")
-    again = FileHashes(folder / "stamps")
+    tree_digest(hashes_of(folder), folder / "in")
+    again = hashes_of(folder)
     tree_digest(again, folder / "in")
     assert again.read == 2
 
 
 def test_added_removed_and_missing_files_change_the_digest(folder: Path) -> None:
-    hashes = FileHashes(folder / "stamps")
+    hashes = hashes_of(folder)
     first = tree_digest(hashes, folder / "in")
     (folder / "in" / "c.md").write_text("c", encoding="utf-8")
     added = tree_digest(hashes, folder / "in")

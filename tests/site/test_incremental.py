@@ -1,4 +1,4 @@
-"""Incremental builds (generator/site/incremental.py): after an edit, ``papersite build``
+"""Incremental builds (generator/site/incremental.py, memo.py): after an edit, ``papersite build``
 renders only what changed and ends with the site a clean build of the same pages gives.
 
 Each edit a maintainer makes (a title, a keyword, a topic, an abstract, a deleted page) is
@@ -132,7 +132,7 @@ def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, wha
     assert not differing, f"{what}: these files differ from a clean build: {differing[:10]}"
     if untouched:
         assert (project / UNTOUCHED).stat().st_mtime_ns == untouched_before, f"{what}: an unrelated paper page was rendered again"
-        # the papers shell's rows are kept by their inputs (detailrows.py): the edited page is rendered
+        # the papers shell's rows are kept by their renderer's arguments (memo.py): the edited page is rendered
         # again, and those whose related lists show what changed (a topic: 3 of the 6), never all six
         rendered = int(PAPER_PAGES_RENDERED.search(result.stderr).group(1))
         assert rendered <= 3, f"{what}: {rendered} paper pages rendered again\n{result.stderr}"
@@ -141,7 +141,7 @@ def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, wha
 
 
 def test_a_title_edit_renders_only_the_author_and_keyword_pages_that_list_the_paper(project: Path) -> None:
-    """Author and keyword pages are kept by their inputs (detailrows.py): a title shows on the
+    """Author and keyword pages are kept by their renderer's arguments (memo.py): a title shows on the
     pages of the paper's own authors and keywords, and on no other."""
     from generator.text import fold
 
@@ -176,10 +176,11 @@ def test_a_maintainers_body_moves_a_page_to_the_engine_and_back(project: Path, t
 
 
 def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:
-    """Whatever the build dir's caches hold, the site is the one a clean build gives."""
-    caches = project / "build" / "cache"
-    assert {p.name for p in caches.iterdir()} >= {"checked.pickle", "related.pickle", "staged.json", "rows-authors.json",
-                                                  "rows-keywords.json", "slugs.pickle", "search-terms.pickle", "search-shards.pickle"}
+    """Whatever the build dir's memo holds, the site is the one a clean build gives."""
+    caches = project / "build" / "memo"
+    assert {p.name for p in caches.iterdir()} >= {f"{kind}.pickle" for kind in (
+        "checked", "related", "staged", "rows-authors", "rows-keywords", "rows-papers", "slugs", "search-terms",
+        "search-shards", "filled", "stamps", "files", "page-views")}
     for path in caches.iterdir():
         path.write_bytes(b"\x80not a cache")
     edit_front_matter(project / PAPERS / "calibrated-flows.md", _retitle_again)
@@ -188,7 +189,7 @@ def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:
 
 
 def test_a_damaged_author_row_is_rendered_again(project: Path, tmp_path: Path) -> None:
-    """A kept author or keyword row is reused only while its line is intact (detailrows.py)."""
+    """A kept author or keyword row is reused only while its line is intact (memo.write_rows)."""
     papersite(project, "build", "--no-import", "--quiet")
     rows = project / "build" / "postbuild" / "authors.json"
     data = rows.read_bytes()
@@ -350,3 +351,18 @@ def test_the_engine_stamp_changes_with_the_engine_settings_papersite_yml_gives(t
     moved = dataclasses.replace(config, site_url="https://example.org/elsewhere/")
     assert engine_inputs(config, "mkdocs", []) != engine_inputs(moved, "mkdocs", [])
     assert engine_inputs(config, "mkdocs", []) == engine_inputs(load_config(tmp_path), "mkdocs", [])
+
+
+def test_the_caches_of_older_builds_are_removed_and_never_trusted(project: Path, tmp_path: Path) -> None:
+    """Builds before memo.py kept five formats of their own; what a build dir holds of them is removed."""
+    build = project / "build"
+    (build / "cache").mkdir(exist_ok=True)
+    (build / "cache" / "staged.json").write_text('{"version": "x", "pages": {}}', encoding="utf-8")
+    (build / "cache" / "records.pickle").write_bytes(b"\x80not a cache")
+    (build / "stamps").mkdir(exist_ok=True)
+    (build / "stamps" / "build.json").write_text('{"inputs": "x"}', encoding="utf-8")
+    (build / "postbuild" / "filled.json").write_text("{", encoding="utf-8")
+    edit_front_matter(project / PAPERS / "calibrated-flows.md", lambda data: data.update(title="Calibrated Flows, Older Caches"))
+    papersite(project, "build", "--no-import", "--quiet")
+    assert not any((build / old).exists() for old in ("cache", "stamps", "postbuild/filled.json"))
+    assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean-old-caches")

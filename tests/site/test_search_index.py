@@ -96,7 +96,7 @@ def test_an_index_of_no_papers_has_empty_shards() -> None:
 
 
 def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> None:
-    """search_files with a project: a paper's terms and an index whose terms are unchanged come from build/cache."""
+    """search_files with a project: a paper's terms and an index whose terms are unchanged come from build/memo."""
     import dataclasses
 
     from generator.config import load_config
@@ -110,11 +110,11 @@ def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> Non
     first = search.search_files(build_catalog(records), config)
     built, tokenised = [], []
     monkeypatch.setattr(search, "LunrIndex", lambda fields, real=search.LunrIndex: built.append(fields) or real(fields))
-    monkeypatch.setattr(search, "_paper_terms", lambda paper, terms, real=search._paper_terms: tokenised.append(paper.slug) or real(paper, terms))
+    monkeypatch.setattr(search, "_paper_terms", lambda texts, terms, real=search._paper_terms: tokenised.append(texts[0]) or real(texts, terms))
     assert search.search_files(build_catalog(records), config) == first
     assert built == [] and tokenised == []
     retitled = [dataclasses.replace(r, title=r.title + " Revisited") if i == 0 else r for i, r in enumerate(records)]
     again = search.search_files(build_catalog(retitled), config)
     assert built == [search.META_FIELDS], "a title edit leaves the abstracts' index as it was"
-    assert tokenised == [retitled[0].slug]
+    assert tokenised == [retitled[0].title + " "]  # its title's text (no listed title beside it)
     assert again == search.search_files(build_catalog(retitled))  # the same bytes as without any cache

@@ -7,11 +7,9 @@ so an edit to a paper page shows up in every index after the next build.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from itertools import groupby
 
 from generator.pages.decisions import decision_counts, read_decision
@@ -20,6 +18,7 @@ from generator import layout
 from generator.catalog import NO_TOPIC, Author, Catalog
 from generator.site.render import cite
 from generator.text import fold
+from generator.site.render.views import Views
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
     DETAIL_TEMPLATE, author_line, crumbs, first_author_key, is_uncertain, item_text, list_controls, paper_list,
@@ -313,11 +312,12 @@ def _related_keywords(catalog: Catalog) -> dict[int, list[tuple[object, int]]]:
     }
 
 
-def _keyword_page(keyword, catalog: Catalog, related: dict[int, list[tuple[object, int]]]) -> DetailPage:  # noqa: ANN001
+def _keyword_page(keyword, catalog: Catalog, related: list[tuple[object, int]]) -> DetailPage:  # noqa: ANN001
+    """``related``: the other keywords on its papers, most shared papers first (``_related_keywords``)."""
     here = keyword.url
     others = "".join(
         f'<li>{link(layout.relative(here, other.url), other.name)} <span class="ps-count" title="{n} shared papers">{n}</span></li>'
-        for other, n in related.get(id(keyword), [])
+        for other, n in related
     )
     body = block(
         crumbs(here, [(layout.KEYWORDS.url(), "Keywords")]),
@@ -335,7 +335,7 @@ def _keyword_page(keyword, catalog: Catalog, related: dict[int, list[tuple[objec
 
 def keyword_pages(catalog: Catalog) -> list[DetailPage]:
     related = _related_keywords(catalog)
-    return [_keyword_page(keyword, catalog, related) for keyword in catalog.keywords]
+    return [_keyword_page(keyword, catalog, related.get(id(keyword), [])) for keyword in catalog.keywords]
 
 
 def _author_page(author: Author, catalog: Catalog) -> DetailPage:
@@ -479,50 +479,28 @@ def index_pages(catalog: Catalog, context: SiteContext) -> dict[str, str]:
     return pages
 
 
-def _papers_inputs(papers: list[PaperRecord], catalog: Catalog) -> list[str]:
-    """A digest of each paper's whole record: what a paper list shows of it, and more."""
-    memo = catalog.cache.setdefault("paper_digest", {})
-    out = []
-    for paper in papers:
-        digest = memo.get(paper.slug)
-        if digest is None:
-            digest = memo[paper.slug] = hashlib.sha1(repr(paper).encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324
-        out.append(digest)
-    return out
-
-
-def _author_inputs(author: Author, catalog: Catalog) -> str:
-    return repr((author.name, author.slug, author.variants, _papers_inputs(author.papers, catalog),
-                 [(other.slug, other.name, n) for other, n in author.coauthors], author.coauthor_count))
-
-
-def _keyword_inputs(keyword, catalog: Catalog, related: dict[int, list[tuple[object, int]]]) -> str:  # noqa: ANN001
-    return repr((keyword.name, keyword.slug, _papers_inputs(keyword.papers, catalog),
-                 [(other.slug, other.name, n) for other, n in related.get(id(keyword), [])]))
-
-
 @dataclass(frozen=True)
 class DetailSource:
-    """An author or keyword page before it is rendered. ``inputs()``: everything its page depends
-    on, as one string (equal strings give equal pages: an incremental build reuses the page,
-    ``site/detailrows.py``); keep it in step with the page's renderer. ``render()``: the page."""
+    """An author or keyword page before it is rendered: ``render(*args)`` gives it. ``args`` are values
+    (the author or keyword, links to other pages, the catalog's memo: ``views.py``), all the page can
+    show: an incremental build keeps the page while their fingerprint is unchanged (``site/memo.write_rows``)."""
 
     url: str
-    inputs: Callable[[], str]
-    render: Callable[[], DetailPage]
+    render: Callable[..., DetailPage]
+    args: tuple
 
 
 def detail_sources(catalog: Catalog) -> dict[str, list[DetailSource]]:
     """Author and keyword pages by section (the folder they live in), not rendered yet."""
     related = _related_keywords(catalog)
+    views = Views(catalog)
     return {
-        "authors": [DetailSource(a.url, partial(_author_inputs, a, catalog), partial(_author_page, a, catalog))
-                    for a in catalog.authors],
-        "keywords": [DetailSource(k.url, partial(_keyword_inputs, k, catalog, related), partial(_keyword_page, k, catalog, related))
+        "authors": [DetailSource(a.url, _author_page, (a, views.memos)) for a in catalog.authors],
+        "keywords": [DetailSource(k.url, _keyword_page, (k, views.memos, views.links(related.get(id(k), []))))
                      for k in catalog.keywords],
     }
 
 
 def detail_pages(catalog: Catalog) -> dict[str, list[DetailPage]]:
     """Author and keyword pages by section (the folder they live in)."""
-    return {section: [source.render() for source in sources] for section, sources in detail_sources(catalog).items()}
+    return {section: [source.render(*source.args) for source in sources] for section, sources in detail_sources(catalog).items()}

@@ -40,6 +40,14 @@ class SiteContext:
     config: ProjectConfig
     venue: cite.Venue
     source_of: dict[str, str]  # slug -> page source path relative to the repo root
+    # (the taxonomy,) or (None,) if it cannot be read, for the "Fix this paper" form; () to read it here
+    taxonomy: tuple = ()
+
+    def for_paper(self, slug: str) -> "SiteContext":
+        """What one paper's page reads of the context, the taxonomy read once for all (``site/memo.py``
+        keys the page on its arguments: a file it read itself would be no part of them)."""
+        taxonomy = self.taxonomy or (read_taxonomy(self.config),)
+        return SiteContext(self.config, self.venue, {slug: self.source_of[slug]} if slug in self.source_of else {}, taxonomy)
 
     def edit_url(self, slug: str) -> str | None:
         if not self.config.repo_url or slug not in self.source_of:
@@ -50,12 +58,7 @@ class SiteContext:
         """The "Fix this paper" issue form, pre-filled with what the page says now."""
         if not self.config.repo_url:
             return None
-        from generator.enrich.taxonomy import load_taxonomy
-
-        try:
-            taxonomy = load_taxonomy(self.config.taxonomy_file)
-        except PapersiteError:
-            taxonomy = None  # the build reports it; the link just leaves the topic empty
+        taxonomy = self.taxonomy[0] if self.taxonomy else read_taxonomy(self.config)
         return prefill_url(self.config.repo_url, paper, taxonomy, with_abstract=False)
 
     def reference_url(self, name: str) -> str | None:
@@ -79,6 +82,15 @@ class SiteContext:
         except ValueError:
             return None
         return f"{self.config.repo_url}/blob/{self.config.repo_branch}/{quote(corpus)}/{quote(file)}"
+
+
+def read_taxonomy(config: ProjectConfig):  # noqa: ANN201 - a Taxonomy, or None
+    from generator.enrich.taxonomy import load_taxonomy
+
+    try:
+        return load_taxonomy(config.taxonomy_file)
+    except PapersiteError:
+        return None  # the build reports it; the link just leaves the topic empty
 
 
 # How a page names a listing's value that an authoritative reference replaced (``listed``).
@@ -349,20 +361,3 @@ def detail_front(parts: DetailPage) -> dict:
         "search": {"exclude": True},
         **({"ps_head": parts.head} if parts.head else {}),
     }
-
-
-def paper_page_inputs(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> str:
-    """Everything of ``render_paper_page``'s arguments that its text depends on, as one string,
-    except what every page shares (the config, the venue, the taxonomy, papersite's code), which
-    the caller adds. Equal strings give equal pages: an incremental build renders a paper page
-    again only when this changes (``stage.py``). Keep it in step with ``render_paper_page``."""
-    area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
-    return repr((
-        paper,
-        [catalog.author_of[fold(name)].url for name in paper.authors if fold(name)],
-        [(kw.url, kw.name) for kw in catalog.paper_keywords(paper)],
-        (area.url, area.name) if area else None,
-        (sub.url, sub.name) if sub else None,
-        [(p.slug, p.title, p.authors, p.author_order, p.topic, p.title_derived) for p in related],
-        context.source_of.get(paper.slug),
-    ))

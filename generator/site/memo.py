@@ -1,0 +1,399 @@
+"""What one build keeps for the next: one store, in one format, keyed on what each piece of work reads.
+
+In: the build dir. Out: ``build/memo/<kind>.pickle``, one file per kind of work
+(``records``, ``checked``, ``related``, ``rows-authors``, ``stamps``, ``files``, ...),
+each a pickle of ``(FORMAT, scope, {key: (digest, value)})``: the value a piece of
+work gave for ``key`` while its inputs hashed to ``digest``.
+
+How a key is made. A digest is never written by hand for a renderer:
+
+* work on a file is keyed on the file's bytes (a page is parsed again only when its
+  bytes change; the build's stamps hash every file they cover, ``filehashes.py``);
+* work on values is keyed on its arguments: ``Fingerprints.of(function, *args)``
+  hashes everything the arguments hold, field by field. A renderer is handed only
+  what it shows (``render/views.py``: a page's view of the catalog, not the
+  catalog), so whatever it reads is in its key; something it is not handed it
+  cannot read. (Before issue 28 each renderer had an ``*_inputs`` function kept
+  "in step" by hand; one that forgot a field left a stale page.)
+* a step's output compared byte by byte (the staged docs dir, the site pages the
+  post-build step fills) is written only when its bytes differ.
+
+Every kind's file is dropped when papersite's code changes (``code_version``), so
+a kept value is only ever what the current code computes from the same inputs.
+A file that cannot be read, from another format or another version, counts as
+empty; the caches of builds before this module (``build/cache/``, ``build/stamps/``,
+``postbuild/filled.json``) are removed (``remove_old_formats``). ``--clean``
+forgets everything (``forget_all``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import mmap
+import os
+import pickle
+import shutil
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path, PurePath
+from typing import Any
+
+from generator.config import ProjectConfig
+
+MEMO_DIR = "memo"
+FORMAT = "papersite-memo-1"
+# What builds before this module kept, each in a format of its own.
+OLD_FORMATS = ("cache", "stamps", "postbuild/filled.json")
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A hash of papersite's code and small data files: any change invalidates every kept value."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE_DIR.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix in {".py", ".yaml", ".yml", ".json", ".html"}:
+            digest.update(path.relative_to(_PACKAGE_DIR).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()  # noqa: S324 - a change detector
+
+
+def memo_dir(config: ProjectConfig) -> Path:
+    return config.build_dir / MEMO_DIR
+
+
+def forget_all(config: ProjectConfig) -> None:
+    """Forget everything kept (``papersite build --clean``); the stamps stay (``incremental.py``)."""
+    if memo_dir(config).is_symlink():
+        return  # none of ours: the build refuses it (outputs.check_project_places)
+    for path in memo_dir(config).glob("*.pickle"):
+        if path.stem not in KEPT_BY_CLEAN:
+            path.unlink(missing_ok=True)
+
+
+def remove_old_formats(config: ProjectConfig) -> None:
+    """Remove what builds before this module kept: read by nothing now, and never trusted."""
+    for rel in OLD_FORMATS:
+        path = config.build_dir / rel
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.exists() or path.is_symlink():
+            with suppress(OSError):
+                path.unlink()
+
+
+class Memo:
+    """The values of one kind of work, kept in ``build/memo/<kind>.pickle`` between builds.
+
+    ``scope``: anything every value of the kind depends on beside its own key and digest
+    (the taxonomy for the page checks, the site dir for the filled pages): another scope
+    starts empty. ``versioned=False``: the values do not depend on papersite's code (file hashes).
+    """
+
+    def __init__(self, config: ProjectConfig, kind: str, scope: str = "", versioned: bool = True) -> None:
+        self.path = memo_dir(config) / f"{kind}.pickle"
+        self.scope = f"{code_version() if versioned else ''}\0{scope}"
+        self.old: dict[str, tuple[str, Any]] = {}
+        self.new: dict[str, tuple[str, Any]] = {}
+        self.changed = True  # until the file is read as it was saved
+        try:
+            with self.path.open("rb") as handle:
+                form, scope, entries = pickle.load(handle)
+            if form == FORMAT and scope == self.scope and isinstance(entries, dict):
+                self.old, self.changed = entries, False
+        except Exception:  # noqa: BLE001 - whatever the file holds, a cache that cannot be read is empty
+            pass
+
+    def get(self, key: str, digest: str) -> Any:
+        """The value kept for ``key`` if it was made from inputs hashing to ``digest``; else None."""
+        entry = self.new.get(key) or self.old.get(key)
+        if not isinstance(entry, tuple) or len(entry) != 2 or entry[0] != digest:
+            return None
+        self.new[key] = entry
+        return entry[1]
+
+    def put(self, key: str, digest: str, value: Any) -> None:
+        self.new[key] = (digest, value)
+        self.changed = True
+
+    def value(self, key: str, digest: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, or what it gave the last time ``key``'s inputs hashed to ``digest``."""
+        found = self.get(key, digest)
+        if found is None:
+            found = compute()
+            self.put(key, digest, found)
+        return found
+
+    def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any:
+        """``compute(bytes)`` for the page at ``path``, or what it gave the last time the page held these bytes.
+
+        The file is read once, here. The value must not be changed by the caller (it is what the next build gets)."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return compute(None)  # it says what is wrong with the file
+        return self.value(label, content_hash(data), lambda: compute(data))
+
+    def forget(self) -> None:
+        """Before rewriting what the entries describe: a step that fails half-way leaves nothing to trust."""
+        self.path.unlink(missing_ok=True)
+
+    def save(self) -> None:
+        """Keep the entries used or made by this build (those of deleted pages drop out)."""
+        if not self.changed and self.new.keys() == self.old.keys():
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        with tmp.open("wb") as handle:
+            pickle.dump((FORMAT, self.scope, self.new), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, self.path)
+        self.old, self.changed = dict(self.new), False  # a later reader in this build finds them
+
+
+KEPT_BY_CLEAN = ("stamps", "files", "page-views", "filled")  # the stamps decide what they are worth; filled: what site/ holds
+
+
+class Fingerprints:
+    """A digest of values, field by field, for keys: equal digests for equal values, whatever their history.
+
+    Values are what pickle writes by value (str, bytes, numbers, None, tuples, lists, dicts,
+    paths, enums), functions (by name: their code is in ``code_version``) and dataclasses of
+    values. A dataclass is written as the digest of its fields, kept for the life of this
+    object (a paper record is shown on many pages: it is hashed once), so the values must not
+    change meanwhile; fields declared with ``compare=False`` are memos, never inputs
+    (``Catalog.cache``). A catalog node, which links to the whole catalog, is refused: hand a
+    renderer the view it shows instead (``render/views.py``). Pickle's memo is off, so equal
+    values give equal bytes however they share objects. (A set's order may differ between
+    processes: that costs a recomputation, never a wrong value.)
+    """
+
+    def __init__(self) -> None:
+        self._done: dict[int, tuple[Any, tuple]] = {}  # id -> (the object, kept alive so its id is not reused; its reduction)
+        self._fields: dict[type, tuple[str, ...]] = {}  # a dataclass's compared fields
+        self.reducers = _Reducers(self)
+        self._picklers: list[tuple[io.BytesIO, pickle.Pickler]] = []
+        self._depth = 0
+
+    def of(self, *values: Any) -> str:
+        return content_hash(self._bytes(values))
+
+    def _bytes(self, value: Any) -> bytes:
+        # One pickler per nesting depth (a dataclass's digest is made while its holder is being
+        # pickled), reused: making one costs ten times what pickling a small value does.
+        depth = self._depth
+        if depth == len(self._picklers):
+            out = io.BytesIO()
+            pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.dispatch_table = self.reducers
+            pickler.fast = True  # no memo: the bytes of a value do not depend on which of its parts are one object
+            self._picklers.append((out, pickler))
+        out, pickler = self._picklers[depth]
+        out.seek(0)
+        out.truncate()
+        self._depth += 1
+        try:
+            pickler.dump(value)
+        except (pickle.PicklingError, AttributeError, RecursionError) as error:
+            raise TypeError(f"no value to key work on: {error}") from None
+        finally:
+            self._depth -= 1
+        return out.getvalue()
+
+    def reduce(self, obj: Any) -> tuple:
+        """What pickle writes for the dataclass ``obj``: its digest."""
+        kept = self._done.get(id(obj))
+        if kept is not None and kept[0] is obj:
+            return kept[1]
+        if getattr(obj, "is_catalog_node", False):
+            raise pickle.PicklingError(f"{type(obj).__name__} is no value to key work on: hand the renderer what it shows")
+        kind = type(obj)
+        names = self._fields.get(kind)
+        if names is None:
+            names = self._fields[kind] = tuple(f.name for f in dataclasses.fields(obj) if f.compare)
+        digest = content_hash(self._bytes((kind.__module__, kind.__qualname__, *(getattr(obj, name) for name in names))))
+        reduction = (_digest_of, (digest,))
+        self._done[id(obj)] = (obj, reduction)
+        return reduction
+
+
+class _Reducers(dict):
+    """pickle's ``dispatch_table``: a dataclass is written as its digest (``Fingerprints.reduce``);
+    functions, classes, enums and paths pickle's own way (by name, or by value); anything else is refused.
+    pickle looks a type up here for every object but the plain ones (str, numbers, tuples, lists,
+    dicts, ...), which stay in C."""
+
+    def __init__(self, prints: Fingerprints) -> None:
+        super().__init__()
+        self.prints = prints
+
+    def __missing__(self, kind: type) -> Callable[[Any], Any]:
+        if dataclasses.is_dataclass(kind):
+            self[kind] = self.prints.reduce
+            return self.prints.reduce
+        if issubclass(kind, (Enum, PurePath)):
+            raise KeyError(kind)  # pickle's own way (it writes classes and functions by name before asking)
+        return _refuse
+
+
+def _refuse(obj: Any) -> Any:
+    raise pickle.PicklingError(f"{type(obj).__name__} is no value")
+
+
+def _digest_of(digest: str) -> str:  # what a dataclass stands for in a fingerprint (never called)
+    return digest
+
+
+# ---------------------------------------------------------------- pages of a section, one row a line
+
+
+def write_rows(config: ProjectConfig, section: str, units: Iterable[Any], target: Path, line_of: Callable[[Any], bytes],
+               prints: Fingerprints) -> int:
+    """Write one line a page into ``target``, in the order of ``units``; returns how many were rendered.
+
+    A unit (``render.indices.DetailSource``) is a page before it is rendered: ``unit.render(*unit.args)``
+    gives it, ``line_of`` makes its line, and it is kept by the fingerprint of ``render`` and ``args``.
+
+    At 11,672 papers a section holds up to 35k pages (73 MB of lines): the lines are not kept
+    in the memo but in ``target`` itself, the memo keeps where each sits ([offset, length,
+    line hash]). A page whose fingerprint is that of its line is copied from the last file
+    (if the line is intact); the others are rendered one at a time and written at once."""
+    memo = Memo(config, f"rows-{section}")
+    size = memo.old.get(SIZE)
+    last = memo.old if size == ("", _size(target)) else {}  # the memo describes the file as it is
+    memo.forget()  # until the new file is complete
+    rendered = offset = 0
+    tmp = target.with_name(target.name + ".tmp")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tmp.open("wb") as out, _mapped(target if last else None) as old:
+        for unit in units:
+            key = prints.of(unit.render, unit.args)
+            entry = last.get(unit.url)
+            line = _kept_line(old, entry[1]) if isinstance(entry, tuple) and entry[0] == key else None
+            if line is None:
+                line = line_of(unit.render(*unit.args))
+                rendered += 1
+            out.write(line)
+            memo.put(unit.url, key, (offset, len(line), content_hash(line)))
+            offset += len(line)
+    os.replace(tmp, target)
+    memo.put(SIZE, "", offset)
+    memo.save()
+    return rendered
+
+
+SIZE = "\0size"  # a key no URL can be: the size of the file the memo describes
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
+
+
+def _kept_line(old: mmap.mmap | None, where: Any) -> bytes | None:
+    """The last build's line at ``where`` (offset, length, hash) if it is intact."""
+    if old is None or not isinstance(where, tuple) or len(where) != 3:
+        return None
+    start, length, digest = where
+    if not (isinstance(start, int) and isinstance(length, int) and 0 <= start and start + length <= len(old)):
+        return None
+    line = old[start : start + length]
+    return line if content_hash(line) == digest else None
+
+
+class _mapped:
+    """The file mapped read-only (None if absent or empty): lines are copied out of it, not read whole."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.handle = None
+        self.map: mmap.mmap | None = None
+
+    def __enter__(self) -> mmap.mmap | None:
+        if self.path is None:
+            return None
+        try:
+            self.handle = self.path.open("rb")
+            self.map = mmap.mmap(self.handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):  # missing, or empty (mmap refuses a 0-byte file)
+            self.__exit__()
+        return self.map
+
+    def __exit__(self, *_: object) -> None:
+        if self.map is not None:
+            self.map.close()
+            self.map = None
+        if self.handle is not None:
+            with suppress(OSError):
+                self.handle.close()
+            self.handle = None
+
+
+# ---------------------------------------------------------------- the page checks' and the catalog's memos
+
+
+SITE_URLS = "\0site urls"  # a key no page label can be
+
+
+class CheckedPages(Memo):
+    """``check_pages``' ``cache``: a page's own checks, kept for its bytes and the taxonomy."""
+
+    def __init__(self, config: ProjectConfig) -> None:
+        try:
+            taxonomy = content_hash(config.taxonomy_file.read_bytes())
+        except OSError:
+            taxonomy = "missing"
+        super().__init__(config, "checked", scope=f"{config.root}\0{taxonomy}")
+
+    def site_urls(self, inputs: str, compute: Callable[[], Any]) -> Any:
+        """The site's index and detail page URLs, kept for the names the pages give (check._site_index)."""
+        return self.value(SITE_URLS, content_hash(inputs.encode("utf-8", "surrogatepass")), compute)
+
+
+def _slugify_versions() -> str:
+    """What slug_of's answers depend on beside papersite's code: python-slugify and its transliteration backends."""
+    from importlib import metadata
+
+    versions = []
+    for name in ("python-slugify", "Unidecode", "text-unidecode", "anyascii"):
+        try:
+            versions.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name}=-")
+    return " ".join(versions)
+
+
+class KnownSlugs(Memo):
+    """``layout.slug_of``'s memo: the catalog slugs every author and keyword name on every build, and
+    slugify is a second of it at 11,672 papers. Kept for papersite's code and the slugify versions;
+    a name's slug never depends on anything else."""
+
+    KEY = "names"
+
+    def __init__(self, config: ProjectConfig) -> None:
+        super().__init__(config, "slugs", scope=_slugify_versions())
+        from generator.layout import known_slugs
+
+        self.memo = known_slugs()
+        kept = self.get(self.KEY, "")
+        if isinstance(kept, dict):
+            for name, slug in kept.items():
+                if isinstance(name, str) and isinstance(slug, str):
+                    self.memo.setdefault(name, slug)
+        self.size = len(kept) if isinstance(kept, dict) else 0
+
+    def save(self) -> None:
+        """Keep the memo if this build slugged names the file did not hold."""
+        if len(self.memo) != self.size:
+            self.put(self.KEY, "", dict(self.memo))
+            self.size = len(self.memo)
+        super().save()

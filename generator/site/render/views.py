@@ -1,0 +1,77 @@
+"""What a paper, author or keyword page is handed of the catalog: the values it shows, not the catalog.
+
+In: the catalog. Out: per page, a value with the attribute and method names the renderers
+read of the catalog (``Catalog.paper_area``, ``Catalog.cache``, ...), so a renderer takes
+its view where it took the catalog. (An author or a keyword is a value already: its
+papers, and links to its co-authors, ``catalog.Link``.)
+
+Why: an incremental build keeps a page by the fingerprint of its renderer's arguments
+(``site/memo.py``). The catalog links every part to every other, so it cannot be a key;
+a view can, and it holds all a page may read: a renderer that starts reading something
+else fails at once, where a hand-kept list of its inputs would have given a stale page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.pages.record import PaperRecord
+from generator.catalog import Catalog, Link
+from generator.text import fold
+
+
+@dataclass(frozen=True)
+class Memos:
+    """The catalog as a page that reads only its renderers' memo sees it (``Catalog.cache``: not an input)."""
+
+    cache: dict = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class PaperView:
+    """The catalog as one paper's page reads it."""
+
+    author_of: dict[str, Link]  # folded name -> the author's page
+    keywords: tuple[Link, ...]
+    area: Link | None
+    subarea: Link | None
+    cache: dict = field(compare=False, repr=False)
+
+    def paper_keywords(self, paper: PaperRecord) -> list[Link]:
+        return list(self.keywords)
+
+    def paper_area(self, paper: PaperRecord) -> Link | None:
+        return self.area
+
+    def paper_subarea(self, paper: PaperRecord) -> Link | None:
+        return self.subarea
+
+
+class Views:
+    """Views of one catalog; each page's link is made once (a keyword is shown on many pages:
+    one object, which ``memo.Fingerprints`` hashes once)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.memos = Memos(catalog.cache)
+        nodes = [*catalog.authors, *catalog.keywords, *catalog.areas, *(sub for area in catalog.areas for sub in area.subareas)]
+        self._links = {id(node): Link(node.name, node.slug, node.url) for node in nodes}
+
+    def link(self, node: Any) -> Link:
+        return self._links[id(node)]
+
+    def paper(self, paper: PaperRecord) -> PaperView:
+        catalog, links = self.catalog, self._links
+        area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
+        folded = [fold(name) for name in paper.authors]
+        return PaperView(
+            {name: links[id(catalog.author_of[name])] for name in folded if name},
+            tuple([links[id(k)] for k in catalog.paper_keywords(paper)]),
+            links[id(area)] if area else None,
+            links[id(sub)] if sub else None,
+            catalog.cache,
+        )
+
+    def links(self, counted: list[tuple[Any, int]]) -> tuple[tuple[Link, int], ...]:
+        return tuple([(self._links[id(node)], n) for node, n in counted])

@@ -1,0 +1,206 @@
+"""What one build keeps for the next (generator/site/memo.py): one store, keyed on what the work reads."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator import layout
+from generator.config import load_config
+from generator.pages.record import PaperRecord, Topic
+from generator.site import memo
+from generator.catalog import build_catalog
+from generator.site.memo import Fingerprints, KnownSlugs, Memo, write_rows
+from generator.site.postbuild import page_row, row_line
+from generator.site.render import components, paper_pages
+from generator.site.render.html import DetailPage
+from generator.site.render.indices import DetailSource, detail_sources
+from tests.site_fixtures import fixture_records, write_project
+
+
+@pytest.fixture
+def config(tmp_path: Path):  # noqa: ANN201
+    (tmp_path / "papersite.yml").write_text("{}\n", encoding="utf-8")
+    return load_config(tmp_path)
+
+
+def test_a_value_is_kept_for_its_key_and_digest_and_anything_unreadable_counts_as_empty(config, monkeypatch) -> None:  # noqa: ANN001
+    kept = Memo(config, "things")
+    assert kept.value("a", "d1", lambda: [1]) == [1]
+    kept.save()
+    again = Memo(config, "things")
+    assert again.get("a", "d1") == [1] and again.get("a", "d2") is None and again.get("b", "d1") is None
+    assert Memo(config, "things", scope="another taxonomy").get("a", "d1") is None
+    monkeypatch.setattr(memo, "code_version", lambda: "other code")
+    assert Memo(config, "things").get("a", "d1") is None  # papersite's code changed: nothing kept
+    assert Memo(config, "unversioned", versioned=False).get("a", "d1") is None
+    monkeypatch.undo()
+    for damage in (b"\x80damaged", b"", b"not a pickle at all"):
+        again.path.write_bytes(damage)
+        assert Memo(config, "things").get("a", "d1") is None
+    fresh = Memo(config, "things")
+    assert fresh.value("a", "d1", lambda: [2]) == [2]  # computed again
+    fresh.save()
+    assert Memo(config, "things").get("a", "d1") == [2]
+
+
+@dataclass
+class _Shown:
+    title: str
+    tags: list[str]
+    memo: dict = field(default_factory=dict, compare=False)
+
+
+def test_a_fingerprint_is_the_values_whatever_their_history() -> None:
+    prints = Fingerprints()
+    one = _Shown("A", ["x", "y"])
+    assert prints.of(one) == Fingerprints().of(_Shown("A", ["x", "y"], {"ignored": 1}))  # compare=False: a memo
+    assert prints.of(one) != Fingerprints().of(_Shown("A", ["x", "z"]))
+    assert prints.of("a", 1) != prints.of("a", "1") != prints.of(("a", 1))
+    assert prints.of({"b", "a"}) == prints.of({"a", "b"})
+    record = fixture_records()[0]
+    assert prints.of(record) == Fingerprints().of(replace(record))
+    assert prints.of(record) != Fingerprints().of(replace(record, decision="Reject"))
+    assert prints.of(paper_pages.paper_page) != prints.of(paper_pages.render_paper_page)  # work is named by its function
+    catalog = build_catalog(fixture_records())
+    with pytest.raises(TypeError):
+        prints.of(catalog)  # links every node to every other: hand a renderer its view instead
+    with pytest.raises(TypeError):
+        prints.of(catalog.areas[0])
+    assert prints.of(catalog.authors[0])  # an author is a value: its papers, and links to its co-authors
+    with pytest.raises(TypeError):
+        prints.of(object())
+
+
+def test_known_slugs_are_kept_between_builds_and_a_damaged_file_counts_as_empty(config, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(layout, "_SLUG_OF", {})
+    assert layout.slug_of("José García") == "jose-garcia"
+    KnownSlugs(config).save()
+
+    monkeypatch.setattr(layout, "_SLUG_OF", {})  # a new process
+    KnownSlugs(config)
+    assert layout.known_slugs() == {"José García": "jose-garcia"}
+
+    (config.build_dir / "memo" / "slugs.pickle").write_bytes(b"\x80damaged")
+    monkeypatch.setattr(layout, "_SLUG_OF", {})
+    KnownSlugs(config)
+    assert layout.known_slugs() == {}
+    assert layout.slug_of("Index") == "index-x"  # reserved, as without the memo
+
+
+def _render(calls: list[str], url: str, body: str) -> DetailPage:
+    calls.append(url)
+    return DetailPage(url, url.upper(), body)
+
+
+def _line(page: DetailPage) -> bytes:
+    return row_line(page_row(page))
+
+
+def test_a_row_is_rendered_only_when_its_arguments_change_and_the_file_is_what_a_full_render_gives(config) -> None:  # noqa: ANN001
+    target = config.build_dir / "postbuild" / "authors.json"
+    bodies = {"authors/a/": "<h1>A</h1>", "authors/b/": "<h1>B ‹b›</h1>", "authors/c/": "<h1>C</h1>"}
+    calls: list[str] = []
+
+    def rows(section: str, into: Path) -> int:
+        units = [DetailSource(url, _Renderer(calls), (url, body)) for url, body in bodies.items()]
+        return write_rows(config, section, units, into, _line, Fingerprints())
+
+    assert rows("authors", target) == 3
+    full = target.read_bytes()
+    assert [json.loads(line)[0] for line in full.splitlines()] == list(bodies)
+
+    calls.clear()
+    bodies["authors/b/"] = "<h1>B, renamed</h1>"
+    assert rows("authors", target) == 1
+    assert calls == ["authors/b/"]
+    rendered_again = config.build_dir / "again.json"
+    rows("other", rendered_again)
+    assert target.read_bytes() == rendered_again.read_bytes()
+
+    # a kept line whose bytes changed (same size) is rendered again; so is every row without the memo
+    data = target.read_bytes()
+    target.write_bytes(data.replace(b"<h1>A</h1>", b"<h1>X</h1>"))
+    calls.clear()
+    rows("authors", target)
+    assert calls == ["authors/a/"] and target.read_bytes() == data
+    (config.build_dir / "memo" / "rows-authors.pickle").write_text("not a pickle", encoding="utf-8")
+    calls.clear()
+    rows("authors", target)
+    assert calls == list(bodies) and target.read_bytes() == data
+
+
+@dataclass(frozen=True)
+class _Renderer:
+    calls: list = field(compare=False)
+
+    def __call__(self, url: str, body: str) -> DetailPage:
+        return _render(self.calls, url, body)
+
+
+def test_the_caches_of_builds_before_this_module_are_removed(config) -> None:  # noqa: ANN001
+    old = config.build_dir
+    (old / "cache").mkdir(parents=True)
+    (old / "cache" / "staged.json").write_text("{}", encoding="utf-8")
+    (old / "stamps").mkdir()
+    (old / "stamps" / "build.json").write_text('{"inputs": "x"}', encoding="utf-8")
+    (old / "postbuild").mkdir()
+    (old / "postbuild" / "filled.json").write_text("[", encoding="utf-8")
+    (old / "postbuild" / "authors.json").write_text("", encoding="utf-8")
+    memo.remove_old_formats(config)
+    assert sorted(p.relative_to(old).as_posix() for p in old.rglob("*")) == ["postbuild", "postbuild/authors.json"]
+    memo.remove_old_formats(config)  # nothing left to remove: no error
+
+
+# ---------------------------------------------------------------- the class of bug issue 28 removes
+
+
+def _edit(page: Path, **fields: object) -> None:
+    _, front, body = page.read_text(encoding="utf-8").split("---\n", 2)
+    data = yaml.safe_load(front)
+    data.update(fields)
+    page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
+
+
+def _staged_rows(root: Path) -> dict[str, bytes]:
+    from generator.site.stage import stage_docs
+
+    stage_docs(load_config(root))
+    post = root / "build" / "postbuild"
+    return {name: (post / f"{name}.json").read_bytes() for name in ("papers", "authors", "keywords")}
+
+
+def test_a_renderer_that_shows_more_of_its_arguments_needs_no_key_edited(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """A paper list item made to show each paper's decision: nothing else is edited, and an
+    incremental build after a decision changes shows it on every page that lists the paper
+    (the paper pages' related lists too, which the hand-kept key of each paper page left out)."""
+    shown = components.author_line
+    monkeypatch.setattr(components, "author_line", lambda paper, limit=3: f"{shown(paper, limit)} [{paper.decision}]")
+    root = write_project(tmp_path / "project")
+    _staged_rows(root)
+    _edit(root / "site_src" / "papers" / "calibrated-flows.md", decision="Accept (Oral)")
+    incremental = _staged_rows(root)
+    assert all(b"[Accept (Oral)]" in rows for rows in incremental.values())
+
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("build", "site"))
+    assert incremental == _staged_rows(clean)
+
+
+def test_a_renderer_cannot_read_past_what_it_is_handed() -> None:
+    """An author page reads its co-authors as links: a renderer that reached for a co-author's papers
+    (no part of its key) fails at once instead of leaving a stale page."""
+    catalog = build_catalog(fixture_records() + [
+        PaperRecord(id="z", slug="z", title="Z", authors=["Kevin Frans", "Ana Lee"], topic=Topic("Deep Learning", None, "listing")),
+    ])
+    source = next(s for s in detail_sources(catalog)["authors"] if s.url == "authors/kevin-frans/")
+    author, _ = source.args
+    assert author.coauthors and source.render(*source.args).url == "authors/kevin-frans/"
+    with pytest.raises(AttributeError):
+        author.coauthors[0][0].papers
+    Fingerprints().of(source.render, source.args)  # values: a key

@@ -1,0 +1,44 @@
+"""generator/site/search.py: the store and its schema, read the way the browser reads them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from generator.catalog import build_catalog
+from generator.site import search
+from site_fixtures import HOSTILE_TITLE, fixture_records
+
+
+def _store(records) -> dict:
+    files = search.search_files(build_catalog(records))
+    return json.loads(gzip.decompress(files[search.DOCS_FILE]))
+
+
+def _rows(store: dict) -> list[dict]:
+    columns = store["schema"]["columns"]
+    return [dict(zip(columns, row)) for row in store["papers"]]
+
+
+def test_rows_read_by_the_schemas_column_names() -> None:
+    records = fixture_records()
+    store = _store(records)
+    rows = _rows(store)
+    assert sorted(row["slug"] for row in rows) == sorted(r.slug for r in records)
+    hostile = next(row for row in rows if row["slug"] == "hostile-paper")
+    assert HOSTILE_TITLE.split()[0] in hostile["title"]  # text, as written: the browser escapes it
+    assert store["schema"]["urls"]["paper"] == "papers/{slug}/"
+
+
+def test_a_per_paper_field_is_a_column_only_where_papers_have_it() -> None:
+    records = fixture_records()
+    assert all("venue" not in row for row in _rows(_store(records)))
+    with_venue = [r.replace(venue="ICML 2025") if r.slug == "calibrated-flows" else r for r in records]
+    store = _store(with_venue)
+    assert store["venues"] == ["ICML 2025"]
+    row = next(row for row in _rows(store) if row["slug"] == "calibrated-flows")
+    assert store["venues"][row["venue"]] == "ICML 2025"
+
+
+def test_the_search_files_are_the_same_bytes_twice() -> None:
+    assert search.search_files(build_catalog(fixture_records())) == search.search_files(build_catalog(fixture_records()[::-1]))

@@ -1,0 +1,48 @@
+"""generator/site/stage.py: the staged docs dir holds every page at its route, rewritten only where it changed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from generator import layout
+from generator.config import load_config
+from generator.site.stage import directory_page, stage_docs, staged_docs_dir, write_tree
+from site_fixtures import write_project
+
+
+def test_every_generated_page_is_staged_at_its_route(tmp_path: Path) -> None:
+    config = load_config(write_project(tmp_path))
+    stage_docs(config, shells=False)
+    docs = staged_docs_dir(config)
+    for route in (layout.HOME, layout.PAPERS, layout.TOPICS, layout.KEYWORDS, layout.AUTHORS, layout.EXPLORE, layout.STATS):
+        assert (docs / route.staged()).is_file(), route.kind
+    assert (docs / layout.PAPER.staged("calibrated-flows")).is_file()
+    assert (docs / layout.AUTHOR.staged("ming-zhou")).is_file()
+
+
+def test_a_second_stage_of_the_same_pages_writes_nothing(tmp_path: Path) -> None:
+    config = load_config(write_project(tmp_path))
+    stage_docs(config)
+    docs = staged_docs_dir(config)
+    before = {p: p.stat().st_mtime_ns for p in docs.rglob("*") if p.is_file()}
+    result = stage_docs(config)
+    after = {p: p.stat().st_mtime_ns for p in docs.rglob("*") if p.is_file()}
+    assert after == before and result.removed_paths == []
+
+
+def test_write_tree_writes_changed_files_and_removes_strays_and_links(tmp_path: Path) -> None:
+    target = tmp_path / "t"
+    assert write_tree(target, {"a.md": b"one", "d/b.md": b"two"}) == (2, 0)
+    (target / "stray.md").write_bytes(b"x")
+    os.symlink(tmp_path, target / "link")
+    removed: list[str] = []
+    written, gone = write_tree(target, {"a.md": b"one", "d/b.md": b"TWO"}, removed)
+    assert written == 1 and "stray.md" in removed and not (target / "stray.md").exists()
+    assert not os.path.lexists(target / "link")  # a link is none of ours: gone, and nothing written through it
+    assert (target / "d" / "b.md").read_bytes() == b"TWO" and tmp_path.is_dir()
+
+
+def test_a_generated_page_sits_in_its_urls_folder() -> None:
+    assert directory_page("authors/x.md") == "authors/x/index.md"
+    assert directory_page("index.md") == "index.md" and directory_page("topics/a/index.md") == "topics/a/index.md"
