@@ -38,7 +38,7 @@ ENGINE_STAMP = "engine"  # valid only while site_dir is what the last build made
 # Settings that are outputs or scratch of the build, never inputs of the import.
 _NOT_IMPORT_INPUTS = {"root", "site_dir", "build_dir", "docs_dir", "papers_dir"}  # pages: see import_inputs
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
-_ENGINE_PARTS = ("site/templates", "site/plugin.py", "engines.py", "site/incremental.py", "site/memo.py")
+_ENGINE_PARTS = ("site/templates", "site/plugin.py", "site/engines.py", "site/zensical_config.py", "site/incremental.py", "site/memo.py")
 
 
 def _versions(*names: str) -> str:

@@ -366,3 +366,11 @@ def test_the_caches_of_older_builds_are_removed_and_never_trusted(project: Path,
     papersite(project, "build", "--no-import", "--quiet")
     assert not any((build / old).exists() for old in ("cache", "stamps", "postbuild/filled.json"))
     assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean-old-caches")
+
+
+def test_every_part_the_engine_stamp_hashes_exists() -> None:
+    """A misspelt part hashes as missing, and a change to it would never invalidate the stamp."""
+    from generator.site import incremental
+
+    for part in incremental._ENGINE_PARTS:
+        assert (incremental._PACKAGE_DIR / part).exists(), part
