@@ -8,7 +8,7 @@ import pytest
 
 from generator.pages.record import PaperRecord
 from generator.site import related
-from generator.site.related import related_inputs, related_papers
+from generator.site.related import related_papers, related_texts
 
 
 def _paper(slug: str, title: str, abstract: str = "", keywords=()) -> PaperRecord:
@@ -57,12 +57,12 @@ def test_pruned_postings_give_the_same_top_answer_on_a_clear_corpus(monkeypatch)
     assert related_papers(PAPERS, k=1) == full
 
 
-def test_the_inputs_change_exactly_when_what_is_read_changes():
-    base = related_inputs(PAPERS)
-    assert related_inputs(list(reversed(PAPERS))) == base
-    assert related_inputs([PAPERS[0].replace(decision="Accept (Oral)"), *PAPERS[1:]]) == base  # not read
+def test_the_texts_change_exactly_when_what_is_read_changes():
+    base = related_texts(PAPERS)
+    assert related_texts(list(reversed(PAPERS))) == base
+    assert related_texts([PAPERS[0].replace(decision="Accept (Oral)"), *PAPERS[1:]]) == base  # not read
     for change in ({"title": "New title"}, {"abstract": "New abstract"}, {"keywords": ["new"]}):
-        assert related_inputs([PAPERS[0].replace(**change), *PAPERS[1:]]) != base, change
+        assert related_texts([PAPERS[0].replace(**change), *PAPERS[1:]]) != base, change
 
 
 @pytest.mark.parametrize("k", [1, 3])
