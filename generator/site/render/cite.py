@@ -49,8 +49,7 @@ class Venue:
     @classmethod
     def from_settings(cls, settings: VenueSettings, site_name: str) -> "Venue":
         named = re.sub(r"\s+(papers|proceedings)\s*$", "", site_name.strip(), flags=re.IGNORECASE) or site_name
-        found = re.search(r"\b(19|20)\d\d\b", settings.short or site_name)
-        year = settings.year or (found.group(0) if found else None)
+        year = settings.year or _year_in(settings.short or site_name)
         short = settings.short or named
         return cls(name=settings.name or short, short=short, year=year)
 
@@ -60,8 +59,13 @@ def venue_of(paper: PaperRecord, site: Venue) -> Venue:
     if not paper.venue:
         return site
     own = " ".join(paper.venue.split())
-    found = re.search(r"\b(19|20)\d\d\b", own)
-    return Venue(name=own, short=own, year=found.group(0) if found else None)
+    return Venue(name=own, short=own, year=_year_in(own))
+
+
+def _year_in(text: str) -> str | None:
+    """The year a venue's name gives ("ICML 2025" -> "2025"), if any."""
+    found = re.search(r"\b(19|20)\d\d\b", text)
+    return found.group(0) if found else None
 
 
 def _ascii_word(text: str) -> str:
