@@ -8,12 +8,13 @@ passed down explicitly: no stage reads configuration on its own.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from generator.ingest.authors import SOURCE_ORDERS
+from generator.ingest.csv_listing import COLUMN_NAMES
 from generator.pages.record import AUTHORITY_FIELDS  # what a reference may be made the authority for
 from generator.layout import is_web_url
 from generator.inputs import InputError, load_yaml_with_lines, outside_problem, readable_file
@@ -46,11 +47,14 @@ class SourceSettings:
     ``author_order``: whether its author lists are the papers' order (``paper``), sorted
     (``alphabetical``), in some other order (``unknown``), or to be measured (``detect``:
     ``ingest/authors.py``). ``authority``: the fields whose value a reference catalogue
-    decides over the listings' (``AUTHORITY_FIELDS``); empty for a listing.
+    decides over the listings' (``AUTHORITY_FIELDS``); empty for a listing. ``columns``: for a
+    CSV/TSV listing whose headers papersite does not know, the header of each of our fields
+    (``csv_listing.COLUMN_NAMES`` names the fields), as (field, header) pairs.
     """
 
     author_order: str = "detect"
     authority: tuple[str, ...] = ()
+    columns: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -314,20 +318,41 @@ def _references(value: Any, root: Path, config_path: Path, line: int) -> tuple[t
 
 
 def _listings(value: Any, config_path: Path, line: int) -> dict[str, SourceSettings]:
-    """``listings: {FILE_NAME: {author_order: ...}}``: what a listing file declares."""
+    """``listings: {FILE_NAME: {author_order: ..., columns: {FIELD: HEADER}}}``: what a listing file declares."""
     if value in (None, {}):
         return {}
     if not isinstance(value, dict):
-        raise PapersiteError.at(config_path, line, "'listings' must map listing file names to settings ({author_order: ...})")
+        raise PapersiteError.at(config_path, line, "'listings' must map listing file names to settings ({author_order: ..., columns: ...})")
     settings = {}
     for name, item in value.items():
         where = f"listing {name!r}"
         if not isinstance(name, str) or "/" in name or not name.strip():
             raise PapersiteError.at(config_path, line, f"{where}: name a listing by its file name (no folder)")
-        if not isinstance(item, dict) or set(map(str, item)) - {"author_order"}:
-            raise PapersiteError.at(config_path, line, f"{where}: expected a mapping with 'author_order'")
-        settings[name] = _source_settings(item, config_path, line, where)
+        if not isinstance(item, dict) or set(map(str, item)) - {"author_order", "columns"}:
+            raise PapersiteError.at(config_path, line, f"{where}: expected a mapping with 'author_order' and/or 'columns'")
+        found = _source_settings(item, config_path, line, where)
+        settings[name] = replace(found, columns=_columns(item.get("columns"), config_path, line, where))
     return settings
+
+
+def _columns(value: Any, config_path: Path, line: int, where: str) -> tuple[tuple[str, str], ...]:
+    """A sheet's column map: our field -> its header, each header one line of text, each used once."""
+    if value in (None, {}):
+        return ()
+    fields = ", ".join(COLUMN_NAMES)
+    if not isinstance(value, dict):
+        raise PapersiteError.at(config_path, line, f"{where}: columns must map fields ({fields}) to the sheet's headers")
+    pairs = []
+    for field_name, header in value.items():
+        if field_name not in COLUMN_NAMES:
+            raise PapersiteError.at(config_path, line, f"{where}: columns: unknown field {field_name!r}; the fields are {fields}")
+        if not isinstance(header, str) or not header.strip() or "\n" in header:
+            raise PapersiteError.at(config_path, line, f"{where}: columns: {field_name} must name one header (text), got {header!r}")
+        pairs.append((str(field_name), header.strip()))
+    headers = [header for _, header in pairs]
+    if len(set(headers)) != len(headers):
+        raise PapersiteError.at(config_path, line, f"{where}: columns: one header is mapped to two fields")
+    return tuple(sorted(pairs))
 
 
 def _source_settings(item: dict, config_path: Path, line: int, where: str) -> SourceSettings:

@@ -151,7 +151,7 @@ def import_listings(
     timings = timings or Timings(IMPORT_STAGES)
     report = ImportReport()
     with timings.stage("read"):
-        listings = read_listings(source_files(sources, config))
+        listings = read_listings(source_files(sources, config), config)
         entries = [entry for listing in listings for entry in listing.entries]
         for listing in sorted(listings, key=lambda l: l.name):
             report.sources.append(

@@ -67,6 +67,7 @@ class OrderVerdict:
     sorted: int  # ... of which are in alphabetical order
     expected: float  # ... expected sorted if the order were unrelated to the alphabet
     chance: float  # Chernoff bound on P(sorted or more by chance); 1.0 when not above expected
+    declared_by: str = "papersite.yml"  # who declared ``declared``: the settings, or the format ("a bibtex listing")
 
     @property
     def order(self) -> str:
@@ -98,7 +99,7 @@ class OrderVerdict:
     def describe(self) -> str:
         measured = self.statistic()
         if self.declared != "detect":
-            return f"{self.source}: author order '{self.declared}' (papersite.yml); {measured}"
+            return f"{self.source}: author order '{self.declared}' ({self.declared_by}); {measured}"
         verdict = "not the papers' order (sorted far beyond chance)" if self.order != "paper" else "the papers' order"
         return f"{self.source}: author lists taken as {verdict}: {measured}"
 
@@ -114,7 +115,15 @@ class OrderVerdict:
         }
 
 
-def judge_order(source: str, author_lists: Iterable[Sequence[str]], declared: str = "detect") -> OrderVerdict:
+def source_order(settings_order: str, format_order: str, format_name: str) -> tuple[str, str]:
+    """What a source declares of its order, and who: papersite.yml's word, else its format's (a bibliography
+    lists authors in the paper's order: ``Listing.author_order``), else ``detect``."""
+    if settings_order == "detect" and format_order != "detect":
+        return format_order, f"a {format_name} listing"
+    return settings_order, "papersite.yml"
+
+
+def judge_order(source: str, author_lists: Iterable[Sequence[str]], declared: str = "detect", declared_by: str = "papersite.yml") -> OrderVerdict:
     """Count the sorted lists of one source and bound the chance of that many."""
     lists = sorted_count = 0
     expected = 0.0
@@ -125,7 +134,7 @@ def judge_order(source: str, author_lists: Iterable[Sequence[str]], declared: st
         lists += 1
         expected += min(1.0, 2.0 / math.factorial(distinct))
         sorted_count += is_alphabetical(names)
-    return OrderVerdict(source, declared, lists, sorted_count, expected, _chernoff(sorted_count, expected))
+    return OrderVerdict(source, declared, lists, sorted_count, expected, _chernoff(sorted_count, expected), declared_by)
 
 
 def _chernoff(k: int, mean: float) -> float:

@@ -1,24 +1,37 @@
 """Listing stage: read one listing file into typed entries, whatever its format.
 
-In:  a listing file (plain text in one of three layouts, or JSON Lines / a JSON
-     array, optionally gzip-compressed).
+In:  a listing file (plain text in one of three layouts, JSON Lines / a JSON
+     array, OpenReview API notes, BibTeX, RIS, or a CSV/TSV sheet, optionally
+     gzip-compressed) and what papersite.yml says of it (``ReadSettings``).
 Out: a ``Listing`` holding the detected format, the announced paper count if
      the header gives one, warnings, and one ``ListingEntry`` per paper.
 
 The format is detected from the content, never from the file name, because
 users save exports under whatever name their browser picks. Every problem is
 reported as ``path:line: what is wrong``; a file that cannot be read raises
-``PapersiteError`` so the importer can refuse to write anything.
+``PapersiteError`` so the importer can refuse to write anything. This module
+detects the format and reads the four layouts of the bundled corpus and our JSON;
+each other format has a reader of its own (``bibtex.py``, ``ris.py``,
+``csv_listing.py``, ``openreview.py``), and ``entry.py`` holds what they produce.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from generator.layout import is_web_url
+from generator.ingest import bibtex, csv_listing, openreview, ris
+from generator.ingest.entry import (  # re-exported: what every stage imports from the listing stage
+    Listing,
+    ListingEntry,
+    ReadSettings,
+    clean_abstract,
+    distinct_keywords,
+    is_placeholder_abstract,
+    openreview_pdf_url,
+    web_links,
+)
 from generator.inputs import MAX_ANNOUNCED_PAPERS, MAX_LISTING_BYTES, InputError, gunzip_capped, load_json, read_capped, readable_file
 from generator.pages.record import LISTED_TEXT_FIELDS, Topic, parse_topic_label
 from generator.pages.schema import topic_problem
@@ -28,6 +41,10 @@ FORMAT_ABSTRACTS = "abstracts"
 FORMAT_NUMBERED = "numbered"
 FORMAT_TRIPLES = "triples"
 FORMAT_JSON = "json"
+FORMAT_OPENREVIEW = openreview.FORMAT_OPENREVIEW
+FORMAT_BIBTEX = bibtex.FORMAT_BIBTEX
+FORMAT_RIS = ris.FORMAT_RIS
+FORMAT_CSV = csv_listing.FORMAT_CSV
 
 TRIPLES_HEADER = "论文检索"
 
@@ -36,76 +53,16 @@ TRIPLES_HEADER = "论文检索"
 MIN_ABSTRACT_WORDS = 12
 
 
-@dataclass
-class ListingEntry:
-    """One paper as one listing gives it; missing fields are None or empty."""
-
-    file: str  # file name (no directory): what pages cite as their source
-    entry: int  # 1-based position in the file (the printed number for numbered lists)
-    line: int  # line where the entry starts, for messages
-    format: str
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    abstract: str | None = None  # None when absent or a placeholder ("No absctract")
-    topic: Topic | None = None  # source "listing"
-    decision: str | None = None
-    links: dict[str, str] = field(default_factory=dict)
-    keywords: list[str] = field(default_factory=list)
-    texts: dict[str, str] = field(default_factory=dict)  # one-line fields by name (record.LISTED_TEXT_FIELDS)
-
-    def label(self) -> str:
-        return f"{self.file} #{self.entry}"
-
-    def sort_key(self) -> tuple[str, int]:
-        return (self.file, self.entry)
-
-
-@dataclass
-class Listing:
-    path: Path
-    format: str
-    entries: list[ListingEntry]
-    announced: int | None = None  # paper count the header claims
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return self.path.name
-
-
-_PLACEHOLDER = re.compile(
-    r"(no|none|n/?a|nil|null|tbd|todo|missing|unavailable|not available|coming soon|abstract)\b.*",
-    re.IGNORECASE,
-)
-
-
-def is_placeholder_abstract(text: str | None) -> bool:
-    """True for text that stands where an abstract should be but is not one."""
-    if text is None:
-        return True
-    stripped = text.strip().strip(".-–—_*()[] ")
-    if not stripped:
-        return True
-    return len(stripped.split()) <= 5 and _PLACEHOLDER.fullmatch(stripped) is not None
-
-
-def clean_abstract(text: str | None) -> str | None:
-    if text is None:
-        return None
-    text = text.strip()
-    return None if is_placeholder_abstract(text) else text
-
-
 # --------------------------------------------------------------------------- decoding
 
 
-def read_listing(path: Path | str) -> Listing:
+def read_listing(path: Path | str, settings: ReadSettings = ReadSettings()) -> Listing:
     """Read and parse one listing file; raises PapersiteError if it is not a listing."""
     path = readable_file(path, None)  # a FIFO would hang the read; where it may lie, the caller knows
-    return parse_listing(read_capped(path, MAX_LISTING_BYTES, "listing"), path)
+    return parse_listing(read_capped(path, MAX_LISTING_BYTES, "listing"), path, settings)
 
 
-def parse_listing(data: bytes, path: Path | str) -> Listing:
+def parse_listing(data: bytes, path: Path | str, settings: ReadSettings = ReadSettings()) -> Listing:
     path = Path(path)
     if data[:2] == b"\x1f\x8b":
         try:
@@ -116,24 +73,28 @@ def parse_listing(data: bytes, path: Path | str) -> Listing:
     if not text.strip():
         raise PapersiteError.at(path, 1, "empty listing: expected paper entries")
     lines = [line.rstrip() for line in text.split("\n")]
-    fmt = detect_format(lines)
+    fmt = detect_format(lines, settings)
     if fmt is None:
         first = next(i for i, line in enumerate(lines) if line.strip()) + 1
         raise PapersiteError.at(
             path,
             first,
             "unrecognised listing: expected an abstract list, a numbered list ('1Title¶'), "
-            f"a '{TRIPLES_HEADER}' triples list, or JSON records",
+            f"a '{TRIPLES_HEADER}' triples list, JSON records or OpenReview notes, BibTeX ('@article{{...'), "
+            "RIS ('TY  - JOUR') or a CSV/TSV sheet with a header row (Title, Authors, Abstract ...)",
         )
-    reader = {
-        FORMAT_JSON: _read_json,
-        FORMAT_TRIPLES: _read_triples,
-        FORMAT_NUMBERED: _read_numbered,
-        FORMAT_ABSTRACTS: _read_abstracts,
-    }[fmt]
-    listing = reader(lines, path)
+    readers: dict[str, Callable[[], Listing]] = {
+        FORMAT_JSON: lambda: _read_json(lines, path, settings),
+        FORMAT_TRIPLES: lambda: _read_triples(lines, path),
+        FORMAT_NUMBERED: lambda: _read_numbered(lines, path),
+        FORMAT_ABSTRACTS: lambda: _read_abstracts(lines, path),
+        FORMAT_BIBTEX: lambda: bibtex.read_bibtex(lines, path),
+        FORMAT_RIS: lambda: ris.read_ris(lines, path),
+        FORMAT_CSV: lambda: csv_listing.read_table(lines, path, settings.columns),
+    }
+    listing = readers[fmt]()
     if not listing.entries:
-        raise PapersiteError.at(path, 1, f"no paper entries found in this {fmt} listing")
+        raise PapersiteError.at(path, 1, f"no paper entries found in this {listing.format} listing")
     return listing
 
 
@@ -162,13 +123,19 @@ def _numbered_title(line: str) -> re.Match | None:
     return _NUMBERED_TITLE.match(line) if line.endswith("¶") else None
 
 
-def detect_format(lines: list[str]) -> str | None:
-    """Which reader fits these lines (None: none does)."""
+def detect_format(lines: list[str], settings: ReadSettings = ReadSettings()) -> str | None:
+    """Which reader fits these lines (None: none does). OpenReview notes are JSON: ``_read_json`` tells them apart."""
     first = next((line.strip() for line in lines if line.strip()), "")
     if first.startswith(("{", "[")) and not _LINKS_LINE.match(first):
         return FORMAT_JSON
     if first == TRIPLES_HEADER:
         return FORMAT_TRIPLES
+    if bibtex.looks_like_bibtex(lines):
+        return FORMAT_BIBTEX
+    if ris.looks_like_ris(lines):
+        return FORMAT_RIS
+    if csv_listing.looks_like_table(lines, settings.columns):
+        return FORMAT_CSV
     if any(_numbered_title(line) for line in lines):
         return FORMAT_NUMBERED
     paragraphs = list(_paragraphs(lines))
@@ -206,18 +173,6 @@ def parse_topic(text: str) -> Topic | None:
     if problem:
         raise ValueError(f"{problem} (the topic reads {text[:60]!r})")
     return Topic(area, subarea)
-
-
-def distinct_keywords(keywords: list[str]) -> list[str]:
-    """Keywords without repeats ignoring case (the first spelling stays), as ``papersite check`` compares them."""
-    seen: set[str] = set()
-    kept = []
-    for keyword in keywords:
-        key = keyword.strip().casefold()
-        if key and key not in seen:
-            seen.add(key)
-            kept.append(keyword.strip())
-    return kept
 
 
 def _join(text: str) -> str:
@@ -387,14 +342,20 @@ def _read_triples(lines: list[str], path: Path) -> Listing:
     return listing
 
 
-def _read_json(lines: list[str], path: Path) -> Listing:
+def _read_json(lines: list[str], path: Path, settings: ReadSettings) -> Listing:
     text = "\n".join(lines)
     records: list[tuple[int, Any]] = []
+    notes = _notes_object(lines)
+    if notes is not None:
+        return openreview.read_notes([(1, note) for note in notes], path, settings.taxonomy)
     if text.lstrip().startswith("["):
         try:
             data = load_json(text)
         except InputError as error:
             raise PapersiteError.at(path, error.line, error.message) from None
+        notes = openreview.notes_of(data)
+        if notes is not None:
+            return openreview.read_notes([(1, note) for note in notes], path, settings.taxonomy)
         if not isinstance(data, list):
             raise PapersiteError.at(path, 1, "expected a JSON array of paper records")
         records = [(1, item) for item in data]
@@ -406,10 +367,33 @@ def _read_json(lines: list[str], path: Path) -> Listing:
                 records.append((number, load_json(line, number)))
             except InputError as error:
                 raise PapersiteError.at(path, number, error.message.replace("not valid JSON:", "not valid JSON Lines:")) from None
+    if records and all(openreview.is_note(item) for _, item in records):  # one note per line
+        return openreview.read_notes(records, path, settings.taxonomy)
+    notes = openreview.notes_of(records[0][1]) if len(records) == 1 else None
+    if notes is not None:  # {"notes": [...]} on one line
+        return openreview.read_notes([(records[0][0], note) for note in notes], path, settings.taxonomy)
     listing = Listing(path, FORMAT_JSON, [])
     for number, (line, item) in enumerate(records, 1):
         listing.entries.append(_json_entry(item, path, number, line, listing.warnings))
     return listing
+
+
+def _notes_object(lines: list[str]) -> list[Any] | None:
+    """The notes of a file that is one JSON object written over several lines (``{"notes": [...]}``).
+
+    A first line that is a whole JSON value starts JSON Lines, which is never loaded as one document."""
+    first = next(line for line in lines if line.strip())
+    if not first.lstrip().startswith("{"):
+        return None
+    try:
+        load_json(first)
+        return None
+    except InputError:
+        pass
+    try:
+        return openreview.notes_of(load_json("\n".join(lines)))
+    except InputError:
+        return None  # broken JSON: the JSON Lines reader below says where
 
 
 def _text_field(item: dict, key: str, path: Path, line: int) -> str | None:
@@ -436,27 +420,6 @@ def _string_list(item: dict, key: str, path: Path, line: int) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise PapersiteError.at(path, line, f"field '{key}' must be a list of strings")
     return [v.strip() for v in value if v.strip()]
-
-
-_OPENREVIEW_FORUM = re.compile(r"^https://openreview\.net/forum\?id=([A-Za-z0-9_-]+)$")
-
-
-def openreview_pdf_url(forum_url: str) -> str | None:
-    """The PDF of an OpenReview forum: same id, ``/pdf`` instead of ``/forum``."""
-    match = _OPENREVIEW_FORUM.match(forum_url.strip())
-    return f"https://openreview.net/pdf?id={match.group(1)}" if match else None
-
-
-def _web_links(raw: dict[str, str], path: Path, line: int, warnings: list[str]) -> dict[str, str]:
-    links: dict[str, str] = {}
-    for key, value in raw.items():
-        value = value.strip()
-        if is_web_url(value):  # something a reader's browser may open: never javascript:, data: or a path
-            scheme, rest = value.split(":", 1)
-            links[key] = scheme.lower() + ":" + rest  # HTTPS://x is stored as https://x, as check expects
-        else:
-            warnings.append(f"{path}:{line}: link '{key}' is not an http(s) URL, dropped: {value[:80]!r}")
-    return links
 
 
 def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[str]) -> ListingEntry:
@@ -506,6 +469,6 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         topic=topic,
         decision=_text_field(item, "decision", path, line),
         texts=_texts(item, path, line),
-        links=_web_links(links, path, line, warnings),
+        links=web_links(links, path, line, warnings),
         keywords=distinct_keywords(_string_list(item, "keywords", path, line)),
     )

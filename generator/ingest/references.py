@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from generator.config import SourceSettings
-from generator.ingest.authors import OrderVerdict, judge_order, list_order, same_people
-from generator.ingest.listing import Listing, ListingEntry, read_listing
+from generator.ingest.authors import OrderVerdict, judge_order, list_order, same_people, source_order
+from generator.ingest.listing import Listing, ListingEntry, ReadSettings, read_listing
 from generator.ingest.merge import MergedPaper, SimilarityIndex, _Doc
 from generator.ingest.settled import Settled
 from generator.text import fold, normalize_text, title_key
@@ -138,9 +138,9 @@ class ReferenceReport:
     rejected: list[_Pairing] = field(default_factory=list)  # pairings a maintainer marked wrong
 
 
-def read_references(paths: Iterable[Path]) -> list[Listing]:
+def read_references(paths: Iterable[Path], settings: ReadSettings = ReadSettings()) -> list[Listing]:
     """Read every reference file; raises PapersiteError (``path:line: message``) on a bad one."""
-    return [read_listing(path) for path in paths]
+    return [read_listing(path, settings) for path in paths]
 
 
 def complete_papers(
@@ -156,7 +156,8 @@ def complete_papers(
     for reference in references:
         report.files.append({"file": reference.name, "records": len(reference.entries)})
         declared = settings(reference.name)
-        verdict = judge_order(reference.name, (e.authors for e in reference.entries), declared.author_order)
+        order, declared_by = source_order(declared.author_order, reference.author_order, reference.format)
+        verdict = judge_order(reference.name, (e.authors for e in reference.entries), order, declared_by)
         report.orders.append(verdict)
         matcher = _Matcher(reference)
         docs = [matcher.index.make_doc(p.title, p.abstract, p.links.get("openreview")) for p in completed]

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from generator.config import ProjectConfig
-from generator.ingest.authors import OrderVerdict, judge_order
-from generator.ingest.listing import Listing, read_listing
+from generator.enrich.taxonomy import load_taxonomy
+from generator.ingest.authors import OrderVerdict, judge_order, source_order
+from generator.ingest.listing import Listing, ReadSettings, read_listing
 from generator.ingest.settled import Settled
 from generator.ingest.references import ReferenceReport, complete_papers, read_references
 from generator.pages.record import PaperRecord
@@ -65,11 +66,18 @@ def corpus_files(config: ProjectConfig) -> tuple[list[Path], list[Problem]]:
     return found, problems
 
 
-def read_listings(paths: list[Path]) -> list[Listing]:
+def read_settings(name: str, config: ProjectConfig | None) -> ReadSettings:
+    """What a reader of the listing called ``name`` is told: its column map, the site's taxonomy."""
+    if config is None:
+        return ReadSettings()
+    return ReadSettings(columns=dict(config.source(name).columns), taxonomy=load_taxonomy(config.taxonomy_file))
+
+
+def read_listings(paths: list[Path], config: ProjectConfig | None = None) -> list[Listing]:
     listings, errors = [], []
     for path in paths:
         try:
-            listings.append(read_listing(path))
+            listings.append(read_listing(path, read_settings(Path(path).name, config)))
         except PapersiteError as error:
             errors.extend(error.problems)
     names = [listing.name for listing in listings]
@@ -81,17 +89,18 @@ def read_listings(paths: list[Path]) -> list[Listing]:
 
 def listing_orders(listings: list[Listing], config: ProjectConfig) -> dict[str, OrderVerdict]:
     """Each listing's author-order verdict, as papersite.yml declares it or as measured."""
-    return {
-        listing.name: judge_order(listing.name, (e.authors for e in listing.entries), config.source(listing.name).author_order)
-        for listing in listings
-    }
+    verdicts = {}
+    for listing in listings:
+        order, declared_by = source_order(config.source(listing.name).author_order, listing.author_order, listing.format)
+        verdicts[listing.name] = judge_order(listing.name, (e.authors for e in listing.entries), order, declared_by)
+    return verdicts
 
 
 def complete_from_references(papers: list, config: ProjectConfig, settled: Settled | None = None) -> tuple[list, ReferenceReport]:
     if not config.references:
         return papers, ReferenceReport()
     try:
-        references = read_references(config.references)
+        references = read_references(config.references, ReadSettings(taxonomy=load_taxonomy(config.taxonomy_file)))
     except PapersiteError as error:
         raise error.noting("(a reference catalogue named in papersite.yml)") from None
     return complete_papers(papers, references, config.source, settled)

@@ -230,6 +230,9 @@ class PaperRecord:
         label="Venue", form=FormSpec(7, "venue", "input",
             "Where the paper was published or submitted, e.g. `ICML 2025`. Left empty, the venue stays as it is."),
     )
+    # What kind of publication a bibliography entry is (BibTeX's word: "article", "inproceedings",
+    # "misc" ...; RIS and sheets are mapped to it): citations cite an article as an article.
+    entry_type: str | None = _paper_field(None, rule=schema.text_value, fill=True, listed_text=True, label="Entry type")
     links: dict[str, str] = _paper_field(  # openreview, pdf, code ...
         rule=schema.link_map, factory=dict, three_way="keyed", fill=True,
         write=lambda links: {key: links[key] for key in sorted(links)},
