@@ -91,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
     init = commands.add_parser("init", help="create a new, working site skeleton in DIR")
     init.add_argument("directory", type=Path)
     init.add_argument("--site-name", default="My papers")
+    init.add_argument("--from", dest="listing", type=Path, metavar="FILE",
+                      help="start from your own listing (BibTeX, RIS, CSV/TSV, OpenReview notes, JSON ...) instead of the example")
     return parser
 
 

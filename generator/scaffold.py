@@ -1,10 +1,11 @@
 """Scaffolding: ``papersite init DIR`` writes a new, working site skeleton.
 
-In:  a target directory (absent or empty) and a site name.
-Out: papersite.yml, mkdocs.yml, corpus/ with a tiny example listing, an empty
-     site_src/papers/ (home and about pages are generated), and a .gitignore. ``papersite build`` and
-     ``papersite check`` work in it straight away; the user then swaps the
-     example listing for their own.
+In:  a target directory (absent or empty), a site name, and optionally the user's
+     own listing (``--from FILE``).
+Out: papersite.yml, mkdocs.yml, corpus/ with a tiny example listing (or a copy of
+     FILE, read first: a file that is no listing stops init before anything is
+     written), an empty site_src/papers/ (home and about pages are generated), and a
+     .gitignore. ``papersite build`` and ``papersite check`` work in it straight away.
 
 The templates live in ``generator/scaffold/`` as plain files so that they can
 be read and diffed like the real site's. ``mkdocs.yml`` there is kept in step
@@ -22,7 +23,10 @@ from importlib.abc import Traversable
 from pathlib import Path
 from string import Template
 
-from generator.config import site_name_problem
+from generator.config import bundled_taxonomy, site_name_problem
+from generator.enrich.taxonomy import load_taxonomy
+from generator.ingest.listing import Listing, ReadSettings, parse_listing
+from generator.inputs import MAX_LISTING_BYTES, read_capped, readable_file
 from generator.pages.markup import plain_meta_text
 
 TEMPLATE_PACKAGE = "generator"
@@ -33,6 +37,7 @@ TEMPLATE_DIR = "scaffold"
 RENAMES = {"gitignore": ".gitignore"}
 # Only these get $site_name substituted; the rest are copied byte for byte.
 SUBSTITUTED = {"papersite.yml", "mkdocs.yml"}
+EXAMPLE_LISTING = "corpus/example.jsonl"  # replaced by the user's own listing (``--from``)
 
 
 def template_root() -> Traversable:
@@ -71,15 +76,24 @@ def _yaml_safe(value: str) -> str:
     return json.dumps(" ".join(value.split()), ensure_ascii=False)  # a JSON string is YAML; no raw newline
 
 
-def create_site(directory: Path, site_name: str) -> list[Path]:
-    """Write the skeleton into ``directory``; refuses to touch a non-empty one."""
+def create_site(directory: Path, site_name: str, listing: tuple[str, bytes, Listing] | None = None) -> list[Path]:
+    """Write the skeleton into ``directory``; refuses to touch a non-empty one.
+
+    ``listing``: (file name, bytes, what they read as) of the user's own listing, written to corpus/ instead of the example."""
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise FileExistsError(f"{directory} exists and is not an empty directory; choose a new one")
+    files: dict[str, str | bytes] = dict(skeleton_files(site_name))
+    if listing is not None:
+        del files[EXAMPLE_LISTING]
+        files[f"corpus/{listing[0]}"] = listing[1]
     written = []
-    for rel, text in skeleton_files(site_name).items():
+    for rel, content in files.items():
         target = directory / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
         written.append(target)
     (directory / "site_src" / "papers").mkdir(parents=True, exist_ok=True)
     return written
@@ -91,16 +105,33 @@ def run_init(args: argparse.Namespace) -> int:
     if problem:
         print(f"papersite init: --site-name {problem}", file=sys.stderr)
         return 2
+    own = None
+    if args.listing is not None:
+        own = _own_listing(args.listing)  # PapersiteError (path:line: ...) before anything is written
     try:
-        written = create_site(directory, args.site_name)
+        written = create_site(directory, args.site_name, own)
     except FileExistsError as error:
         print(f"papersite init: {error}", file=sys.stderr)
         return 2
     print(f"papersite init: created {len(written)} files in {directory}")
+    if own is not None:
+        print(f"Your listing: corpus/{own[0]} ({own[2].format}, {len(own[2].entries)} papers)")
     print("Next steps:")
     print(f"  cd {directory}")
     print("  papersite build      # import corpus/, write one page per paper, build site/")
     print("  papersite serve      # preview at http://127.0.0.1:8000/")
     print("  papersite check      # what CI runs on every pull request")
-    print("Replace corpus/example.jsonl with your own listings, then build again.")
+    if own is None:
+        print("Replace corpus/example.jsonl with your own listings, then build again.")
     return 0
+
+
+def _own_listing(path: Path) -> tuple[str, bytes, Listing]:
+    """The file name, bytes and entries of the user's listing, once it reads as one (``PapersiteError`` if not).
+
+    A dot-file would be skipped as a listing by the import (``sources.corpus_files``): its copy loses the dot."""
+    path = readable_file(path, None)
+    data = read_capped(path, MAX_LISTING_BYTES, "listing")
+    listing = parse_listing(data, path, ReadSettings(taxonomy=load_taxonomy(bundled_taxonomy())))
+    name = path.name.lstrip(".") or "listing"
+    return name, data, listing

@@ -186,11 +186,21 @@ def _lines_by_key(scanned: list[ScannedEntry], parsed: list[dict]) -> list[int]:
     return lines
 
 
+# Only a value with one of these holds TeX to convert; the rest (most abstracts) are taken as they are,
+# which spares pylatexenc's pure-Python tokenizer (a few ms per abstract).
+_TEX = re.compile(r"[\\{}~$&^_]|--|``|''")
+# A bare '%' starts a TeX comment (the rest of the line would be lost) and a bare '&' is a table's column
+# separator (dropped); in a bibliography's text they mean per cent and "and", so they are read as escaped.
+_BARE_PERCENT = re.compile(r"(?<!\\)([%&])")
+
+
 def _text(converter: LatexNodes2Text, value: str | None, path: Path, line: int) -> str | None:
     if not value:
         return None
+    if not _TEX.search(value):
+        return one_line(value)
     try:
-        return one_line(converter.latex_to_text(value))
+        return one_line(converter.latex_to_text(_BARE_PERCENT.sub(r"\\\1", value)))
     except RecursionError:
         raise PapersiteError.at(path, line, "a value nests TeX too deeply to read") from None
 

@@ -149,7 +149,8 @@ def arxiv_url(text: str) -> str | None:
 
 
 def web_links(raw: Mapping[str, str], path: Path, line: int, warnings: list[str]) -> dict[str, str]:
-    """The links a reader's browser may open (never javascript:, data: or a path); a warning for each other."""
+    """The links a reader's browser may open (never javascript:, data: or a path); a warning for each other.
+    An OpenReview forum gives the PDF's link too, where the listing names none."""
     links: dict[str, str] = {}
     for key, value in raw.items():
         value = value.strip()
@@ -158,6 +159,9 @@ def web_links(raw: Mapping[str, str], path: Path, line: int, warnings: list[str]
             links[key] = scheme.lower() + ":" + rest  # HTTPS://x is stored as https://x, as check expects
         else:
             warnings.append(f"{path}:{line}: link '{key}' is not an http(s) URL, dropped: {value[:80]!r}")
+    pdf = openreview_pdf_url(links.get("openreview", ""))
+    if pdf and "pdf" not in links:
+        links["pdf"] = pdf
     return links
 
 

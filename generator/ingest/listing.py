@@ -455,9 +455,6 @@ def _json_entry(item: Any, path: Path, number: int, line: int, warnings: list[st
         value = _text_field(item, key, path, line)
         if value:
             links.setdefault(key.removesuffix("_url") if key != "url" else "url", value)
-    pdf = openreview_pdf_url(links.get("openreview", ""))
-    if pdf and "pdf" not in links:
-        links["pdf"] = pdf
     return ListingEntry(
         path.name,
         number,

@@ -5,9 +5,10 @@ In: a paper record and its venue (``venue_of``: the paper's own ``venue:``, else
 line) and (name, content) pairs; the caller escapes them.
 
 Three rules keep the citations honest. Only a paper the venue accepted is cited
-as published (``@inproceedings``, ``CONF``); a rejected, withdrawn or undecided one
-is ``@misc`` / ``UNPB`` with a "Submitted to ..." note, as OpenReview cites such
-submissions. A title papersite derived from the abstract is never exported as
+as published (``@inproceedings``, ``CONF``; or as the kind of publication a
+bibliography's entry type names, ``ENTRY_KINDS``: an ``@article`` as an article in
+its journal); a rejected, withdrawn or undecided one is ``@misc`` / ``UNPB`` with a
+"Submitted to ..." note, as OpenReview cites such submissions. A title papersite derived from the abstract is never exported as
 the paper's own: the entries carry no title and say that it is unknown, and no
 Scholar tags are written. Authors whose order on the paper is not known (a source
 that sorts its lists: ``ingest/authors.py``) are never cited as if it were: no
@@ -34,6 +35,37 @@ ORDER_NOTES = {
     "unknown": "the order on the paper is not known",
 }
 ORDER_SHORT = {"alphabetical": "alphabetical order", "unknown": "order not known"}
+
+
+@dataclass(frozen=True)
+class EntryKind:
+    """How one kind of publication is cited: its BibTeX and RIS types, the BibTeX field and Scholar tag of its venue."""
+
+    bibtex: str
+    ris: str
+    venue_field: str  # "booktitle", "journal" ...
+    scholar_tag: str | None  # citation_conference_title, citation_journal_title; None: no Scholar tag names it
+
+
+# A page's ``entry_type`` (BibTeX's words; ingest maps RIS and sheet types to them) -> how a published paper of
+# that kind is cited. A paper without one was submitted to a conference (the site's venue): ``inproceedings``.
+ENTRY_KINDS = {
+    "inproceedings": EntryKind("inproceedings", "CONF", "booktitle", "citation_conference_title"),
+    "conference": EntryKind("inproceedings", "CONF", "booktitle", "citation_conference_title"),
+    "article": EntryKind("article", "JOUR", "journal", "citation_journal_title"),
+    "incollection": EntryKind("incollection", "CHAP", "booktitle", "citation_inbook_title"),
+    "book": EntryKind("book", "BOOK", "publisher", None),
+    "phdthesis": EntryKind("phdthesis", "THES", "school", "citation_dissertation_institution"),
+    "mastersthesis": EntryKind("mastersthesis", "THES", "school", "citation_dissertation_institution"),
+    "techreport": EntryKind("techreport", "RPRT", "institution", "citation_technical_report_institution"),
+}
+# Kinds that say the work was not published: cited as ``@misc`` / ``UNPB`` like a submission without a decision.
+UNPUBLISHED_KINDS = ("misc", "unpublished", "online", "electronic")
+CONFERENCE = ENTRY_KINDS["inproceedings"]
+
+
+def entry_kind(paper: PaperRecord) -> EntryKind:
+    return ENTRY_KINDS.get((paper.entry_type or "").strip().lower(), CONFERENCE)
 
 
 @dataclass(frozen=True)
@@ -79,9 +111,13 @@ def _last_name(author: str) -> str:
 
 
 def _published(paper: PaperRecord) -> bool:
-    """Cited as published only when the decision says the venue accepted it."""
+    """Cited as published only when the decision says the venue accepted it, or, with no decision, when a
+    bibliography's entry type says it was published (an ``@article`` in a journal)."""
     decision = read_decision(paper.decision)
-    return decision is not None and decision.accepted is True
+    if decision is None:
+        kind = (paper.entry_type or "").strip().lower()
+        return bool(kind) and kind not in UNPUBLISHED_KINDS
+    return decision.accepted is True
 
 
 def order_known(paper: PaperRecord) -> bool:
@@ -142,8 +178,12 @@ def _known_url(paper: PaperRecord) -> str | None:
     return None
 
 
-def _submitted_note(paper: PaperRecord, venue: Venue) -> str:
+def _submitted_note(paper: PaperRecord, venue: Venue) -> str | None:
+    """What a citation says of a paper not cited as published; None for a bibliography's own unpublished
+    entry (``@misc``, a preprint), which was never said to be submitted anywhere."""
     decision = read_decision(paper.decision)
+    if decision is None and (paper.entry_type or "").strip().lower() in UNPUBLISHED_KINDS:
+        return None
     if decision is None:
         return f"Submitted to {venue.short}; decision not known"
     if decision.accepted is None:
@@ -157,14 +197,15 @@ def bibtex(paper: PaperRecord, venue: Venue) -> str:
     fields = [("title", _bibtex_value(title))] if title else []
     if paper.authors and order_known(paper):
         fields.append(("author", " and ".join(_bibtex_value(a) for a in paper.authors)))
+    kind = entry_kind(paper)
     if published:
-        fields.append(("booktitle", _bibtex_value(venue.name)))
+        fields.append((kind.venue_field, _bibtex_value(venue.name)))
     if venue.year:
         fields.append(("year", venue.year))
     url = _known_url(paper)
     if url:
         fields.append(("url", _bibtex_value(url)))
-    notes = [] if published else [_submitted_note(paper, venue)]
+    notes = [] if published else [note for note in (_submitted_note(paper, venue),) if note]
     if not title:
         notes.append(UNKNOWN_TITLE_NOTE)
     authors_note = order_note(paper)
@@ -173,14 +214,13 @@ def bibtex(paper: PaperRecord, venue: Venue) -> str:
     if notes:
         fields.append(("note", _bibtex_value(". ".join(notes))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    kind = "inproceedings" if published else "misc"
-    return f"@{kind}{{{bibtex_key(paper, venue)},\n{body}\n}}"
+    return f"@{kind.bibtex if published else 'misc'}{{{bibtex_key(paper, venue)},\n{body}\n}}"
 
 
 def ris(paper: PaperRecord, venue: Venue) -> str:
     published = _published(paper)
     title = _title(paper)
-    lines = ["TY  - CONF" if published else "TY  - UNPB"]
+    lines = [f"TY  - {entry_kind(paper).ris}" if published else "TY  - UNPB"]
     if title:
         lines.append(f"TI  - {title}")
     if order_known(paper):
@@ -194,8 +234,9 @@ def ris(paper: PaperRecord, venue: Venue) -> str:
     url = _known_url(paper)
     if url:
         lines.append(f"UR  - {url}")
-    if not published:
-        lines.append(f"N1  - {_submitted_note(paper, venue)}")
+    submitted = None if published else _submitted_note(paper, venue)
+    if submitted:
+        lines.append(f"N1  - {submitted}")
     if not title:
         lines.append(f"N1  - {UNKNOWN_TITLE_NOTE}")
     authors_note = order_note(paper)
@@ -216,9 +257,9 @@ def citation_line(paper: PaperRecord, venue: Venue) -> str:
     if _published(paper):
         where = f"In {venue.name}" + (f" ({venue.short})" if venue.short != venue.name else "")
     elif decision is not None and decision.accepted is False:
-        where = f"{_submitted_note(paper, venue)}; {decision.label.lower()}"
+        where = f"{_submitted_note(paper, venue) or venue.short}; {decision.label.lower()}"
     else:
-        where = _submitted_note(paper, venue)
+        where = _submitted_note(paper, venue) or venue.short
     year = f", {venue.year}" if venue.year and venue.year not in where else ""
     url = _known_url(paper)
     return f"{who}. {title.rstrip('.')}. {where}{year}." + (f" {url}" if url else "")
@@ -234,8 +275,9 @@ def scholar_meta(paper: PaperRecord, venue: Venue) -> list[tuple[str, str]]:
         tags += [("citation_author", " ".join(a.split())) for a in paper.authors]
     if venue.year:
         tags.append(("citation_publication_date", venue.year))
-    if _published(paper):
-        tags.append(("citation_conference_title", venue.name))
+    scholar_tag = entry_kind(paper).scholar_tag
+    if _published(paper) and scholar_tag:
+        tags.append((scholar_tag, venue.name))
     if is_web_url(paper.links.get("pdf", "")):
         tags.append(("citation_pdf_url", paper.links["pdf"]))
     if paper.abstract:
