@@ -82,12 +82,21 @@ def _key(header: str) -> str:
 
 
 def looks_like_table(lines: list[str], columns: Mapping[str, str]) -> bool:
-    """A header row of two or more cells of which one names a known column (or one papersite.yml maps)."""
-    header = next((line for line in lines if line.strip()), "")
+    """A header row of two or more cells: one of them names a known column (or one papersite.yml maps), or all
+    are short labels and the next row has as many cells. The second kind is read to say what its header lacks."""
+    rows = [line for line in lines[:50] if line.strip()][:2]
+    header = rows[0] if rows else ""
     if len(header) > MAX_COLUMNS * 100:
-        return header.count(",") + header.count(";") + header.count("\t") > MAX_COLUMNS  # refused by the reader
+        return sum(header.count(s) for s in SEPARATORS) > MAX_COLUMNS  # a sheet too wide: the reader refuses it
     separator, fields = _best_separator(header, columns)
-    return separator is not None and len(fields) >= 2 and any(fields.values())
+    if separator is not None:
+        return True
+    for separator in SEPARATORS:
+        cells = _header_cells(header, separator)
+        labels = len(cells) >= 2 and all(0 < len(c.strip()) <= 40 and len(c.split()) <= 4 and not c.strip().endswith(".") for c in cells)
+        if labels and len(rows) == 2 and len(_header_cells(rows[1], separator)) == len(cells):
+            return True
+    return False
 
 
 def _header_cells(header: str, separator: str) -> list[str]:
@@ -98,7 +107,7 @@ def _header_cells(header: str, separator: str) -> list[str]:
 
 
 def _best_separator(header: str, columns: Mapping[str, str]) -> tuple[str | None, dict[int, str]]:
-    """The separator under which the header names the most columns, and the field of each cell it names."""
+    """The separator under which the header names the most columns (at least one), and the field of each cell it names."""
     best: tuple[str | None, dict[int, str]] = (None, {})
     for separator in SEPARATORS:
         if header.count(separator) == 0 or header.count(separator) > MAX_COLUMNS:
@@ -133,7 +142,7 @@ def read_table(lines: list[str], path: Path, columns: Mapping[str, str]) -> List
         if sum(line.count(s) for s in SEPARATORS) > MAX_COLUMNS:
             raise PapersiteError.at(path, number, f"more than {MAX_COLUMNS:,} separators on one line: a CSV listing has at most {MAX_COLUMNS:,} columns")
     separator, fields = _best_separator(lines[first - 1], columns)
-    cells = _header_cells(lines[first - 1], separator or ",")
+    cells = _header_cells(lines[first - 1], separator or max(SEPARATORS, key=lines[first - 1].count))
     if separator is None or not any(field in fields.values() for field in _PAPER_FIELDS):
         known = ", ".join(sorted({names[0] for names in COLUMN_NAMES.values()}))
         raise PapersiteError.at(
