@@ -134,7 +134,7 @@ def test_the_same_paper_in_a_bib_and_in_json_is_one_page_and_all_formats_build_o
         example.unlink()
     for fmt, (name, text) in FORMATS.items():
         (root / "corpus" / f"{fmt}-{name}").write_text(text, encoding="utf-8")
-    ours = {"title": PAPERS[0]["title"].upper(), "abstract": PAPERS[0]["abstract"], "decision": "Accept (Oral)", "keywords": ["optimizers"]}
+    ours = {"title": PAPERS[0]["title"], "abstract": PAPERS[0]["abstract"], "decision": "Accept (Oral)", "keywords": ["optimizers"]}
     (root / "corpus" / "ours.jsonl").write_text(json.dumps(ours) + "\n", encoding="utf-8")
     assert main(["--project", str(root), "import"]) == 0
     pages = _pages(root)

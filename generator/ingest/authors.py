@@ -67,7 +67,7 @@ class OrderVerdict:
     sorted: int  # ... of which are in alphabetical order
     expected: float  # ... expected sorted if the order were unrelated to the alphabet
     chance: float  # Chernoff bound on P(sorted or more by chance); 1.0 when not above expected
-    declared_by: str = "papersite.yml"  # who declared ``declared``: the settings, or the format ("a bibtex listing")
+    declared_by: str = "papersite.yml"  # who declared ``declared``: the settings, or the format ("the bibtex format")
 
     @property
     def order(self) -> str:
@@ -119,7 +119,7 @@ def source_order(settings_order: str, format_order: str, format_name: str) -> tu
     """What a source declares of its order, and who: papersite.yml's word, else its format's (a bibliography
     lists authors in the paper's order: ``Listing.author_order``), else ``detect``."""
     if settings_order == "detect" and format_order != "detect":
-        return format_order, f"a {format_name} listing"
+        return format_order, f"the {format_name} format"
     return settings_order, "papersite.yml"
 
 
