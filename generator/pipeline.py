@@ -49,7 +49,7 @@ class Stage:
 
 
 IMPORT_STAGES = (
-    Stage("read", "ingest/sources.py + ingest/listing.py", "listing files (corpus/*.txt, *.jsonl[.gz], *.json)", "list[Listing]"),
+    Stage("read", "ingest/sources.py + ingest/listing.py", "listing files (text layouts, JSON, OpenReview notes, BibTeX, RIS, CSV)", "list[Listing]"),
     Stage("merge", "ingest/merge.py", "list[ListingEntry]", "list[MergedPaper] (+ merge evidence)"),
     Stage("references", "ingest/references.py", "list[MergedPaper] + reference catalogues", "list[MergedPaper] (+ Fill provenance)"),
     Stage("identity", "ingest/titles.py + ingest/identity.py", "list[MergedPaper] + known papers", "list[PaperRecord] with title, id, slug"),

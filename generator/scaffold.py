@@ -115,7 +115,8 @@ def run_init(args: argparse.Namespace) -> int:
         return 2
     print(f"papersite init: created {len(written)} files in {directory}")
     if own is not None:
-        print(f"Your listing: corpus/{own[0]} ({own[2].format}, {len(own[2].entries)} papers)")
+        count = len(own[2].entries)
+        print(f"Your listing: corpus/{own[0]} ({own[2].format}, {count} paper{'' if count == 1 else 's'})")
     print("Next steps:")
     print(f"  cd {directory}")
     print("  papersite build      # import corpus/, write one page per paper, build site/")

@@ -117,3 +117,14 @@ def test_site_url_and_repo_url_are_written_once_and_handed_to_the_engine(tmp_pat
 def test_without_them_the_engine_gets_nothing(tmp_path: Path):
     config = load_config(tmp_path)
     assert config.site_url is None and config.engine_settings() == {}
+
+
+def test_a_sheets_column_map_is_read_and_checked(tmp_path):
+    text = "listings:\n  papers.csv:\n    author_order: paper\n    columns: {title: Name of paper, authors: Writers}\n"
+    config = load_config(settings(tmp_path, text))
+    assert config.source("papers.csv").columns == (("authors", "Writers"), ("title", "Name of paper"))
+    assert config.source("papers.csv").author_order == "paper" and config.source("other.csv").columns == ()
+    assert "unknown field 'titel'" in refused(tmp_path, "listings:\n  p.csv:\n    columns: {titel: X}\n")
+    assert "one header is mapped to two fields" in refused(tmp_path, "listings:\n  p.csv:\n    columns: {title: X, abstract: X}\n")
+    assert "must name one header" in refused(tmp_path, "listings:\n  p.csv:\n    columns: {title: [X]}\n")
+    assert "papersite.yml:2:" in refused(tmp_path, "# a\nlistings:\n  p.csv:\n    colums: {title: X}\n")

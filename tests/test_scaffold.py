@@ -116,3 +116,15 @@ def test_a_site_name_with_markup_stays_text_in_the_theme_config_and_control_char
     assert load_config(tmp_path / "site").site_name == name  # papersite.yml keeps it exactly: escaped where shown
     assert main(["init", str(tmp_path / "bad"), "--site-name", "evil\x1b[2J"]) == 2
     assert "--site-name must be one line of plain text" in capsys.readouterr().err and not (tmp_path / "bad").exists()
+
+
+def test_init_from_a_listing_puts_it_in_place_of_the_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    own = tmp_path / ".hidden.ris"
+    own.write_text("TY  - JOUR\nTI  - My Paper\nAU  - Lee, Ann\nER  - \n", encoding="utf-8")
+    site = tmp_path / "site"
+    assert main(["init", str(site), "--from", str(own)]) == 0
+    assert sorted(p.name for p in (site / "corpus").iterdir()) == ["hidden.ris"]  # a dot-file would not be imported
+    assert (site / "corpus" / "hidden.ris").read_bytes() == own.read_bytes()
+    assert "Your listing: corpus/hidden.ris (ris, 1 paper)" in capsys.readouterr().out
+    assert main(["init", str(tmp_path / "none"), "--from", str(tmp_path / "missing.bib")]) == 2
+    assert not (tmp_path / "none").exists()

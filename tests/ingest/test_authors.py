@@ -107,3 +107,13 @@ def test_an_ordered_listing_gives_the_order_of_the_same_paper_over_a_sorted_one(
     assert paper.authors == people and paper.author_order is None
     (alone,) = merge_duplicates(sorted_.entries, orders=orders)
     assert alone.authors == sorted(people) and alone.author_order == "alphabetical"
+
+
+def test_a_format_declares_its_order_unless_papersite_yml_does():
+    from generator.ingest.authors import source_order
+
+    assert source_order("detect", "paper", "bibtex") == ("paper", "the bibtex format")
+    assert source_order("alphabetical", "paper", "bibtex") == ("alphabetical", "papersite.yml")
+    assert source_order("detect", "detect", "csv") == ("detect", "papersite.yml")
+    verdict = judge_order("lab.bib", [["A a", "B b", "C c"]] * 40, "paper", "the bibtex format")
+    assert verdict.order == "paper" and "(the bibtex format)" in verdict.describe()

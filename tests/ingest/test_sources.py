@@ -94,3 +94,19 @@ def test_without_references_the_papers_pass_through(tmp_path):
     papers = [object()]
     completed, report = complete_from_references(papers, load_config(root))
     assert completed is papers and report.matches == [] and report.candidates == []
+
+
+def test_a_sheet_is_read_with_its_column_map_and_a_bibliography_declares_its_order(tmp_path):
+    root = _project(tmp_path, "site_name: x\nlistings:\n  s.csv: {columns: {title: Name of paper}}\n")
+    sheet = root / "corpus" / "s.csv"
+    sheet.write_text("Name of paper,Writers\nA Sheet Paper,x\n", encoding="utf-8")
+    bib = root / "corpus" / "l.bib"
+    bib.write_text("@misc{k, title={A Bib Paper}, author={C c and B b and A a}}\n", encoding="utf-8")
+    config = load_config(root)
+    listings = read_listings([sheet, bib], config)
+    assert [listing.entries[0].title for listing in listings] == ["A Sheet Paper", "A Bib Paper"]
+    with pytest.raises(PapersiteError, match="cannot read this sheet's header"):
+        read_listings([sheet])  # without the settings the header names no known column
+    orders = listing_orders(listings, config)
+    assert orders["l.bib"].order == "paper" and orders["l.bib"].declared_by == "the bibtex format"
+    assert orders["s.csv"].declared == "detect"

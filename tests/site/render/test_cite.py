@@ -140,3 +140,27 @@ def test_the_bundled_pages_cite_the_official_title_an_honest_author_order_and_th
         decision = read_decision(record.decision)
         if decision is None or decision.accepted is not True:
             assert entry.startswith("@misc{") and cite.ris(record, venue).startswith("TY  - UNPB")
+
+
+def test_a_bibliographys_entry_type_is_cited_as_that_kind_of_publication():
+    article = paper(decision=None, entry_type="article", venue="Journal of Machine Learning Research 2024")
+    entry = cite.bibtex(article, cite.venue_of(article, ICLR))
+    assert entry.startswith("@article{") and fields(entry)["journal"] == "Journal of Machine Learning Research 2024"
+    assert "booktitle" not in fields(entry) and "note" not in fields(entry)
+    assert cite.ris(article, cite.venue_of(article, ICLR)).splitlines()[0] == "TY  - JOUR"
+    tags = dict(cite.scholar_meta(article, cite.venue_of(article, ICLR)))
+    assert tags["citation_journal_title"] == "Journal of Machine Learning Research 2024" and "citation_conference_title" not in tags
+    phd = paper(decision=None, entry_type="PhDThesis", venue="MIT 2020")
+    thesis = cite.bibtex(phd, cite.venue_of(phd, ICLR))
+    assert thesis.startswith("@phdthesis{") and fields(thesis)["school"] == "MIT 2020"
+
+
+def test_a_decision_outranks_the_entry_type_and_a_preprint_is_not_called_a_submission():
+    rejected = cite.bibtex(paper(decision="Reject", entry_type="article"), ICLR)
+    assert rejected.startswith("@misc{") and "Submitted to ICLR 2025" in fields(rejected)["note"]
+    preprint = paper(decision=None, entry_type="misc", venue="arXiv 2023")
+    arxiv = cite.venue_of(preprint, ICLR)
+    assert cite.bibtex(preprint, arxiv).startswith("@misc{") and "note" not in fields(cite.bibtex(preprint, arxiv))
+    assert not any(line.startswith("N1") for line in cite.ris(preprint, arxiv).splitlines())
+    assert "Submitted" not in cite.citation_line(preprint, arxiv) and "arXiv 2023" in cite.citation_line(preprint, arxiv)
+    assert cite.bibtex(paper(decision=None, entry_type="unknown-kind"), ICLR).startswith("@inproceedings{")
