@@ -22,7 +22,7 @@ are ``path:line:`` errors naming the entry, before either library sees them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import bibtexparser
@@ -53,6 +53,7 @@ MAX_BIBTEX_BYTES = 48 * 1024 * 1024
 NOT_PAPERS = ("string", "preamble", "comment")
 
 _ENTRY_START = re.compile(r"[ \t]*@[ \t]*([A-Za-z]+)[ \t]*([{(])[ \t]*([^,\s{}()]*)")
+_ENTRY_AT_LINE_START = re.compile(r"^[ \t]*@[ \t]*([A-Za-z]+)[ \t]*([{(])[ \t]*([^,\s{}()]*)", re.MULTILINE)
 _TOKENS = re.compile(r"[{}()\n]")
 _AUTHOR_SEPARATOR = re.compile(r"\s+and\s+", re.IGNORECASE)
 
@@ -62,6 +63,8 @@ class ScannedEntry:
     line: int  # where its '@' is
     kind: str  # entry type, lower case
     key: str  # its citation key ("" for @string and the like)
+    start: int = 0  # its text is text[start:end]
+    end: int = 0
 
 
 def looks_like_bibtex(lines: list[str]) -> bool:
@@ -82,23 +85,15 @@ def scan_entries(text: str, path: Path) -> list[ScannedEntry]:
     current: ScannedEntry | None = None
     opener, depth = "", 0
 
-    def starts_entry(at: int) -> re.Match | None:
-        line_start = text.rfind("\n", 0, at) + 1
-        return _ENTRY_START.match(text, line_start) if text[line_start:at].strip(" \t") == "" else None
-
     while position < len(text):
         if current is None:
-            at = text.find("@", position)
-            if at < 0:
-                break
-            line += text.count("\n", position, at)
-            match = starts_entry(at)
+            match = _ENTRY_AT_LINE_START.search(text, position)  # one pass: '@' in the middle of a line is text
             if match is None:
-                position = at + 1
-                continue
-            current = ScannedEntry(line, match.group(1).lower(), match.group(3))
+                break
+            line += text.count("\n", position, match.start(1))
+            current = ScannedEntry(line, match.group(1).lower(), match.group(3), match.start())
             opener, depth = match.group(2), (1 if match.group(2) == "{" else 0)
-            line += text.count("\n", at, match.end())
+            line += text.count("\n", match.start(1), match.end())
             position = match.end()
             continue
         token = _TOKENS.search(text, position)
@@ -124,10 +119,10 @@ def scan_entries(text: str, path: Path) -> list[ScannedEntry]:
             if depth < 0 or (depth == 0 and opener == "("):
                 raise PapersiteError.at(path, line, f"entry {_name(current)} (line {current.line}): a '}}' closes no '{{'")
             if depth == 0:
-                found.append(current)
+                found.append(replace(current, end=position))
                 current = None
         elif char == ")" and opener == "(" and depth == 0:
-            found.append(current)
+            found.append(replace(current, end=position))
             current = None
     if current is not None:
         raise PapersiteError.at(path, current.line, f"entry {_name(current)}: unbalanced braces: {max(depth, 1)} '{{' never closed before the file ends")
@@ -151,10 +146,14 @@ def read_bibtex(lines: list[str], path: Path) -> Listing:
     text = "\n".join(lines)
     if len(text) > MAX_BIBTEX_BYTES:
         raise PapersiteError.at(path, 1, f"this bibliography is {len(text) / 2**20:.0f} MiB; a BibTeX listing may hold at most {MAX_BIBTEX_BYTES // 2**20} MiB (split it into several files)")
-    scanned = [entry for entry in scan_entries(text, path) if entry.kind not in NOT_PAPERS]
+    every = scan_entries(text, path)
+    scanned = [entry for entry in every if entry.kind not in NOT_PAPERS]
     parser = BibTexParser(common_strings=True, ignore_nonstandard_types=False, interpolate_strings=True)
+    # The parser is handed the entries alone: what lies between them is ignored by BibTeX, and pyparsing
+    # would try every '@' of it (minutes for a line of them).
+    entries_text = "\n\n".join(text[entry.start : entry.end] for entry in every)
     try:
-        parsed = bibtexparser.loads(text, parser).entries
+        parsed = bibtexparser.loads(entries_text, parser).entries
     except RecursionError:
         raise PapersiteError.at(path, 1, "this bibliography nests too deeply to read") from None
     except Exception as error:  # the parser's own exceptions name no line; ours does

@@ -53,7 +53,7 @@ MAX_TABLE_BYTES = 96 * 1024 * 1024
 
 # Our field -> the header names it is known by, reduced to letters and digits (``_key``).
 COLUMN_NAMES: dict[str, tuple[str, ...]] = {
-    "title": ("title", "papertitle", "articletitle", "papername", "name"),
+    "title": ("title", "papertitle", "articletitle", "papername"),
     "authors": ("authors", "author", "authorlist", "authornames", "creators", "creator", "by"),
     "abstract": ("abstract", "abstractnote", "summary", "description"),
     "year": ("year", "publicationyear", "pubyear", "date", "publicationdate"),

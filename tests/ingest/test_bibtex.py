@@ -138,3 +138,20 @@ def test_any_bibliography_is_read_or_refused_with_a_line(text: str) -> None:
         return
     for entry in listing.entries:
         assert entry.line >= 1 and all(isinstance(a, str) and a.strip() for a in entry.authors)
+
+
+def test_a_100_mb_bibliography_is_refused_before_it_is_parsed() -> None:
+    entry = "@misc{k, title={A title}, abstract={" + "words " * 150 + "}}\n"
+    text = entry * (100 * 2**20 // len(entry) + 1)
+    started = time.process_time()
+    with pytest.raises(PapersiteError) as error:
+        read(text)
+    assert error.value.first.line == 1 and "at most 48 MiB" in error.value.first.message
+    assert time.process_time() - started < 20  # decoding and splitting lines only: the parser never runs
+
+
+def test_text_between_entries_is_skipped_in_one_pass() -> None:
+    started = time.process_time()
+    listing = read("@misc{k, title={Kept}}\n" + "@" * 2_000_000 + "\nfree text @ here\n@misc{j, title={Also}}\n")
+    assert [(e.title, e.line) for e in listing.entries] == [("Kept", 1), ("Also", 4)]
+    assert time.process_time() - started < 5  # the parser never sees the line of '@' (pyparsing took minutes on it)

@@ -116,7 +116,7 @@ def test_json_bad_line_names_file_and_line():
         (b"  \n\n \r\n", "empty"),
         (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"),
         (b"caf\xe9\n", "not UTF-8"),
-        (b"name,score\nalice,3\n", "unrecognised"),
+        (b"name,score\nalice,3\n", "found columns 'name', 'score'"),  # a sheet, whose header names no paper field
     ],
 )
 def test_bad_files_are_errors_naming_the_file(data, message):
