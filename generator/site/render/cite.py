@@ -172,10 +172,16 @@ def _bibtex_value(text: str) -> str:
 
 
 def _known_url(paper: PaperRecord) -> str | None:
-    for name in ("openreview", "pdf"):
+    for name in ("openreview", "pdf", "url", "arxiv"):
         if is_web_url(paper.links.get(name, "")):
             return paper.links[name].strip()
     return None
+
+
+def _doi(paper: PaperRecord) -> str | None:
+    """The DOI itself ("10.5555/12345") of a paper whose ``doi`` link is a doi.org URL."""
+    found = re.match(r"^https://(?:dx\.)?doi\.org/(10\.\S+)$", paper.links.get("doi", "").strip())
+    return found.group(1) if found else None
 
 
 def _submitted_note(paper: PaperRecord, venue: Venue) -> str | None:
@@ -205,6 +211,9 @@ def bibtex(paper: PaperRecord, venue: Venue) -> str:
     url = _known_url(paper)
     if url:
         fields.append(("url", _bibtex_value(url)))
+    doi = _doi(paper)
+    if doi:
+        fields.append(("doi", _bibtex_value(doi)))
     notes = [] if published else [note for note in (_submitted_note(paper, venue),) if note]
     if not title:
         notes.append(UNKNOWN_TITLE_NOTE)
@@ -234,6 +243,9 @@ def ris(paper: PaperRecord, venue: Venue) -> str:
     url = _known_url(paper)
     if url:
         lines.append(f"UR  - {url}")
+    doi = _doi(paper)
+    if doi:
+        lines.append(f"DO  - {doi}")
     submitted = None if published else _submitted_note(paper, venue)
     if submitted:
         lines.append(f"N1  - {submitted}")

@@ -30,7 +30,7 @@ from generator.ingest.titles import plain_text, split_sentences
 from generator.problems import PapersiteError
 from generator.corrections.form import ABSTRACT_FROM_PAGE, MAX_URL_BYTES, prefill_url
 
-LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page"}
+LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page", "doi": "DOI", "url": "Web page"}
 
 
 @dataclass(frozen=True)

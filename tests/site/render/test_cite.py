@@ -164,3 +164,11 @@ def test_a_decision_outranks_the_entry_type_and_a_preprint_is_not_called_a_submi
     assert not any(line.startswith("N1") for line in cite.ris(preprint, arxiv).splitlines())
     assert "Submitted" not in cite.citation_line(preprint, arxiv) and "arXiv 2023" in cite.citation_line(preprint, arxiv)
     assert cite.bibtex(paper(decision=None, entry_type="unknown-kind"), ICLR).startswith("@inproceedings{")
+
+
+def test_a_doi_link_is_cited_as_a_doi_and_a_web_page_as_the_url():
+    linked = paper(links={"doi": "https://doi.org/10.5555/12345", "url": "https://example.org/p"})
+    got = fields(cite.bibtex(linked, ICLR))
+    assert got["doi"] == "10.5555/12345" and got["url"] == "https://example.org/p"
+    assert "DO  - 10.5555/12345" in cite.ris(linked, ICLR).splitlines()
+    assert "doi" not in fields(cite.bibtex(paper(links={"doi": "javascript:x"}), ICLR))
