@@ -1,4 +1,4 @@
-"""OpenReview API v2 notes: a dump of ``/notes`` (a JSON list of notes, ``{"notes": [...]}``, or one per line).
+"""OpenReview API notes: a dump of ``/notes`` (a JSON list of notes, ``{"notes": [...]}``, or one per line).
 
 In:  the JSON records of a listing (each a note: ``id``, ``forum``, ``content.<field>.value``)
      and the site's taxonomy.
@@ -45,9 +45,12 @@ _SUBMITTED = re.compile(r"^submitted\s+to\s+(?P<venue>.+)$", re.IGNORECASE)
 
 
 def is_note(item: Any) -> bool:
-    """An API v2 note: an object whose ``content`` holds fields as ``{"value": ...}``."""
+    """An API v2 note: an object whose ``content`` holds fields as ``{"value": ...}`` (or, as the older
+    API v1 wrote them, a ``content`` with the values themselves and a ``title``)."""
     content = item.get("content") if isinstance(item, dict) else None
-    return isinstance(content, dict) and any(isinstance(v, dict) and "value" in v for v in content.values())
+    if not isinstance(content, dict):
+        return False
+    return any(isinstance(v, dict) and "value" in v for v in content.values()) or isinstance(content.get("title"), str)
 
 
 def notes_of(data: Any) -> list[Any] | None:
@@ -79,7 +82,7 @@ def read_notes(records: list[tuple[int, Any]], path: Path, taxonomy: Taxonomy | 
 
 def _value(content: dict, name: str) -> Any:
     field = content.get(name)
-    return field.get("value") if isinstance(field, dict) else None
+    return field.get("value") if isinstance(field, dict) else field  # v2: {"value": ...}; v1: the value
 
 
 def _text(content: dict, name: str, path: Path, line: int) -> str | None:

@@ -114,3 +114,9 @@ def test_a_hostile_forum_id_gives_no_link() -> None:
 def test_our_json_records_are_not_taken_for_notes() -> None:
     listing = read(json.dumps([{"title": "Plain", "abstract": ABSTRACT, "content": "text"}], indent=1))
     assert listing.format == "json"
+
+
+def test_notes_of_the_older_api_hold_their_values_directly() -> None:
+    old = {"id": "v1", "forum": "v1", "content": {"title": "Old API", "authors": ["Ann Lee", "Bo Chen"], "abstract": ABSTRACT, "venue": "ICLR 2023 poster"}}
+    entry = read(json.dumps([old], indent=1)).entries[0]
+    assert (entry.title, entry.authors, entry.decision, entry.texts) == ("Old API", ["Ann Lee", "Bo Chen"], "Accept (Poster)", {"venue": "ICLR 2023"})
