@@ -151,7 +151,7 @@ def read_table(lines: list[str], path: Path, columns: Mapping[str, str]) -> List
             f"a title or abstract column is needed, and the columns papersite knows are {known} "
             "(or map yours in papersite.yml: listings: {FILE: {columns: {title: ...}}})",
         )
-    missing = sorted(set(columns.values()) - {c.strip() for c in cells})
+    missing = sorted(header for header in columns.values() if _key(header) not in {_key(c) for c in cells})
     if missing:
         raise PapersiteError.at(path, first, f"papersite.yml maps columns this sheet does not have: {', '.join(missing)} (found {', '.join(cells[:20])})")
     listing = Listing(path, FORMAT_CSV, [])
@@ -166,36 +166,22 @@ def read_table(lines: list[str], path: Path, columns: Mapping[str, str]) -> List
 
 
 def _rows(lines: list[str], first: int, separator: str, path: Path) -> Iterator[tuple[int, list[str]]]:
-    """(line where the row starts, cells) per row after the header."""
-    counted = iter(_numbered(lines, first))
-    numbers: list[int] = []
-
-    def feed() -> Iterator[str]:
-        for number, text in counted:
-            numbers.append(number)
-            yield text
-
-    reader = csv.reader(feed(), delimiter=separator, strict=False)
+    """(line where the row starts, cells) per row after the header, which is on line ``first - 1``."""
+    reader = csv.reader((line + "\n" for line in lines), delimiter=separator)
     previous = csv.field_size_limit(MAX_FIELD_CHARS)
     try:
-        start = first
         while True:
+            start = first + reader.line_num  # line_num: the lines the reader has taken so far
             try:
                 row = next(reader)
             except StopIteration:
                 return
             except csv.Error as error:
-                where = numbers[-1] if numbers else start
+                where = first + reader.line_num - 1
                 raise PapersiteError.at(path, where, f"not a readable CSV row ({error}; a cell holds at most {MAX_FIELD_CHARS:,} characters)") from None
             yield start, row
-            start = (numbers[-1] if numbers else start) + 1
     finally:
         csv.field_size_limit(previous)  # the limit is the csv module's, process-wide: give it back
-
-
-def _numbered(lines: list[str], first: int) -> Iterator[tuple[int, str]]:
-    for offset, line in enumerate(lines):
-        yield first + offset, line + "\n"
 
 
 _AND = re.compile(r",?\s+(?:and|&)\s+")
