@@ -150,3 +150,25 @@ def test_the_same_paper_in_a_bib_and_in_json_is_one_page_and_all_formats_build_o
     zhang_html = (root / "site" / "papers" / zhang.slug / "index.html").read_text(encoding="utf-8")
     assert "@article{" in zhang_html and "journal = {CoRL 2024}" in zhang_html
     assert 'name="citation_journal_title" content="CoRL 2024"' in zhang_html
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "where"),
+    [
+        ("lab.bib", BIBTEX.replace("title = {Contact-Rich", "title = {{Contact-Rich"), "lab.bib:8: entry 'zhang2024': unbalanced braces"),
+        ("export.ris", RIS.replace("ER  - \nTY  - JOUR", "TY  - JOUR"), "export.ris:1: record starting here has no 'ER  -'"),
+        ("sheet.csv", "Name,Writers\nx,y\n", "sheet.csv:1: cannot read this sheet's header: found columns 'Name', 'Writers'"),
+        ("notes.json", json.dumps([{"id": "a", "content": {"title": {"value": ["not text"]}}}], indent=1), "notes.json:1: content.title.value must be text"),
+    ],
+)
+def test_a_broken_listing_of_any_format_stops_the_import_before_a_page_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, where: str
+) -> None:
+    root = tmp_path / "site"
+    assert main(["init", str(root)]) == 0
+    (root / "corpus" / name).write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--project", str(root), "import"]) != 0
+    err = capsys.readouterr().err
+    assert f"corpus/{where}" in err and "nothing was written" in err, err
+    assert "Traceback" not in err and list((root / "site_src" / "papers").glob("*.md")) == []

@@ -107,7 +107,7 @@ def scan_entries(text: str, path: Path) -> list[ScannedEntry]:
             if nxt is not None and nxt.group(1).lower() not in ("comment",) and _is_entry_line(text, position):
                 raise PapersiteError.at(
                     path, current.line,
-                    f"entry {_name(current)}: unbalanced braces: {depth - (opener == '{')} '{{' still open where "
+                    f"entry {_name(current)}: unbalanced braces: {depth} '{{' still open where "
                     f"the next entry (@{nxt.group(1)}) starts at line {line}",
                 )
         elif char == "{":
