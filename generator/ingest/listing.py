@@ -113,7 +113,8 @@ def _decode(data: bytes, path: Path) -> str:
 # Greedy and anchored on the one '¶' at the end: linear (a lazy group before \s* made a
 # line of spaces quadratic); the title's trailing spaces are stripped in code.
 _NUMBERED_TITLE = re.compile(r"^(\d+)(.*)¶$")
-_LINKS_LINE = re.compile(r"^(\[[^\]]+\]\s*)+$")
+# "[openreview] [pdf]": labels in brackets; never a one-line JSON array ('[{"title": ...}]').
+_LINKS_LINE = re.compile(r"^(\[[^\]{}\"]+\]\s*)+$")
 MAX_ENTRY_DIGITS = 9
 
 

@@ -292,3 +292,8 @@ def test_a_header_announcing_an_unreasonable_count_is_refused_at_its_line(count)
     with pytest.raises(PapersiteError, match=r"^listing.dat:3: header announces .* papers; expected at most 10,000,000"):
         listing(text)
     assert listing(text.replace(count, "10,000,000")).announced == 10_000_000
+
+
+def test_a_one_line_json_array_is_json_not_a_links_line():
+    result = listing(json.dumps([{"title": "One line", "abstract": PROSE}]), "one.json")
+    assert result.format == "json" and result.entries[0].title == "One line"
