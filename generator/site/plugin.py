@@ -4,7 +4,8 @@ On config, the plugin stages the docs dir (``stage.py``) and points MkDocs at it
 unless ``papersite build`` already did (then ``docs_dir`` is the staged dir).
 After the build it runs the post-build step (``postbuild.py``: author and keyword
 pages from their shell page) that ``papersite build`` runs after either engine.
-While serving, it also watches ``site_src`` so an edited paper page is restaged.
+While serving, it also watches ``site_src`` so an edited paper page is restaged. The 404
+page gets links relative to the site's root (MkDocs makes them absolute from site_url).
 From the config hook to the end of the build it holds the project lock
 (``pages/store.py``), as ``papersite build`` does: ``mkdocs build`` replaces
 ``site/`` and must not do it under a running build, nor a build under it.
@@ -17,7 +18,9 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from mkdocs import utils
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin
@@ -89,6 +92,21 @@ class PapersitePlugin(BasePlugin):
             # (MkDocs keeps custom_dir as an attribute of the theme, not among its settings)
             dirs.insert(1 if getattr(config.theme, "custom_dir", None) else 0, str(TEMPLATES_DIR))
         return config
+
+    def on_template_context(self, context, template_name: str, config: MkDocsConfig):  # noqa: ANN001, ANN201 (mkdocs' signature)
+        """The 404 page's links relative to the site's root, as the root's own pages have them.
+
+        MkDocs makes an error page's links absolute from site_url's path (/iclr2025/…), which
+        breaks wherever the site is served from another path (``python -m http.server -d site``,
+        a fork's Pages). ``templates/404.html`` finds the root where it is served and sets it as
+        the page's ``<base>``; it is handed site_url's path as its first guess."""
+        if not utils.is_error_template(template_name):
+            return context
+        context["base_url"] = "."
+        context["extra_css"] = [utils.normalize_url(str(path), None, ".") for path in config.extra_css]
+        context["extra_javascript"] = [utils.normalize_url(str(path), None, ".") for path in config.extra_javascript]
+        context["ps_site_path"] = urlsplit(config.site_url or "/").path
+        return context
 
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:  # noqa: ANN001 (mkdocs' signature)
         # The same whitespace the post-build step takes out of the shell pages (postbuild.squeeze_html).

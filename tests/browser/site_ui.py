@@ -9,11 +9,17 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-# Header search: MkDocs Material's (input in the header, a label toggles it on
-# small screens) or Zensical's (a button opens a dialog with a combobox).
-HEADER_SEARCH_TOGGLE = "button.md-search__button:visible, label[for=__search]:visible"
+# Header search: ours (a field in the header; below 60em a search button opens it full screen)
+# or Zensical's (a button opens a dialog with a combobox).
+HEADER_SEARCH_TOGGLE = "button.md-search__button:visible, [data-ps-search-open]:visible, label[for=__search]:visible"
 HEADER_SEARCH_INPUT = "input.md-search__input:visible, input[role=combobox][aria-label=Search]:visible"
 HEADER_SEARCH_RESULT = ".md-search-result__item, [role=listbox][aria-label='Search results'] [role=option]"
+
+# Our header search as a combobox: the field, its listbox of links, the selected one.
+SEARCH_OPTIONS = "[data-ps-search-results] [role=option]"
+SEARCH_SELECTED = "[data-ps-search-results] [role=option][aria-selected=true]"
+SEARCH_OPEN_BUTTON = "[data-ps-search-open]"
+SKIP_LINK = "a.md-skip"
 
 PAPER_HREF = re.compile(r"(?:^|/)papers/([^/?#]+)/?(?:[?#].*)?$")
 
@@ -104,3 +110,27 @@ def horizontal_overflow(page) -> dict:
             return {scrollWidth: document.documentElement.scrollWidth, innerWidth: width, wide: wide.slice(0, 8)};
         }"""
     )
+
+
+def open_header_search(page) -> None:
+    """Open the header search as a reader does: the field on a desktop, the search button on a phone."""
+    button = page.locator(SEARCH_OPEN_BUTTON)
+    if not button.is_visible():
+        page.locator("[data-ps-search-input]").click()
+        return
+    button.click()
+    page.wait_for_function("document.activeElement && document.activeElement.matches('[data-ps-search-input]')")
+
+
+def wait_for_search_answer(page, query: str, state: str = "full") -> None:
+    """Wait until header search shows its answer to ``query`` (``full``: every index has answered)."""
+    page.wait_for_function(
+        "([q, state]) => { const l = document.querySelector('[data-ps-search-results]');"
+        " return l && l.getAttribute('data-ps-query') === q && (state !== 'full' || l.getAttribute('data-ps-state') === 'full'); }",
+        arg=[query, state],
+    )
+
+
+def option_hrefs(page) -> list[str]:
+    """The links of header search's results, in order."""
+    return page.locator(SEARCH_OPTIONS).evaluate_all("options => options.map(o => o.href)")

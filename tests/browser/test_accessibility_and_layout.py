@@ -34,19 +34,57 @@ PAGE_KINDS = ["home", "paper", "inferred paper", "index", "explore", "papers", "
               "keyword", "author", "keywords", "authors"]
 
 
-@pytest.mark.parametrize("kind", PAGE_KINDS)
-def test_no_serious_or_critical_axe_violation(site_page, page_paths, kind):
+# the kinds a reader meets most, checked at a phone's width too
+PHONE_KINDS = ["home", "paper", "author", "keyword", "subarea", "explore", "stats", "about"]
+
+
+def serious_axe_violations(page) -> list[str]:
+    """What axe-core finds of serious or critical impact on the page as it is now, described."""
     from axe_playwright_python.sync_playwright import Axe
 
+    violations = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} -- e.g. {', '.join(str(n['target']) for n in v['nodes'][:3])}"
+        for v in violations if v.get("impact") in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("kind", PAGE_KINDS)
+def test_no_serious_or_critical_axe_violation(site_page, page_paths, kind):
     site_page.goto(page_paths[kind])
     site_page.page.wait_for_load_state("networkidle")
-    violations = Axe().run(site_page.page).response["violations"]
-    bad = [v for v in violations if v.get("impact") in ("serious", "critical")]
-    described = [
-        f"{v['id']} ({v['impact']}): {v['help']} -- e.g. {', '.join(str(n['target']) for n in v['nodes'][:3])}"
-        for v in bad
-    ]
-    assert not bad, f"{page_paths[kind] or '/'}: axe finds\n" + "\n".join(described)
+    bad = serious_axe_violations(site_page.page)
+    assert not bad, f"{page_paths[kind] or '/'}: axe finds\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("kind", PHONE_KINDS)
+def test_no_serious_or_critical_axe_violation_on_a_phone(phone_page, page_paths, kind):
+    phone_page.goto(page_paths[kind])
+    phone_page.page.wait_for_load_state("networkidle")
+    bad = serious_axe_violations(phone_page.page)
+    assert not bad, f"{page_paths[kind] or '/'} at 390 px: axe finds\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_serious_or_critical_axe_violation_with_the_search_open(page_factory, site, papers, width):
+    """The open search: its status line, pages and papers with the query's words marked, abstract
+    snippets, and a result selected by the arrow keys."""
+    from site_ui import SEARCH_SELECTED, open_header_search, wait_for_search_answer
+
+    options = {"viewport": {"width": width, "height": 900 if width > 600 else 844}}
+    if width < 600:
+        options.update(is_mobile=True, has_touch=True, device_scale_factor=3)
+    page = page_factory(site, **options).page
+    page.goto(site.url(""))
+    query = max((k for p in papers for k in p.keywords), key=lambda k: (sum(k in p.keywords for p in papers), k))
+    open_header_search(page)
+    page.keyboard.type(query)
+    wait_for_search_answer(page, query)
+    page.locator(".ps-snippet").first.wait_for()
+    page.keyboard.press("ArrowDown")
+    page.locator(SEARCH_SELECTED).wait_for()
+    bad = serious_axe_violations(page)
+    assert not bad, f"search for {query!r} open at {width} px: axe finds\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("kind", PAGE_KINDS)

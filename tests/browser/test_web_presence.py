@@ -139,6 +139,60 @@ def pages_site(site_dir, site_url):
     server.server_close()
 
 
+def _pages_server(site_dir: Path, prefix: str) -> tuple[http.server.ThreadingHTTPServer, LocalSite]:
+    handler = functools.partial(type("Handler", (_PagesHandler,), {"prefix": prefix}), directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, LocalSite(root=site_dir, base_url=f"http://127.0.0.1:{server.server_address[1]}{prefix}")
+
+
+@pytest.fixture(scope="module")
+def fork_site(site_dir):
+    """The site as a fork's GitHub Pages would serve it: under a path that is not site_url's."""
+    server, local = _pages_server(site_dir, "/someones-fork/")
+    yield local
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("served", ["404.html opened from the site's root", "a fork's unknown address", "an unknown address"])
+def test_the_404_page_is_styled_and_its_links_work_wherever_the_site_is_served(page_factory, site, fork_site, pages_site,
+                                                                              served, width):
+    local, address = {"404.html opened from the site's root": (site, "404.html"),
+                      "a fork's unknown address": (fork_site, "papers/no-such-paper/"),
+                      "an unknown address": (pages_site, "no/such/page/")}[served]
+    options = {"viewport": {"width": width, "height": 900}}
+    if width < 600:
+        options.update(is_mobile=True, has_touch=True)
+    visit = page_factory(local, **options)
+    page = visit.page
+    failed = []
+    page.on("response", lambda r: failed.append((r.request.method, r.url)) if r.status >= 400 and r.url != local.url(address) else None)
+    page.goto(local.url(address))
+    page.wait_for_load_state("networkidle")
+    if local is not pages_site:
+        # served elsewhere than site_url says, the page finds the site's root (by asking for the site's
+        # script folder by folder, HEAD) while the browser may already fetch from site_url's path
+        published = urlsplit(pages_site.base_url).path
+        failed = [(m, u) for m, u in failed if m != "HEAD" and not urlsplit(u).path.startswith(published)]
+    assert not failed, f"{served}: requests failed: {failed}"
+    # styled: Material's header is its primary colour, papersite.css hides the search field's label,
+    # papersite.js filled the header's search box
+    header = page.locator("header.md-header").evaluate("h => getComputedStyle(h).backgroundColor")
+    assert header not in ("rgba(0, 0, 0, 0)", "transparent"), f"{served}: the header is unstyled"
+    assert page.locator("label[for=ps-404-q]").evaluate("l => l.getBoundingClientRect().width") <= 1
+    assert page.locator("[data-ps-search-input]").count() == 1, f"{served}: papersite.js did not run"
+    assert page.get_by_role("heading", name="Page not found").is_visible()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert urlsplit(page.url).path == urlsplit(local.url(address)).path, f"{served}: the skip link left the page for {page.url}"
+    link = page.locator("main article").get_by_role("link", name="Topics", exact=True)
+    with page.expect_navigation():
+        link.click()
+    assert page.url == local.url("topics/") and page.get_by_role("heading", name="Topics", exact=True).is_visible()
+
+
 def test_unknown_address_shows_search_and_the_indexes(page_factory, pages_site):
     visit = page_factory(pages_site, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = visit.page

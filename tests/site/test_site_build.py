@@ -15,7 +15,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 import yaml
@@ -490,3 +490,140 @@ def test_a_projects_theme_override_reaches_every_page_kind(tmp_path):
         html = _html(config, url.rstrip("/"))
         assert '<meta name="project-theme" content="main.html">' in html, url
         assert re.search(r'<link rel="stylesheet" href="[./]*project\.css">', html), url
+
+
+class _StatedCounts(HTMLParser):
+    """What a built page says it counts, and what it lists: its lead's "N papers", the paper items of
+    each list (by id), list controls' "N papers" (by the list they control), Explore links' "Open
+    these N papers", count badges beside links, and the home page's cards."""
+
+    VOID = {"br", "img", "input", "meta", "link", "hr", "source", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, dict]] = []
+        self.lead: int | None = None
+        self.items: dict[str, int] = {}      # paper list id -> its items
+        self.shown: dict[str, int] = {}      # list id -> what its controls' output says
+        self.explore: list[int] = []
+        self.badges: list[tuple[str, int]] = []  # (href, count): badges that count a linked page's papers
+        self.cards: dict[str, int] = {}      # href -> number, on the home page
+        self.entries: set[str] = set()       # the pages an index lists (authors, keywords, sub-areas)
+        self._text: list[str] | None = None
+        self._href: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        parent = self.stack[-1] if self.stack else ("", {})
+        if tag == "li" and parent[0] in ("ul", "ol") and "ps-papers" in (parent[1].get("class") or "").split():
+            list_id = parent[1].get("id", "")
+            self.items[list_id] = self.items.get(list_id, 0) + 1
+        if tag in ("ul", "ol") and "ps-papers" in classes:
+            self.items.setdefault(attrs.get("id", ""), 0)
+        if tag == "a":
+            self._href = attrs.get("href")
+            if self._in("ps-columns") and "#" not in (self._href or "#"):
+                self.entries.add(self._href)
+        if (tag == "p" and self.lead is None and any(t == "article" for t, _ in self.stack)
+                and not classes) or tag == "output" or (tag == "span" and "ps-count" in classes
+                and "shared" not in (attrs.get("title") or "")) or (tag == "a" and self._in("ps-cards")):
+            self._text = []
+            self._what = (tag, attrs, self._href if tag == "span" else None)
+        if tag not in self.VOID:
+            self.stack.append((tag, attrs))
+
+    def _in(self, cls: str) -> bool:
+        return any(cls in (a.get("class") or "").split() for _, a in self.stack)
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+        if self._href and "Open these" in data:
+            self.explore.append(int(re.search(r"Open these ([\d,]+) papers", data).group(1).replace(",", "")))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+        if self._text is None or tag != self._what[0]:
+            return
+        text, (kind, attrs, href) = " ".join("".join(self._text).split()), self._what
+        self._text = None
+        number = re.match(r"([\d,]+)(?: papers?\b|$| )", text)
+        if not number:
+            return
+        count = int(number.group(1).replace(",", ""))
+        if kind == "p" and re.match(r"[\d,]+ papers?\b", text):
+            self.lead = count
+        elif kind == "output":
+            self.shown[self._list_of(attrs)] = count
+        elif kind == "span" and href:
+            self.badges.append((href, count))
+        elif kind == "a":
+            self.cards[attrs.get("href", "")] = count
+
+    def _list_of(self, attrs) -> str:
+        for _, a in reversed(self.stack):
+            if "data-ps-list" in a:
+                return a["data-ps-list"]
+        return ""
+
+
+def stated_count_mismatches(site: Path) -> list[str]:
+    """Every count a built site states that differs from the list it stands for."""
+    pages: dict[str, _StatedCounts] = {}
+    for path in sorted(site.rglob("index.html")):
+        url = path.parent.relative_to(site).as_posix()
+        url = "" if url == "." else url + "/"
+        if url.startswith(("assets/", "search/")) or "/_shell/" in url:
+            continue
+        parser = _StatedCounts()
+        parser.feed(path.read_text(encoding="utf-8"))
+        pages[url] = parser
+
+    def papers_of(url: str) -> int | None:
+        """How many papers the page at ``url`` lists as its own (an area: its sub-areas' and the rest)."""
+        page = pages.get(url)
+        if page is None or not (page.items or page.badges):
+            return None
+        own = sum(page.items.values())
+        if url.startswith("topics/") and url.count("/") == 2:  # an area page: its sub-areas count too
+            own += sum(c for href, c in page.badges if not href.startswith(("..", "#")))
+        return own
+
+    wrong = []
+    for url, page in pages.items():
+        for list_id, said in page.shown.items():
+            if said != page.items.get(list_id):
+                wrong.append(f"{url or '/'}: the list's controls say {said} papers, list {list_id!r} holds {page.items.get(list_id)}")
+        listed = papers_of(url)
+        if page.lead is not None and listed is not None and page.lead != listed:
+            wrong.append(f"{url}: says {page.lead} papers, lists {listed}")
+        for said in page.explore:
+            if said != (page.lead if page.lead is not None else listed):
+                wrong.append(f"{url}: an Explore link opens {said} papers, the page has {page.lead}")
+        for href, said in page.cards.items():  # "635 papers", "2,818 authors": what the section lists
+            target_page = pages.get(urlsplit(urljoin(f"http://site/{url}", href)).path.lstrip("/"))
+            counted = (sum(target_page.items.values()) if target_page.items else len(target_page.entries)) if target_page else None
+            if said != counted:
+                wrong.append(f"{url or '/'}: the card {href} says {said}, its page lists {counted}")
+        for href, said in page.badges:
+            target = urlsplit(urljoin(f"http://site/{url}", href))
+            if target.fragment:
+                continue
+            target_url = target.path.lstrip("/")
+            target_page = pages.get(target_url)
+            if target_page is None:
+                continue
+            counted = target_page.lead if target_page.lead is not None else papers_of(target_url)
+            if counted is not None and said != counted:
+                wrong.append(f"{url or '/'}: {href} is counted {said}, its page has {counted}")
+    return wrong
+
+
+def test_every_stated_count_matches_the_list_under_it(real, fixture_site):
+    """A page that says "N papers" lists N (an area: in its sub-areas and its own list); a list's
+    controls and its Explore link count that list; a count beside a link is the linked page's."""
+    for config in (real[0], fixture_site):
+        wrong = stated_count_mismatches(config.site_dir)
+        assert not wrong, f"{config.site_dir}: {len(wrong)} counts differ from their lists:\n" + "\n".join(wrong[:20])

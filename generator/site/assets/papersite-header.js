@@ -1,6 +1,7 @@
 /* papersite header search: the search box in every page's header. As the reader types, it
  * shows the author, keyword and topic pages whose names hold the query, then the first ten
- * papers (papersite-ranking.js), and links to Explore for the rest; Enter opens the first. */
+ * papers (papersite-ranking.js), and links to Explore for the rest; Enter opens the selected
+ * result or else the first, whatever its kind. */
 (function (ps) {
   "use strict";
 
@@ -55,6 +56,9 @@
   /* ---- header search ---- */
   // The box's markup (templates/partials/search.html writes only its place): Material's
   // classes give its look and its #__search toggle; the magnifier is the header's own icon.
+  // It is a combobox (WAI-ARIA APG): the field owns a listbox of links, the arrow keys move a
+  // selection through them (aria-activedescendant: typing goes on in the field), Enter opens
+  // the selected one or else the first, Tab reaches them as links, Escape closes.
   function fillSearchBox(box) {
     if (box.querySelector("[data-ps-search-input]")) return;  // a theme override wrote it whole
     var back = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -66,20 +70,34 @@
     icon.appendChild(back);
     var input = el("input", { type: "text", "class": "md-search__input", name: "q", "aria-label": "Search papers",
       placeholder: "Search papers", autocapitalize: "off", autocorrect: "off", autocomplete: "off",
-      spellcheck: "false", "data-ps-search-input": "" });
+      spellcheck: "false", "data-ps-search-input": "", role: "combobox", "aria-autocomplete": "list",
+      "aria-expanded": "false", "aria-controls": "ps-search-results", "aria-describedby": "ps-search-meta" });
     box.appendChild(el("label", { "class": "md-search__overlay", "for": "__search" }));
     box.appendChild(el("div", { "class": "md-search__inner", role: "search" }, [
       el("form", { "class": "md-search__form", "data-ps-search-form": "" }, [input, icon]),
       el("div", { "class": "md-search__output" }, [
-        el("div", { "class": "md-search__scrollwrap", tabindex: "0" }, [
+        el("div", { "class": "md-search__scrollwrap" }, [
           el("div", { "class": "md-search-result" }, [
-            el("div", { "class": "md-search-result__meta", "data-ps-search-meta": "" },
+            el("div", { "class": "md-search-result__meta", id: "ps-search-meta", "aria-live": "polite", "data-ps-search-meta": "" },
               ["Type to search titles, authors, keywords and abstracts"]),
-            el("ol", { "class": "md-search-result__list", "data-ps-search-results": "" })
+            el("ol", { "class": "md-search-result__list", id: "ps-search-results", role: "listbox",
+              "aria-label": "Pages and papers found", "data-ps-search-results": "" })
           ])
         ])
       ])
     ]));
+  }
+
+  /* The header's search button (below 60em; Material writes it as a <label> for the toggle,
+   * which a keyboard cannot reach and which may not carry a name) as a real button. */
+  function searchButton(open) {
+    var label = document.querySelector('.md-header label.md-header__button[for="__search"]');
+    if (!label) return null;
+    var button = el("button", { type: "button", "class": label.className, "aria-label": "Search", "data-ps-search-open": "" });
+    while (label.firstChild) button.appendChild(label.firstChild);
+    label.replaceWith(button);
+    button.addEventListener("click", open);
+    return button;
   }
 
   function setupHeaderSearch() {
@@ -91,7 +109,8 @@
     var list = box.querySelector("[data-ps-search-results]");
     var meta = box.querySelector("[data-ps-search-meta]");
     var toggle = document.getElementById("__search");
-    var first = null, listening = false;
+    var listening = false, shownFor = null, enterFor = null;
+    var button = searchButton(function () { open(); input.focus(); });
     // Explore with this query (its URL is in the store's schema)
     function exploreHref(eng, text) {
       var url = new URL(ps.href(eng.schema.url("explore")));
@@ -99,21 +118,61 @@
       return url.href;
     }
 
+    function open() {
+      // Material shows the results panel only while its #__search toggle is on
+      if (toggle && !toggle.checked) toggle.checked = true;
+      input.setAttribute("aria-expanded", "true");
+      ps.engine.load();
+    }
+    // closed, focus goes back where the reader opened it from: the field, or the phone's button
+    function close() {
+      if (toggle) toggle.checked = false;
+      input.setAttribute("aria-expanded", "false");
+      select(null);
+      if (button && button.getClientRects().length) button.focus(); else input.focus();
+    }
+
+    /* ---- the selection (aria-activedescendant) ---- */
+    function options() { return Array.prototype.slice.call(list.querySelectorAll("[role=option]")); }
+    function selected() { return list.querySelector("[aria-selected=true]"); }
+    function select(option) {
+      options().forEach(function (o) { o.setAttribute("aria-selected", o === option ? "true" : "false"); });
+      if (option) {
+        input.setAttribute("aria-activedescendant", option.id);
+        option.scrollIntoView({ block: "nearest" });
+      } else {
+        input.removeAttribute("aria-activedescendant");
+      }
+    }
+    function move(step) {
+      var all = options(), at = all.indexOf(selected()) + step;
+      if (!all.length) return;
+      if (at < -1) at = all.length - 1;  // up from the field: the last result
+      select(at >= 0 && at < all.length ? all[at] : null);
+    }
+    // Enter: the selected result, else the first of those shown for this very text
+    function go(text) {
+      var chosen = selected() || (shownFor === text ? options()[0] : null);
+      if (chosen) { location.href = chosen.href; return true; }
+      return false;
+    }
+
     function item(href, heading, lines, extraClass) {
       var article = el("article", { "class": "md-search-result__article md-typeset" }, [el("h1", {}, [heading])].concat(lines));
-      return el("li", { "class": "md-search-result__item" + (extraClass ? " " + extraClass : "") }, [
-        el("a", { href: href, "class": "md-search-result__link", tabindex: "-1" }, [article])
+      return el("li", { "class": "md-search-result__item" + (extraClass ? " " + extraClass : ""), role: "none" }, [
+        el("a", { href: href, "class": "md-search-result__link", role: "option", "aria-selected": "false",
+          id: "ps-search-option-" + list.children.length }, [article])
       ]);
     }
 
     function show(eng, text, result) {
       var found = result.numbers, store = eng.store;
       var match = result.match || ranking.wordMatcher(ranking.parseQuery(text)), col = eng.schema.col;
+      var kept = selected() && selected().getAttribute("href");  // a new answer keeps the reader's place
       list.textContent = "";
       list.setAttribute("data-ps-query", text);
       list.setAttribute("data-ps-state", result.exactOnly || !result.full ? "partial" : "full");
       var pages = result.exactOnly ? [] : matchingPages(eng, text, 3);
-      first = pages.length && pages[0].exact ? pages[0].href : (found.length ? paperHref(eng, store.papers[found[0]]) : null);
       meta.textContent = result.exactOnly ? "A paper with this title (searching for more…)"
         : results.summary(result) + (result.full ? "" : " (searching the abstracts too…)");
       pages.forEach(function (page) {
@@ -129,21 +188,20 @@
         list.appendChild(li);
       });
       if (found.length > 10) {
-        list.appendChild(el("li", { "class": "md-search-result__item" }, [
-          el("a", { href: exploreHref(eng, text), "class": "md-search-result__link ps-more" }, [
-            el("article", { "class": "md-search-result__article md-typeset" }, [
-              el("p", {}, ["All " + found.length.toLocaleString("en") + " results in Explore →"])
-            ])
-          ])
-        ]));
+        list.appendChild(item(exploreHref(eng, text), el("strong", {}, ["All " + found.length.toLocaleString("en") + " results in Explore →"]),
+          [], "ps-more"));
       }
+      shownFor = text;
+      select(kept ? options().filter(function (o) { return o.getAttribute("href") === kept; })[0] || null : null);
+      if (enterFor === text) { enterFor = null; if (!go(text)) location.href = exploreHref(eng, text); return; }
       if (!result.exactOnly) results.addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
     }
 
     function render() {
       var text = input.value;
+      shownFor = null;
       if (!text.trim()) {
-        list.textContent = ""; first = null; list.removeAttribute("data-ps-query");
+        list.textContent = ""; list.removeAttribute("data-ps-query"); select(null);
         meta.textContent = "Type to search titles, authors, keywords and abstracts"; return;
       }
       ps.engine.warmUp(text);
@@ -160,20 +218,28 @@
     }
 
     (window.requestIdleCallback || setTimeout)(ps.engine.firstIndex, { timeout: 2000 });
-    input.addEventListener("focus", function () {
-      // Material shows the results panel only while its #__search toggle is on
-      if (toggle && !toggle.checked) toggle.checked = true;
-      ps.engine.load();
+    input.addEventListener("focus", open);
+    input.addEventListener("input", function () { open(); render(); });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") { e.preventDefault(); open(); move(e.key === "ArrowDown" ? 1 : -1); }
     });
-    input.addEventListener("input", render);
+    // Enter before the answer to the last keystroke is in: it opens that answer's first result
     form.addEventListener("submit", function (e) {
       e.preventDefault();
-      if (first) { location.href = first; return; }
       var text = input.value;
-      ps.engine.load().then(function (eng) { location.href = exploreHref(eng, text); });
+      if (go(text)) return;
+      if (text.trim() && shownFor !== text) { enterFor = text; return; }
+      ps.engine.load().then(function (eng) { location.href = exploreHref(eng, text); });  // nothing found: Explore
+    });
+    // focus leaving the box for another control of the page closes it (the panel would hide that control)
+    box.addEventListener("focusout", function (e) {
+      if (e.relatedTarget && !box.contains(e.relatedTarget) && e.relatedTarget !== button && toggle && toggle.checked) {
+        toggle.checked = false; input.setAttribute("aria-expanded", "false"); select(null);
+      }
     });
     if (toggle) {
       toggle.addEventListener("change", function () {
+        input.setAttribute("aria-expanded", String(toggle.checked));
         if (toggle.checked) { ps.engine.load(); setTimeout(function () { input.focus(); }, 50); }
       });
     }
@@ -181,15 +247,26 @@
       var typing = /^(INPUT|TEXTAREA|SELECT)$/.test((e.target && e.target.tagName) || "") || (e.target && e.target.isContentEditable);
       if (!typing && (e.key === "/" || e.key === "s" || e.key === "f") && !e.ctrlKey && !e.metaKey && !e.altKey) {
         e.preventDefault();
-        if (toggle) toggle.checked = true;
-        ps.engine.load(); input.focus();
+        open(); input.focus();
       } else if (e.key === "Escape" && toggle && toggle.checked) {
-        toggle.checked = false; input.blur();
+        e.preventDefault(); close();
       }
     });
+  }
+
+  /* A skip link, the first thing Tab reaches, to the page's content (Material writes one only on
+   * pages with a table of contents). Made here rather than written into ~48k pages at 12k papers. */
+  function addSkipLink() {
+    var content = document.querySelector(".md-content");
+    if (!content || document.querySelector(".md-skip")) return;
+    content.id = content.id || "ps-content";
+    // the page's own address: the 404 page's <base> is the site's root
+    var skip = el("a", { "class": "md-skip", href: location.pathname + location.search + "#" + content.id }, ["Skip to content"]);
+    document.body.insertBefore(skip, document.body.firstChild);
   }
 
   // the names header search offers as pages, folded while the reader has not typed yet
   ps.engine.afterStore.push(function (eng) { (window.requestIdleCallback || setTimeout)(function () { pageIndex(eng); }); });
   ps.ready(setupHeaderSearch);
+  ps.ready(addSkipLink);
 })(window.papersite);

@@ -93,17 +93,26 @@ def paper_venue(paper: PaperRecord) -> str:
     return " ".join((paper.venue or "").split())
 
 
-def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str]) -> str:
-    """Filter and sort controls for a paper list of ``list_id`` (at ``CONTROLS_FROM`` papers or more),
-    and a link opening the same papers in Explore (``explore``: its URL parameters), unless the list
-    holds one paper: there is nothing to narrow (26k of the 35k author pages at 11,672 papers)."""
+def explore_link(papers: list[PaperRecord], here: str, explore: dict[str, str]) -> str:
+    """A link opening ``papers`` in Explore (``explore``: the URL parameters that select exactly
+    them), unless they are one paper: there is nothing to narrow."""
     if len(papers) < 2:
         return ""
-    open_in = (
+    return (
         f'<p class="ps-explore-link"><a href="{esc(layout.query_url(layout.relative(here, layout.EXPLORE.url()), **explore))}">'
         f"Open these {len(papers):,} papers in Explore</a>"
         " to search within them and narrow them further.</p>"
     )
+
+
+def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: dict[str, str] | None) -> str:
+    """Filter and sort controls for a paper list of ``list_id`` (at ``CONTROLS_FROM`` papers or more),
+    and a link opening the same papers in Explore (``explore``: its URL parameters; None where no
+    Explore filter selects exactly this list), unless the list holds one paper: there is nothing to
+    narrow (26k of the 35k author pages at 11,672 papers). Every count they show is the list's."""
+    if len(papers) < 2:
+        return ""
+    open_in = explore_link(papers, here, explore) if explore is not None else ""
     if len(papers) < CONTROLS_FROM:
         return open_in
     areas = sorted({p.topic.area if p.topic else NO_TOPIC for p in papers})

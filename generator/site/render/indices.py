@@ -21,7 +21,7 @@ from generator.text import fold
 from generator.site.render.views import Views
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
-    DETAIL_TEMPLATE, author_line, crumbs, first_author_key, is_uncertain, item_text, list_controls, paper_list,
+    DETAIL_TEMPLATE, author_line, crumbs, explore_link, first_author_key, is_uncertain, item_text, list_controls, paper_list,
     paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
@@ -242,9 +242,12 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                 crumbs(here, [(layout.TOPICS.url(), "Topics")]),
                 f"<h1>{esc(area.name)}</h1>",
                 f"<p>{_plural(len(area.papers), 'paper')}.{_guesses_note(area.papers)}</p>",
+                # the area's papers in Explore; the list below is only those without a sub-area, and its
+                # controls count those (they counted the whole area: "330 papers" above two)
+                explore_link(area.papers, here, {"topic": area.slug}) if subs else "",
                 f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
                 f'<h2 id="area-only">{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
-                list_controls(area.papers, here, "ps-list", {"topic": area.slug}) if only else "",
+                list_controls(only, here, "ps-list", None if subs else {"topic": area.slug}) if only else "",
                 paper_list(only, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list") if only else "",
             ),
         )

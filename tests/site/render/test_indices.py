@@ -67,3 +67,27 @@ def test_author_pages_list_each_paper_of_the_author_once(setup) -> None:
         page = next(p for p in indices.author_pages(catalog) if p.url == author.url)
         links = re.findall(r'href="\.\./\.\./papers/([^/]+)/"', page.body)
         assert sorted(set(links)) == sorted({p.slug for p in author.papers}), author.name
+
+
+def test_an_area_page_counts_its_papers_without_a_sub_area_where_it_lists_them(setup) -> None:
+    """An area with sub-areas lists only its papers without one: the list's controls count that list,
+    and the Explore link (which opens the whole area) sits under the area's own count."""
+    import dataclasses
+
+    from generator.pages.record import Topic
+
+    first = fixture_records()[0]
+    records = fixture_records() + [
+        dataclasses.replace(first, id=f"o{i}", slug=f"area-only-{i}", title=f"Area only {i}", topic=Topic("Deep Learning", None, "listing"))
+        for i in range(12)
+    ]
+    catalog = build_catalog(records)
+    area = next(a for a in catalog.areas if a.name == "Deep Learning")
+    assert area.subareas and len(area.area_only) == 12 and len(area.papers) > 12
+    text = indices.topics_pages(catalog)[layout.AREA.staged(area.slug)]
+    lead, rest = text.split('<h2 id="subareas">', 1)
+    assert f"{len(area.papers)} papers." in lead and f"Open these {len(area.papers)} papers in Explore" in lead
+    only = rest.split('<h2 id="area-only">', 1)[1]
+    listed = len(re.findall(r'<li[^>]*><a href="[^"]*papers/', only))
+    assert listed == 12
+    assert re.findall(r"(\d[\d,]*) papers?\b", re.sub(r"<[^>]+>", " ", only.split('<ul class="ps-papers"', 1)[0])) == ["12"]
