@@ -42,6 +42,7 @@ from generator.site.postbuild import (
     BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, row_line, shell_markdown, shell_url,
     write_if_changed,
 )
+from generator.site.exports import citation_files, saved_page
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
 
@@ -159,7 +160,8 @@ def _generate(
     # index and detail pages first: a worker may still be finding related papers
     pages = index_pages(catalog, context)
     pages[layout.STATS.staged()] = stats_page(catalog)
-    pages[layout.EXPLORE.staged()] = explore_page()
+    pages[layout.EXPLORE.staged()] = explore_page(catalog)
+    pages[layout.SAVED.staged()] = saved_page()
     bodies: list[list[str]] = []  # [page URL, body] of the index pages staged as their own shell
     for path, text in pages.items():
         if path in files:  # a hand-written page in site_src wins
@@ -209,6 +211,7 @@ def _generate(
         shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(search_files(catalog, config))
+    files.update(citation_files(catalog, context.venue, config.site_name))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
