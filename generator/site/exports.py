@@ -23,6 +23,8 @@ import json
 
 from generator import layout
 from generator.catalog import Catalog
+from generator.config import ProjectConfig
+from generator.site.memo import Fingerprints, Memo
 from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord
 from generator.site.render import cite
@@ -106,11 +108,18 @@ def _json(data: object) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str) -> dict[str, bytes]:
-    """The citation shards and ``exports.json`` (module docstring), rows in slug order in each shard."""
+def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, config: ProjectConfig | None = None) -> dict[str, bytes]:
+    """The citation shards and ``exports.json`` (module docstring), rows in slug order in each shard.
+    With ``config``, a paper's row is kept from the last build while the paper and the venue are
+    as they were (``memo.py``): the three citations of every paper were 1 s a thousand papers."""
+    memo, prints = (Memo(config, "citations") if config else None), Fingerprints()
     rows: dict[str, list[list[str]]] = {}
     for paper in sorted(catalog.papers, key=lambda p: p.slug):
-        rows.setdefault(shard_of(paper.slug), []).append(citation_row(paper, site_venue))
+        row = (memo.value(paper.slug, prints.of(paper, site_venue), lambda: citation_row(paper, site_venue)) if memo
+               else citation_row(paper, site_venue))
+        rows.setdefault(shard_of(paper.slug), []).append(row)
+    if memo:
+        memo.save()
     files = {CITATION_SHARD.format(key): gzipped(_json(found)) for key, found in sorted(rows.items())}
     files[EXPORTS_FILE] = _json(exports_schema(sorted(rows), site_name))
     return files

@@ -211,7 +211,7 @@ def _generate(
         shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(search_files(catalog, config))
-    files.update(citation_files(catalog, context.venue, config.site_name))
+    files.update(citation_files(catalog, context.venue, config.site_name, config))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()

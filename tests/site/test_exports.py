@@ -73,3 +73,17 @@ def test_the_saved_page_says_what_it_needs_without_javascript() -> None:
     noscript = re.search(r"<noscript>(.*?)</noscript>", text, flags=re.S).group(1)
     assert "needs JavaScript" in noscript and 'href="../papers/"' in noscript
     assert re.search(r'<div class="ps-saved" data-ps-saved hidden>', text), "its controls stay hidden until the script runs"
+
+
+def test_rows_kept_from_the_last_build_are_those_a_full_build_makes(tmp_path) -> None:
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path))
+    papers = [paper(), paper(id="f" * 12, slug="zeta-paper", title="Zeta")]
+    first = exports.citation_files(build_catalog(papers), SITE, "X", config)
+    assert first == exports.citation_files(build_catalog(papers), SITE, "X")
+    edited = [papers[0], papers[1].replace(title="Zeta, edited")]
+    again = exports.citation_files(build_catalog(edited), SITE, "X", config)
+    assert again == exports.citation_files(build_catalog(edited), SITE, "X")
+    assert "Zeta, edited" in _rows(again)["zeta-paper"]["bibtex"]
