@@ -48,19 +48,21 @@
   }
 
   /* ---- Save buttons ---- */
-  function showState(button) {
-    var on = has(button.getAttribute("data-ps-save"));
+  // ``saved``: the saved slugs as a Set, read once for all the buttons of a page (11,672 on All papers)
+  function showState(button, saved) {
+    var on = (saved || new Set(read())).has(button.getAttribute("data-ps-save"));
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.textContent = on ? "Saved" : "Save";
   }
   function refreshButtons() {
-    Array.prototype.forEach.call(document.querySelectorAll("button[data-ps-save]"), showState);
+    var saved = new Set(read());
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-ps-save]"), function (b) { showState(b, saved); });
   }
   // a Save button for a paper of a list; ``title`` names it for screen readers (many say "Save")
-  function button(slug, title) {
+  function button(slug, title, saved) {
     var b = el("button", { type: "button", "class": "ps-save ps-save-small", "data-ps-save": slug });
     if (title) b.setAttribute("aria-label", "Save " + title);
-    showState(b);
+    showState(b, saved);
     return b;
   }
   document.addEventListener("click", function (e) {
@@ -188,12 +190,13 @@
     var items = document.querySelectorAll("ul.ps-papers > li, ol.ps-all > li");
     if (!items.length) return;
     schema().then(function (s) {
+      var saved = new Set(read());
       Array.prototype.forEach.call(items, function (li) {
         var a = li.querySelector("a[href]");
         if (!a || li.querySelector("button[data-ps-save]")) return;
         var slug = paperSlugOf(a.getAttribute("href"), s);
         if (!slug) return;
-        var br = li.querySelector("br"), b = button(slug, a.textContent);
+        var br = li.querySelector("br"), b = button(slug, a.textContent, saved);
         li.insertBefore(b, br);
         li.insertBefore(document.createTextNode(" "), b);
       });
