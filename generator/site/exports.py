@@ -40,9 +40,15 @@ CSV_COLUMNS = ("title", "authors", "author_order", "venue", "year", "decision", 
 EXPORTS_VERSION = 1
 
 
+# Every shard is written, empty or not: the files are copied into the site after the engine
+# (stage.browser_data), which removes none, so a shard whose last paper left would stay behind.
+CITATION_SHARDS = (*"0123456789abcdefghijklmnopqrstuvwxyz", "_")
+
+
 def shard_of(slug: str) -> str:
-    """The citations shard a paper's row is in: its slug's first character (slugs are [a-z0-9-])."""
-    return slug[:1]
+    """The citations shard a paper's row is in: its slug's first character (``check`` keeps slugs
+    to [a-z0-9-]), else "_" (papersite-saved.js reads the same rule)."""
+    return slug[:1] if slug[:1] in CITATION_SHARDS else "_"
 
 
 def _csv_line(values: list[str]) -> str:
@@ -120,8 +126,8 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
         rows.setdefault(shard_of(paper.slug), []).append(row)
     if memo:
         memo.save()
-    files = {CITATION_SHARD.format(key): gzipped(_json(found)) for key, found in sorted(rows.items())}
-    files[EXPORTS_FILE] = _json(exports_schema(sorted(rows), site_name))
+    files = {CITATION_SHARD.format(key): gzipped(_json(rows.get(key, []))) for key in CITATION_SHARDS}
+    files[EXPORTS_FILE] = _json(exports_schema(list(CITATION_SHARDS), site_name))
     return files
 
 

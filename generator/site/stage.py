@@ -210,8 +210,7 @@ def _generate(
         papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json", _row_line, prints)
         shell_data[layout.PAPERS_SECTION] = None
     if search:
-        files.update(search_files(catalog, config))
-    files.update(citation_files(catalog, context.venue, config.site_name, config))
+        files.update(browser_data(catalog, config))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
@@ -310,8 +309,16 @@ def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
     (out_dir / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
 
 
+def browser_data(catalog: Catalog, config: ProjectConfig) -> dict[str, bytes]:
+    """What the browser fetches on demand: the search files and the citations it downloads. No
+    page shows them, so they are made beside the engine (``Pending``) and a change of them alone
+    (a retitled paper's citation) runs no engine."""
+    venue = Venue.from_settings(config.venue, config.site_name)
+    return {**search_files(catalog, config), **citation_files(catalog, venue, config.site_name, config)}
+
+
 def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> None:
-    _write_deferred(out_dir, search_files(catalog, config))
+    _write_deferred(out_dir, browser_data(catalog, config))
 
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it

@@ -40,7 +40,7 @@ def test_each_paper_has_the_citations_of_its_page_in_the_shard_its_slug_names() 
     papers = [paper(), paper(id="f" * 12, slug="zeta-paper", title="Zeta", decision=None, venue="ICML 2025")]
     files = exports.citation_files(build_catalog(papers), SITE, "ICLR 2025 Papers")
     schema = json.loads(files[exports.EXPORTS_FILE])
-    assert schema["shards"] == ["o", "z"] and schema["urls"] == {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()}
+    assert schema["shards"] == list(exports.CITATION_SHARDS) and schema["urls"] == {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()}
     rows = _rows(files)
     for p in papers:
         venue = cite.venue_of(p, SITE)
@@ -87,3 +87,9 @@ def test_rows_kept_from_the_last_build_are_those_a_full_build_makes(tmp_path) ->
     again = exports.citation_files(build_catalog(edited), SITE, "X", config)
     assert again == exports.citation_files(build_catalog(edited), SITE, "X")
     assert "Zeta, edited" in _rows(again)["zeta-paper"]["bibtex"]
+
+
+def test_every_shard_is_written_so_none_is_left_from_a_paper_that_left() -> None:
+    files = exports.citation_files(build_catalog([paper(slug="zeta")]), SITE, "X")
+    assert json.loads(gzip.decompress(files[exports.CITATION_SHARD.format("o")])) == []
+    assert exports.shard_of("Ünusual") == "_" and exports.CITATION_SHARD.format("_") in files

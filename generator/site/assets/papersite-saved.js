@@ -114,9 +114,8 @@
   // slug -> citation row, for the papers of ``slugs`` that the site has (a slug it has not is left out)
   function rows(slugs) {
     return schema().then(function (s) {
-      var keys = Array.from(new Set(slugs.map(function (slug) { return slug.charAt(0); }))).filter(function (k) {
-        return s.shards.indexOf(k) >= 0;
-      });
+      // a slug's shard: its first character, else "_" (exports.shard_of)
+      var keys = Array.from(new Set(slugs.map(function (slug) { return s.shards.indexOf(slug.charAt(0)) >= 0 ? slug.charAt(0) : "_"; })));
       return Promise.all(keys.map(function (k) { return shard(s, k); })).then(function (found) {
         var bySlug = new Map();
         found.forEach(function (shardRows) { shardRows.forEach(function (row) { bySlug.set(row[s.col.slug], row); }); });
