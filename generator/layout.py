@@ -162,7 +162,8 @@ KEYWORDS = Route("keywords", "keywords/")
 TOPICS = Route("topics", "topics/")
 EXPLORE = Route("explore", "explore/")
 STATS = Route("stats", "stats/")
-SECTION_ROUTES = (HOME, PAPERS, AUTHORS, KEYWORDS, TOPICS, EXPLORE, STATS)
+SAVED = Route("saved", "saved/")  # the reader's saved papers (kept in their browser), and lists shared as links
+SECTION_ROUTES = (HOME, PAPERS, AUTHORS, KEYWORDS, TOPICS, EXPLORE, STATS, SAVED)
 
 
 def route_of(url_path: str) -> tuple[Route, tuple[str, ...]] | None:

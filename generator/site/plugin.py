@@ -32,6 +32,7 @@ from generator.problems import PapersiteError
 from generator.site.build import gc_for_builds, source_date_epoch
 from generator.site.postbuild import run_postbuild, squeeze_html
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
+from generator.site.zensical_config import nav_with_added_sections
 
 
 class PapersitePlugin(BasePlugin):
@@ -83,6 +84,8 @@ class PapersitePlugin(BasePlugin):
             # `mkdocs serve` points site_url at the dev server: links on it must stay there
             if key != "site_url" or self.command != "serve":
                 config[key] = value
+        # an older project's nav gets the section pages added since (zensical_config.ADDED_SECTIONS)
+        config.nav = nav_with_added_sections(config.nav, config.not_in_nav)
         # The templates build their links from the routes (layout.py), as papersite.js does.
         config.extra[layout.ROUTES_EXTRA] = layout.url_patterns()
         # Our templates come from the package, so a project made by `papersite init`

@@ -70,7 +70,8 @@ from generator.site.memo import Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
 from generator.site.search_index import SHARD_KEYS, LunrIndex
 from generator.text import fold
-from generator.site.render.html import block, page
+from generator.site.render.html import block, esc, page
+from generator.pages.decisions import KEY_ORDER, read_decision
 
 SHARDS_DIR = "assets/papersite/search"
 INDEX_SHARD = SHARDS_DIR + "/index-{}.json.gz"  # the short fields' index, one file per shard (search_index.py)
@@ -353,12 +354,27 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     }
 
 
-def explore_page() -> str:
+def _decision_options(catalog: Catalog) -> str:
+    """The decision filter's choices, in the order of ``decisions.KEY_ORDER`` (Explore's decision sort
+    follows it) and "No decision" last where some paper has none; values are the store's decisions."""
+    found = {p.decision for p in catalog.papers if p.decision}
+    rank = {key: i for i, key in enumerate(KEY_ORDER)}
+    ordered = sorted(found, key=lambda d: (rank[read_decision(d).key], d))  # type: ignore[union-attr]
+    options = "".join(f'<option value="{esc(d)}">{esc(d)}</option>' for d in ordered)
+    if found and any(not p.decision for p in catalog.papers):
+        options += f'<option value="{NO_DECISION}" data-ps-none>No decision</option>'
+    return options
+
+
+NO_DECISION = "none"  # the decision filter's value (Explore's URL) for papers without one
+
+
+def explore_page(catalog: Catalog) -> str:
     body = block(
         "<h1>Explore</h1>",
         "<p>Search the titles, authors, keywords and abstracts of every paper, and narrow the results by topic, "
-        "keyword, author or decision. Papers matching every word come first; put words in quotes to find a phrase. "
-        "The address bar keeps your search: copy it to share, reload to come back.</p>",
+        "keyword, author or decision, and sort them by relevance, title or decision. Papers matching every word come first; put words in quotes to find a phrase. "
+        "The address bar keeps your search: copy it to share, reload to come back. Download the results as BibTeX, RIS or CSV.</p>",
         '<form class="ps-explore" data-ps-explore role="search">',
         '<div class="ps-explore-row"><label for="ps-q">Search</label>'
         '<input id="ps-q" name="q" type="search" placeholder="e.g. diffusion, Yoshua Bengio, graph neural networks" autocomplete="off"></div>',
@@ -371,14 +387,18 @@ def explore_page() -> str:
         '<input id="ps-author" name="author" list="ps-author-list" placeholder="Any author" autocomplete="off">'
         '<datalist id="ps-author-list"></datalist></div>',
         '<div class="ps-explore-row"><label for="ps-decision">Decision</label>'
-        '<select id="ps-decision" name="decision"><option value="">Any decision</option></select></div>',
+        f'<select id="ps-decision" name="decision"><option value="">Any decision</option>{_decision_options(catalog)}</select></div>',
         # shown by papersite-explore.js where papers have more than one venue
         '<div class="ps-explore-row" hidden><label for="ps-venue">Venue</label>'
         '<select id="ps-venue" name="venue"><option value="">Any venue</option></select></div>',
+        '<div class="ps-explore-row"><label for="ps-sort">Sort</label>'
+        '<select id="ps-sort" name="sort"><option value="">Relevance</option><option value="title">Title A–Z</option>'
+        '<option value="decision">Decision</option></select></div>',
         '<div class="ps-explore-row"><button type="reset" class="md-button">Clear</button></div>',
         "</form>",
         '<div class="ps-explore-notes" data-ps-explore-notes aria-live="polite"></div>',
         '<p class="ps-explore-count" data-ps-explore-count aria-live="polite">Loading the search index…</p>',
+        '<div class="ps-export" data-ps-export hidden></div>',
         '<div class="ps-explore-facets" data-ps-explore-facets></div>',
         '<ol class="ps-papers ps-explore-results" data-ps-explore-results></ol>',
         '<p><button type="button" class="md-button" data-ps-explore-more hidden>Show more</button></p>',

@@ -42,6 +42,7 @@ from generator.site.postbuild import (
     BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, row_line, shell_markdown, shell_url,
     write_if_changed,
 )
+from generator.site.exports import citation_files, saved_page
 from generator.site.search import explore_page, search_files
 from generator.site.render.stats import stats_page
 
@@ -159,7 +160,8 @@ def _generate(
     # index and detail pages first: a worker may still be finding related papers
     pages = index_pages(catalog, context)
     pages[layout.STATS.staged()] = stats_page(catalog)
-    pages[layout.EXPLORE.staged()] = explore_page()
+    pages[layout.EXPLORE.staged()] = explore_page(catalog)
+    pages[layout.SAVED.staged()] = saved_page()
     bodies: list[list[str]] = []  # [page URL, body] of the index pages staged as their own shell
     for path, text in pages.items():
         if path in files:  # a hand-written page in site_src wins
@@ -208,7 +210,7 @@ def _generate(
         papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json", _row_line, prints)
         shell_data[layout.PAPERS_SECTION] = None
     if search:
-        files.update(search_files(catalog, config))
+        files.update(browser_data(catalog, config))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
@@ -307,8 +309,16 @@ def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
     (out_dir / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
 
 
+def browser_data(catalog: Catalog, config: ProjectConfig) -> dict[str, bytes]:
+    """What the browser fetches on demand: the search files and the citations it downloads. No
+    page shows them, so they are made beside the engine (``Pending``) and a change of them alone
+    (a retitled paper's citation) runs no engine."""
+    venue = Venue.from_settings(config.venue, config.site_name)
+    return {**search_files(catalog, config), **citation_files(catalog, venue, config.site_name, config)}
+
+
 def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> None:
-    _write_deferred(out_dir, search_files(catalog, config))
+    _write_deferred(out_dir, browser_data(catalog, config))
 
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it

@@ -111,6 +111,38 @@ def read_config(text: str, path: str | Path = "mkdocs.yml") -> dict:
     return data
 
 
+# Section pages added after projects were made: a project's nav that names none of them gets them
+# (before "About" where it has one), so an older mkdocs.yml builds (strict mode fails on a page
+# left out of the nav) and shows the new page; naming the page in ``not_in_nav`` keeps it out.
+ADDED_SECTIONS = ((layout.SAVED, "Saved"),)
+
+
+def _nav_pages(nav: Any) -> set[str]:
+    if isinstance(nav, str):
+        return {nav}
+    if isinstance(nav, dict):
+        return set().union(*map(_nav_pages, nav.values())) if nav else set()
+    if isinstance(nav, list):
+        return set().union(*map(_nav_pages, nav)) if nav else set()
+    return set()
+
+
+def nav_with_added_sections(nav: Any, not_in_nav: Any = None) -> Any:
+    """``nav`` with each of ``ADDED_SECTIONS`` it lacks; a nav that is not a list (none: MkDocs
+    lists every page itself) is returned as it is."""
+    if not isinstance(nav, list):
+        return nav
+    named, excluded = _nav_pages(nav), str(not_in_nav or "")
+    nav = list(nav)
+    for route, title in ADDED_SECTIONS:
+        staged = route.staged()
+        if staged in named or route.url() in named or f"/{route.url()}" in excluded:
+            continue
+        about = next((i for i, item in enumerate(nav) if isinstance(item, dict) and "About" in item), len(nav))
+        nav.insert(about, {title: staged})
+    return nav
+
+
 def _plugin_entries(plugins: Any) -> list[tuple[str, Any]]:
     if isinstance(plugins, dict):
         return list(plugins.items())
@@ -145,6 +177,12 @@ def zensical_config(
     if routes is not None:  # the routes our templates build links from (the MkDocs plugin sets them for MkDocs)
         extra = config.get("extra") if isinstance(config.get("extra"), dict) else {}
         config["extra"] = {**extra, layout.ROUTES_EXTRA: routes}
+
+    if "nav" in config:
+        nav = nav_with_added_sections(config["nav"], config.get("not_in_nav"))
+        if nav != config["nav"]:
+            notes.append("nav: added " + ", ".join(t for r, t in ADDED_SECTIONS if {t: r.staged()} in nav and {t: r.staged()} not in config["nav"]))
+            config["nav"] = nav
 
     if docs_dir is not None:
         config["docs_dir"] = docs_dir

@@ -23,14 +23,14 @@ def page_paths(papers, site_dir):
     subarea = next(d for d in sorted((site_dir / "topics").glob("*/*")) if (d / "index.html").exists())
     return {
         "home": "", "paper": f"papers/{probe.slug}/", "inferred paper": f"papers/{guessed.slug}/",
-        "index": "topics/", "explore": "explore/", "papers": "papers/", "stats": "stats/", "about": "about/",
+        "index": "topics/", "explore": "explore/", "papers": "papers/", "stats": "stats/", "saved": "saved/", "about": "about/",
         "area": f"topics/{subarea.parent.name}/", "subarea": f"topics/{subarea.parent.name}/{subarea.name}/",
         "keyword": first("keywords"), "author": first("authors"), "keywords": "keywords/", "authors": "authors/",
     }
 
 
 # every kind of page the site has (the 404 page, served as GitHub Pages does: test_web_presence.py)
-PAGE_KINDS = ["home", "paper", "inferred paper", "index", "explore", "papers", "stats", "about", "area", "subarea",
+PAGE_KINDS = ["home", "paper", "inferred paper", "index", "explore", "papers", "stats", "saved", "about", "area", "subarea",
               "keyword", "author", "keywords", "authors"]
 
 

@@ -42,3 +42,19 @@ def test_a_per_paper_field_is_a_column_only_where_papers_have_it() -> None:
 
 def test_the_search_files_are_the_same_bytes_twice() -> None:
     assert search.search_files(build_catalog(fixture_records())) == search.search_files(build_catalog(fixture_records()[::-1]))
+
+
+def test_explore_offers_decisions_in_filter_order_and_no_decision_last() -> None:
+    import re
+
+    records = fixture_records()
+    decisions = ["Reject", "Accept (Poster)", "Accept (Oral)", "Under review <b>"]
+    records = [r.replace(decision=decisions[i] if i < len(decisions) else None) for i, r in enumerate(records)]
+    page = search.explore_page(build_catalog(records))
+    menu = re.search(r'<select id="ps-decision" name="decision">(.*?)</select>', page).group(1)
+    values = re.findall(r'value="([^"]*)"', menu)
+    assert values == ["", "Accept (Oral)", "Accept (Poster)", "Reject", "Under review &lt;b&gt;", search.NO_DECISION]
+    assert "data-ps-none" in menu and "<b>" not in menu
+    every = search.explore_page(build_catalog([r.replace(decision="Reject") for r in records]))
+    assert "data-ps-none" not in every, "no paper lacks a decision: no such choice"
+    assert re.search(r'<select id="ps-sort" name="sort">', page)

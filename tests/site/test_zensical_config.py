@@ -107,3 +107,17 @@ def test_a_multi_line_string_is_written_as_a_block_and_reads_back_the_same():
     text, _ = zensical_config(source)
     assert "not_in_nav: |" in text and "Ünïcode" in text
     assert read_config(text) == read_config(source)
+
+
+def test_an_older_nav_gets_the_saved_page_before_about_unless_it_names_or_excludes_it():
+    from generator.site.zensical_config import nav_with_added_sections
+
+    old = "nav:\n  - Home: index.md\n  - Stats: stats/index.md\n  - About: about/index.md\n"
+    text, notes = zensical_config(old)
+    assert read_config(text)["nav"] == [{"Home": "index.md"}, {"Stats": "stats/index.md"}, {"Saved": "saved/index.md"},
+                                        {"About": "about/index.md"}]
+    assert any("Saved" in note for note in notes)
+    own = [{"Home": "index.md"}, {"My list": [{"Kept": "saved/index.md"}]}]
+    assert nav_with_added_sections(own) == own
+    assert nav_with_added_sections([{"Home": "index.md"}], "/saved/index.md\n") == [{"Home": "index.md"}]
+    assert nav_with_added_sections(None) is None, "no nav: MkDocs lists every page itself"

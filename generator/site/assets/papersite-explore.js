@@ -1,6 +1,6 @@
-/* papersite Explore: the query and the filters (topic, keyword, author, decision, and venue where
- * papers have more than one) live in the URL; results are drawn a hundred at a time with facet
- * counts that follow the other filters. */
+/* papersite Explore: the query, the filters (topic, keyword, author, decision, and venue where
+ * papers have more than one) and the sort live in the URL; results are drawn a hundred at a time
+ * with facet counts that follow the other filters, and download as a list (papersite-saved.js). */
 (function (ps) {
   "use strict";
 
@@ -54,7 +54,8 @@
     var form = document.querySelector("[data-ps-explore]");
     if (!form) return;
     var q = form.elements.q, topic = form.elements.topic, keyword = form.elements.keyword, author = form.elements.author;
-    var decision = form.elements.decision, venue = form.elements.venue;
+    var decision = form.elements.decision, venue = form.elements.venue, sort = form.elements.sort;
+    var exportBox = document.querySelector("[data-ps-export]"), updateExport = null, shownSlugs = [];
     var count = document.querySelector("[data-ps-explore-count]");
     var results = document.querySelector("[data-ps-explore-results]");
     var notes = document.querySelector("[data-ps-explore-notes]");
@@ -80,13 +81,17 @@
         frag.appendChild(option);
       });
       topic.appendChild(frag);
-      var decisionOptions = [];
-      (store.decisions || []).forEach(function (d) {
-        var option = el("option", { value: d }, [d]);
-        decisionOptions.push(option);
-        decision.appendChild(option);
+      // the decision filter's choices come with the page (search.py), in the order the decision sort
+      // follows; their values are the store's decisions, and one stands for papers without a decision
+      var decisionOptions = Array.prototype.filter.call(decision.options, function (o) { return o.value; });
+      var decisionRank = new Map(), noDecision = null;
+      decisionOptions.forEach(function (o, rank) {
+        o._label = o.textContent;
+        if (o.hasAttribute("data-ps-none")) { noDecision = o; return; }
+        o._number = (store.decisions || []).indexOf(o.value);
+        decisionRank.set(o._number, rank);
       });
-      if (!(store.decisions || []).length) decision.closest(".ps-explore-row").hidden = true;
+      if (!decisionOptions.length) decision.closest(".ps-explore-row").hidden = true;
       // a venue filter only where papers have more than one venue (the project's own is every paper's)
       var venues = store.venues || [], venueOptions = [];
       if (venues.length > 1) {
@@ -124,7 +129,10 @@
       // restore from the URL (slugs there, names in the inputs), unless the reader typed meanwhile
       if (!q.value) q.value = params.get("q") || "";
       if (params.get("topic") in topicBySlug) topic.value = params.get("topic");
-      if (params.get("decision") && (store.decisions || []).indexOf(params.get("decision")) >= 0) decision.value = params.get("decision");
+      var wanted = params.get("decision");
+      if (wanted && decisionOptions.some(function (o) { return o.value === wanted; })) decision.value = wanted;
+      var sortWanted = params.get("sort");
+      if (sortWanted && Array.prototype.some.call(sort.options, function (o) { return o.value === sortWanted; })) sort.value = sortWanted;
       if (params.get("venue") && venues.length > 1 && venues.indexOf(params.get("venue")) >= 0) venue.value = params.get("venue");
       var k0 = keywords.lookup(params.get("keyword"));
       if (!keyword.value) keyword.value = k0 && k0.exact !== undefined ? keywords.name(k0.exact) : (params.get("keyword") || "");
@@ -169,7 +177,8 @@
         var mine = ++serial;
         count.setAttribute("aria-busy", "true"); // until the results for this state are all in
         var t = topic.value ? topicBySlug[topic.value] : null;
-        var dv = decision.value ? store.decisions.indexOf(decision.value) : null;
+        var dOption = decision.selectedIndex > 0 ? decision.options[decision.selectedIndex] : null;
+        var dv = !dOption ? null : dOption === noDecision ? -1 : dOption._number; // -1: papers without a decision
         var vv = venue.value ? venues.indexOf(venue.value) : null;
         var kText = keyword.value.trim(), aText = author.value.trim();
         var kSel = keywords.lookup(kText), aSel = authors.lookup(aText);
@@ -182,28 +191,42 @@
         if (aText) url.searchParams.set("author", aSel.exact !== undefined ? authors.slug(aSel.exact) : aText);
         if (decision.value) url.searchParams.set("decision", decision.value);
         if (venue.value) url.searchParams.set("venue", venue.value);
+        if (sort.value) url.searchParams.set("sort", sort.value);
         history.replaceState(null, "", url.href);
 
         function inTopic(p) { var pt = p[col.topic]; return t == null || pt === t || (pt != null && store.topics[pt][T.area] === t); }
 
         function show(result) {
           // each facet counts the papers that pass every other filter
-          var shown = [], tc = new Int32Array(store.topics.length), dc = new Int32Array((store.decisions || []).length);
+          var shown = [], tc = new Int32Array(store.topics.length), dc = new Int32Array((store.decisions || []).length), dn = 0;
           var vc = new Int32Array(venues.length);
           counts.k = new Map(); counts.a = new Map();
           result.numbers.forEach(function (n) {
             var p = store.papers[n], pt = p[col.topic], pk = p[col.keywords], pa = p[col.authors], pd = p[col.decision], pv = p[col.venue];
-            var okT = inTopic(p), okK = !kTest || kTest(pk), okA = !aTest || aTest(pa), okD = dv == null || pd === dv;
+            var okT = inTopic(p), okK = !kTest || kTest(pk), okA = !aTest || aTest(pa), okD = dv == null || (dv === -1 ? pd == null : pd === dv);
             var okV = vv == null || pv === vv, okTV = okT && okV;
             if (okK && okA && okD && okV && pt != null) { tc[pt]++; if (store.topics[pt][T.area] !== pt) tc[store.topics[pt][T.area]]++; }
-            if (okTV && okK && okA && pd != null) dc[pd]++;
+            if (okTV && okK && okA) { if (pd != null) dc[pd]++; else dn++; }
             if (okT && okK && okA && okD && pv != null) vc[pv]++;
             if (okTV && okA && okD) pk.forEach(function (k) { counts.k.set(k, (counts.k.get(k) || 0) + 1); });
             if (okTV && okK && okD) pa.forEach(function (a) { counts.a.set(a, (counts.a.get(a) || 0) + 1); });
             if (okTV && okK && okA && okD) shown.push(n);
           });
           topicOptions.forEach(function (o, i) { o.textContent = (store.topics[i][T.area] === i ? "" : "\u2003") + store.topics[i][T.label] + " (" + tc[i] + ")"; });
-          decisionOptions.forEach(function (o, i) { o.textContent = store.decisions[i] + " (" + dc[i] + ")"; });
+          decisionOptions.forEach(function (o) { o.textContent = o._label + " (" + (o === noDecision ? dn : dc[o._number] || 0) + ")"; });
+          // the store is in title order (catalog.py), so is a list of its numbers sorted; the decision sort
+          // keeps the relevance order within a decision, papers without one last
+          if (sort.value === "title") shown.sort(function (x, y) { return x - y; });
+          else if (sort.value === "decision") {
+            var last = decisionOptions.length;
+            var rankOf = function (n) { var pd = store.papers[n][col.decision]; return pd == null || !decisionRank.has(pd) ? last : decisionRank.get(pd); };
+            shown.sort(function (x, y) { return rankOf(x) - rankOf(y); });
+          }
+          shownSlugs = shown.map(function (n) { return store.papers[n][col.slug]; });
+          if (ps.saved && exportBox) {
+            if (updateExport) updateExport();
+            else updateExport = ps.saved.exportBar(exportBox, function () { return shownSlugs; }, "explore");
+          }
           venueOptions.forEach(function (o, i) { o.textContent = venues[i] + " (" + vc[i] + ")"; });
           refill.forEach(function (fill) { if (document.activeElement === keyword || document.activeElement === author) fill(); });
           notes.textContent = "";
@@ -243,6 +266,7 @@
           var p = store.papers[n];
           var li = el("li", {}, [
             el("a", { href: view.paperHref(eng, p) }, [view.marked(p[col.title], d.match)]),
+            ps.saved ? " " : "", ps.saved ? ps.saved.button(p[col.slug], p[col.title]) : "",
             el("br"),
             el("span", { "class": "ps-meta" }, [view.paperMeta(eng, p)])
           ]);
@@ -262,6 +286,7 @@
       [q, keyword, author].forEach(function (i) { i.addEventListener("input", function () { update(); }); });
       topic.addEventListener("change", function () { update(); });
       decision.addEventListener("change", function () { update(); });
+      sort.addEventListener("change", function () { update(); });
       venue.addEventListener("change", function () { update(); });
       form.addEventListener("submit", function (e) { e.preventDefault(); update(); });
       form.addEventListener("reset", function () { setTimeout(update, 0); });

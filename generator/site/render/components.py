@@ -9,7 +9,7 @@ thing on every page.
 from __future__ import annotations
 
 from generator import layout
-from generator.pages.decisions import read_decision
+from generator.pages.decisions import decision_counts, read_decision
 from generator.pages.record import PaperRecord, Topic
 from generator.catalog import NO_TOPIC, Catalog
 from generator.site.render import cite
@@ -79,7 +79,24 @@ def _item_data(paper: PaperRecord) -> str:
     folded text of the authors and keywords (papersite-lists.js adds the title from the item's link:
     repeating it was a fifth of a keyword page)."""
     area = paper.topic.area if paper.topic else NO_TOPIC
-    return f' data-area="{esc(area)}" data-first="{esc(first_author_key(paper))}" data-text="{esc(item_text(paper))}"'
+    return (f' data-area="{esc(area)}" data-decision="{esc(decision_key(paper))}" data-first="{esc(first_author_key(paper))}"'
+            f' data-text="{esc(item_text(paper))}"')
+
+
+def decision_key(paper: PaperRecord) -> str:
+    """What a list's decision filter matches an item on: the decision's key, "none" without one."""
+    decision = read_decision(paper.decision)
+    return decision.key if decision else "none"
+
+
+def decision_filter(papers: list[PaperRecord]) -> str:
+    """The decision menu of a list's controls (each kind with its count, "No decision" last), or ''
+    when no paper of the list has a decision: there would be nothing to choose."""
+    counts = decision_counts(p.decision for p in papers)
+    if not any(key != "none" for key, _, _ in counts):
+        return ""
+    choices = "".join(f'<option value="{esc(key)}">{esc(label)} ({n:,})</option>' for key, label, n in counts)
+    return f'<label>Decision <select data-ps-decision><option value="">All decisions</option>{choices}</select></label>'
 
 
 def item_text(paper: PaperRecord) -> str:
@@ -126,7 +143,7 @@ def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: d
     return open_in + (
         f'<div class="ps-controls" data-ps-list="{esc(list_id)}">'
         '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
-        f"{area}"
+        f"{area}{decision_filter(papers)}"
         '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
         '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
         '<option value="author">First author</option></select></label>'

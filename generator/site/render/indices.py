@@ -21,7 +21,8 @@ from generator.text import fold
 from generator.site.render.views import Views
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
-    DETAIL_TEMPLATE, author_line, crumbs, explore_link, first_author_key, is_uncertain, item_text, list_controls, paper_list,
+    DETAIL_TEMPLATE, author_line, crumbs, decision_filter, decision_key, explore_link, first_author_key, is_uncertain, item_text,
+    list_controls, paper_list,
     paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
@@ -137,11 +138,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
 def papers_page(catalog: Catalog) -> str:
     here = layout.PAPERS.url()
     options = "".join(f'<option value="{esc(a.name)}">{esc(a.name)}</option>' for a in catalog.areas)
-    decisions = decision_counts(p.decision for p in catalog.papers)
-    decision_select = ""
-    if any(key != "none" for key, _, _ in decisions):
-        choices = "".join(f'<option value="{esc(key)}">{esc(label)} ({n:,})</option>' for key, label, n in decisions)
-        decision_select = f'<label>Decision <select data-ps-decision><option value="">All decisions</option>{choices}</select></label>'
+    decision_select = decision_filter(catalog.papers)
     venues = sorted({v for v in map(paper_venue, catalog.papers) if v})
     venue_select = ""
     if len(venues) > 1:  # one venue, or none of the papers' own, is the project's: nothing to choose
@@ -156,7 +153,7 @@ def papers_page(catalog: Catalog) -> str:
         first = first_author_key(paper)
         text = item_text(paper)
         rows.append(
-            f'<li data-area="{esc(area)}" data-decision="{esc(decision.key if decision else "none")}" '
+            f'<li data-area="{esc(area)}" data-decision="{esc(decision_key(paper))}" '
             f'data-first="{esc(first)}" data-text="{esc(text)}"{venue}>'
             f"{link(layout.relative(here, layout.paper_url(paper.slug)), paper.title)}"
             + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")

@@ -294,6 +294,8 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         if authors
         else '<p class="ps-authors ps-muted">Authors unknown: neither the listings nor the reference catalogues give them. '
         f"Search by title: {_search_links(paper)}</p>",
+        # shown by papersite-saved.js, which keeps the reader's saved papers (nothing to press without it)
+        f'<button type="button" class="ps-save" data-ps-save="{esc(paper.slug)}" hidden>Save</button>',
         f'<dl class="ps-facts">{"".join(facts)}</dl>',
         '<h2 id="abstract">Abstract</h2>',
         abstract,

@@ -53,3 +53,18 @@ def test_a_paper_list_escapes_titles_and_links_each_paper_once() -> None:
     assert "One &lt;Step&gt; Diffusion" in html and "<Step>" not in html
     assert re.findall(r'href="([^"]+)"', html) == ["../../papers/shortcut/", "../../papers/other/"]
     assert "Vision" in html and "inferred" in html
+
+
+def test_a_list_filters_by_decision_only_where_its_papers_have_one() -> None:
+    from generator.catalog import build_catalog
+
+    decided = [paper(id=f"d{i}", slug=f"p{i}", title=f"Paper {i}", decision=d)
+               for i, d in enumerate(["Accept (Oral)", "Reject", None, "Accept (Oral)"] * 3)]
+    controls = components.list_controls(decided, "keywords/k/", "ps-list", {"keyword": "k"})
+    menu = re.search(r"<select data-ps-decision>(.*?)</select>", controls).group(1)
+    assert re.findall(r'value="([^"]*)"', menu) == ["", "oral", "rejected", "none"], "kinds in filter order, no decision last"
+    assert "Oral (6)" in menu and "No decision (3)" in menu
+    items = components.paper_list(decided, "keywords/k/", build_catalog(decided), list_id="ps-list")
+    assert sorted(re.findall(r'data-decision="([^"]+)"', items)) == sorted(["oral", "rejected", "none", "oral"] * 3)
+    undecided = [p.replace(decision=None) for p in decided]
+    assert "data-ps-decision" not in components.list_controls(undecided, "keywords/k/", "ps-list", {"keyword": "k"})

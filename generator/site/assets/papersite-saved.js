@@ -1,0 +1,287 @@
+/* papersite saved papers: the Save buttons (a paper page's, and one beside each paper of a list), the
+ * reader's list in localStorage (this browser only: nothing leaves the machine), the Saved page, and
+ * the downloads of a list as BibTeX, RIS or CSV. The citations are the build's (site/exports.py:
+ * exports.json says where they are and how their rows read); this file only joins them. */
+(function (ps) {
+  "use strict";
+
+  var el = ps.el;
+  // one list per site: two sites served from one origin (localhost) keep their own
+  var KEY = "papersite:saved:" + ps.root.pathname;
+  var LINK_MAX = 200; // papers a "link to this list" names at most (a URL of slugs grows with them)
+  var listeners = [];
+
+  /* The saved slugs, in the order they were saved. Whatever else storage holds (an old or foreign
+   * value, hand-edited JSON, storage turned off) reads as what it can be trusted for, at worst none. */
+  function cleanSlugs(values) {
+    var seen = new Set();
+    return (Array.isArray(values) ? values : []).filter(function (s) {
+      if (typeof s !== "string" || !s || s.length > 300 || seen.has(s)) return false;
+      seen.add(s);
+      return true;
+    });
+  }
+  function read() {
+    try { return cleanSlugs(JSON.parse(window.localStorage.getItem(KEY) || "[]")); } catch (e) { return []; }
+  }
+  function write(slugs) {
+    try { window.localStorage.setItem(KEY, JSON.stringify(slugs)); return true; } catch (e) { return false; }
+  }
+  function changed() {
+    refreshButtons();
+    listeners.forEach(function (fn) { fn(); });
+  }
+  // another tab saved or removed a paper
+  window.addEventListener("storage", function (e) { if (e.key === KEY) changed(); });
+
+  function has(slug) { return read().indexOf(slug) >= 0; }
+  function setSaved(slugs, on) {
+    var saved = read();
+    slugs.forEach(function (slug) {
+      var i = saved.indexOf(slug);
+      if (on && i < 0) saved.push(slug);
+      if (!on && i >= 0) saved.splice(i, 1);
+    });
+    var ok = write(saved);
+    changed();
+    return ok;
+  }
+
+  /* ---- Save buttons ---- */
+  // ``saved``: the saved slugs as a Set, read once for all the buttons of a page (11,672 on All papers)
+  function showState(button, saved) {
+    var on = (saved || new Set(read())).has(button.getAttribute("data-ps-save"));
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? "Saved" : "Save";
+  }
+  function refreshButtons() {
+    var saved = new Set(read());
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-ps-save]"), function (b) { showState(b, saved); });
+  }
+  // a Save button for a paper of a list; ``title`` names it for screen readers (many say "Save")
+  function button(slug, title, saved) {
+    var b = el("button", { type: "button", "class": "ps-save ps-save-small", "data-ps-save": slug });
+    if (title) b.setAttribute("aria-label", "Save " + title);
+    showState(b, saved);
+    return b;
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("button[data-ps-save]");
+    if (!b) return;
+    if (!setSaved([b.getAttribute("data-ps-save")], b.getAttribute("aria-pressed") !== "true")) {
+      b.textContent = "Cannot save: this browser keeps no site data";
+    }
+  });
+
+  /* ---- what the build says: exports.json, and the citation shards ---- */
+  var schemaPromise = null;
+  function schema() {
+    if (!schemaPromise) {
+      schemaPromise = fetch(ps.asset("exports.json")).then(function (r) {
+        if (!r.ok) throw new Error("exports.json: " + r.status);
+        return r.json();
+      }).then(function (s) {
+        if (s.version !== 1) throw new Error("exports.json: version " + s.version + " is not known to this script");
+        s.col = {};
+        s.columns.forEach(function (name, i) { s.col[name] = i; });
+        return s;
+      });
+    }
+    return schemaPromise;
+  }
+  function urlOf(pattern, slug) { return pattern.split("{slug}").join(slug); }
+  // the slug of a link to a paper page, or null
+  function paperSlugOf(href, s) {
+    var url = new URL(href, location.href), root = ps.root.pathname;
+    if (url.origin !== ps.root.origin || url.pathname.indexOf(root) !== 0) return null;
+    var path = decodeURIComponent(url.pathname.slice(root.length)), parts = s.urls.paper.split("{slug}");
+    if (path.length <= parts[0].length + parts[1].length || path.indexOf(parts[0]) !== 0) return null;
+    if (path.slice(path.length - parts[1].length) !== parts[1]) return null;
+    var slug = path.slice(parts[0].length, path.length - parts[1].length);
+    return slug.indexOf("/") < 0 ? slug : null;
+  }
+
+  var shards = new Map();
+  function shard(s, key) {
+    if (!shards.has(key)) {
+      shards.set(key, fetch(ps.href(s.shard_path.split("{shard}").join(key))).then(function (r) {
+        if (!r.ok) throw new Error(key + ": " + r.status);
+        return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).json(); // stored gzipped (exports.py)
+      }));
+    }
+    return shards.get(key);
+  }
+  // slug -> citation row, for the papers of ``slugs`` that the site has (a slug it has not is left out)
+  function rows(slugs) {
+    return schema().then(function (s) {
+      // a slug's shard: its first character, else "_" (exports.shard_of)
+      var keys = Array.from(new Set(slugs.map(function (slug) { return s.shards.indexOf(slug.charAt(0)) >= 0 ? slug.charAt(0) : "_"; })));
+      return Promise.all(keys.map(function (k) { return shard(s, k); })).then(function (found) {
+        var bySlug = new Map();
+        found.forEach(function (shardRows) { shardRows.forEach(function (row) { bySlug.set(row[s.col.slug], row); }); });
+        return { schema: s, bySlug: bySlug };
+      });
+    });
+  }
+
+  /* ---- downloads ---- */
+  var FORMATS = [
+    { key: "bibtex", label: "BibTeX", ext: "bib", type: "application/x-bibtex" },
+    { key: "ris", label: "RIS", ext: "ris", type: "application/x-research-info-systems" },
+    { key: "csv", label: "CSV", ext: "csv", type: "text/csv" }
+  ];
+  // the file of ``slugs`` (those the site has) in ``format``: one entry per paper, in the list's order
+  function fileText(got, slugs, format) {
+    var s = got.schema, picked = slugs.map(function (slug) { return got.bySlug.get(slug); }).filter(Boolean);
+    var texts = picked.map(function (row) { return row[s.col[format.key]]; });
+    if (format.key === "csv") return { text: s.csv_header + texts.join(""), n: picked.length };
+    return { text: texts.join("\n\n") + (texts.length ? "\n" : ""), n: picked.length };
+  }
+  function download(slugs, format, what, status) {
+    status.textContent = "Preparing " + format.label + "…";
+    return rows(slugs).then(function (got) {
+      var file = fileText(got, slugs, format);
+      var name = got.schema.file_stem + "-" + what + "." + format.ext;
+      var url = URL.createObjectURL(new Blob([file.text], { type: format.type + ";charset=utf-8" }));
+      var a = el("a", { href: url, download: name });
+      document.body.appendChild(a); a.click(); a.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+      status.textContent = name + ": " + ps.papersCount(file.n) + ".";
+    }).catch(function () { status.textContent = "The citations could not be loaded."; });
+  }
+  // the Saved page's address that opens ``slugs`` as a list
+  function listLink(s, slugs) {
+    return ps.href(s.urls.saved) + "?papers=" + slugs.map(encodeURIComponent).join(",");
+  }
+
+  /* The download buttons and a link that reopens the list, in ``box`` ([data-ps-export]) for the
+   * papers ``slugs`` returns; ``what`` names the files ("saved", "explore"). */
+  function exportBar(box, slugs, what) {
+    var status = el("span", { "class": "ps-export-status", role: "status" });
+    var line = el("p", {}, [el("strong", {}, ["Download: "])]);
+    FORMATS.forEach(function (format) {
+      var b = el("button", { type: "button", "class": "md-button ps-export-button", "data-ps-export-format": format.key }, [format.label]);
+      b.addEventListener("click", function () { download(slugs(), format, what, status); });
+      line.appendChild(b);
+      line.appendChild(document.createTextNode(" "));
+    });
+    var link = el("a", { "data-ps-list-link": "" }, ["Link to this list"]);
+    var linkNote = el("span", { "class": "ps-muted" });
+    line.appendChild(link); line.appendChild(linkNote); line.appendChild(document.createTextNode(" ")); line.appendChild(status);
+    box.textContent = "";
+    box.appendChild(line);
+    function update() {
+      var now = slugs();
+      box.hidden = !now.length;
+      schema().then(function (s) {
+        link.hidden = now.length > LINK_MAX;
+        if (now.length <= LINK_MAX) link.href = listLink(s, now);
+        linkNote.textContent = now.length > LINK_MAX ? "(a link names up to " + LINK_MAX + " papers; this page’s address keeps the search)" : "";
+      }).catch(function () { link.hidden = true; });
+      status.textContent = "";
+    }
+    update();
+    return update;
+  }
+
+  /* ---- Save buttons beside the papers of a page's lists ---- */
+  function decorateLists() {
+    var items = document.querySelectorAll("ul.ps-papers > li, ol.ps-all > li");
+    if (!items.length) return;
+    schema().then(function (s) {
+      var saved = new Set(read());
+      Array.prototype.forEach.call(items, function (li) {
+        var a = li.querySelector("a[href]");
+        if (!a || li.querySelector("button[data-ps-save]")) return;
+        var slug = paperSlugOf(a.getAttribute("href"), s);
+        if (!slug) return;
+        var br = li.querySelector("br"), b = button(slug, a.textContent, saved);
+        li.insertBefore(b, br);
+        li.insertBefore(document.createTextNode(" "), b);
+      });
+    }).catch(function (error) { if (window.console) console.warn("papersite:", error); });
+  }
+
+  /* ---- the Saved page ---- */
+  function setupSavedPage(page) {
+    var count = page.querySelector("[data-ps-saved-count]"), list = page.querySelector("[data-ps-saved-list]");
+    var shared = page.querySelector("[data-ps-saved-shared]"), box = page.querySelector("[data-ps-export]");
+    var named = new URLSearchParams(location.search).get("papers");
+    // a list opened from a link is shown as it is; the reader's own list is not changed unless they say so
+    var opened = named === null ? null : cleanSlugs(named.split(","));
+    function slugs() { return opened || read(); }
+    page.hidden = false;
+    var updateBar = exportBar(box, slugs, opened ? "list" : "saved");
+    var serial = 0;
+
+    function item(slug, row, s) {
+      var li = el("li", {});
+      if (row) {
+        li.appendChild(el("a", { href: ps.href(urlOf(s.urls.paper, slug)) }, [row[s.col.title]]));
+      } else {
+        li.appendChild(el("span", {}, ["A paper this site no longer has (" + slug + ")"]));
+      }
+      li.appendChild(document.createTextNode(" "));
+      if (opened) {
+        if (row) li.appendChild(button(slug, row[s.col.title]));
+      } else {
+        var remove = el("button", { type: "button", "class": "ps-save ps-save-small", "aria-label": "Remove " + (row ? row[s.col.title] : slug) }, ["Remove"]);
+        remove.addEventListener("click", function () { setSaved([slug], false); });
+        li.appendChild(remove);
+      }
+      if (row && row[s.col.meta]) {
+        li.appendChild(el("br"));
+        li.appendChild(el("span", { "class": "ps-meta" }, [row[s.col.meta]]));
+      }
+      return li;
+    }
+
+    function render() {
+      var mine = ++serial, now = slugs();
+      updateBar();
+      if (opened) {
+        shared.hidden = false;
+        shared.textContent = "";
+        shared.appendChild(document.createTextNode("A list of " + ps.papersCount(now.length) + " opened from a link. "));
+        var all = now.filter(function (slug) { return !has(slug); });
+        if (all.length) {
+          var add = el("button", { type: "button", "class": "md-button" }, ["Save " + (all.length === now.length ? "all " : "the other ") + ps.papersCount(all.length)]);
+          add.addEventListener("click", function () { setSaved(all, true); });
+          shared.appendChild(add);
+          shared.appendChild(document.createTextNode(" "));
+        }
+        schema().then(function (s) { shared.appendChild(el("a", { href: ps.href(s.urls.saved) }, ["Your saved papers"])); });
+      }
+      if (!now.length) {
+        list.textContent = "";
+        count.textContent = opened ? "The link names no papers." :
+          "No saved papers yet. Press Save on a paper’s page, or beside a paper in any list, and it will be listed here.";
+        return;
+      }
+      rows(now).then(function (got) {
+        if (mine !== serial) return;
+        var frag = document.createDocumentFragment(), known = 0;
+        now.forEach(function (slug) {
+          var row = got.bySlug.get(slug);
+          if (row) known++;
+          frag.appendChild(item(slug, row, got.schema));
+        });
+        list.textContent = "";
+        list.appendChild(frag);
+        count.textContent = (opened ? "" : "You have saved ") + ps.papersCount(known) +
+          (known < now.length ? " (and " + (now.length - known) + " this site no longer has)" : "") + ".";
+      }).catch(function () { if (mine === serial) count.textContent = "The saved papers could not be loaded."; });
+    }
+    listeners.push(render);
+    render();
+  }
+
+  ps.saved = { read: read, has: has, button: button, exportBar: exportBar };
+  ps.ready(function () {
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-ps-save][hidden]"), function (b) { b.hidden = false; });
+    refreshButtons();
+    decorateLists();
+    var page = document.querySelector("[data-ps-saved]");
+    if (page) setupSavedPage(page);
+  });
+})(window.papersite);

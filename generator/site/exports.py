@@ -1,0 +1,156 @@
+"""Saved papers and exports: the citations the browser downloads, and the Saved page.
+
+In: the catalog and the site's venue. Out, under ``assets/papersite/``:
+
+- ``citations/<shard>.json.gz``: every paper's row (``CITATION_COLUMNS``: its slug, title, the
+  short line lists show under it, and its BibTeX, RIS and CSV record), in shards by the slug's
+  first character, so saving three papers fetches three small files, not every citation of the
+  site (5 MB at 11,672 papers). The BibTeX and RIS are ``cite.bibtex`` and ``cite.ris``, the text
+  on the paper's own page: the browser joins records, it never formats a citation.
+- ``exports.json``: what ``papersite-saved.js`` knows of the build (``exports_schema``): the
+  columns, the shard keys and the shards' path, the URL patterns of a paper and of the Saved page
+  (from ``layout``), the CSV header and the stem of the files it downloads.
+
+The Saved page itself (``saved_page``) is a shell the script fills from the reader's
+localStorage; without JavaScript it says what it would do and where citations are instead.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from generator import layout
+from generator.catalog import Catalog
+from generator.config import ProjectConfig
+from generator.site.memo import Fingerprints, Memo
+from generator.pages.decisions import read_decision
+from generator.pages.record import PaperRecord
+from generator.site.render import cite
+from generator.site.render.components import author_line
+from generator.site.render.html import block, esc, page
+from generator.site.search import gzipped
+
+EXPORTS_FILE = "assets/papersite/exports.json"
+CITATION_SHARD = "assets/papersite/citations/{}.json.gz"
+CITATION_COLUMNS = ("slug", "title", "meta", "bibtex", "ris", "csv")
+# One CSV row a paper: what a spreadsheet of a reading list needs, and the citation as the page gives it.
+CSV_COLUMNS = ("title", "authors", "author_order", "venue", "year", "decision", "topic", "keywords", "url", "bibtex_key", "citation")
+EXPORTS_VERSION = 1
+
+
+# Every shard is written, empty or not: the files are copied into the site after the engine
+# (stage.browser_data), which removes none, so a shard whose last paper left would stay behind.
+CITATION_SHARDS = (*"0123456789abcdefghijklmnopqrstuvwxyz", "_")
+
+
+def shard_of(slug: str) -> str:
+    """The citations shard a paper's row is in: its slug's first character (``check`` keeps slugs
+    to [a-z0-9-]), else "_" (papersite-saved.js reads the same rule)."""
+    return slug[:1] if slug[:1] in CITATION_SHARDS else "_"
+
+
+def _csv_line(values: list[str]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(values)  # RFC 4180: CRLF, quoted where needed
+    return out.getvalue()
+
+
+def csv_header() -> str:
+    return _csv_line(list(CSV_COLUMNS))
+
+
+def csv_record(paper: PaperRecord, venue: cite.Venue) -> str:
+    """The paper's CSV row (CSV_COLUMNS), ending in CRLF. Authors whose order is not known are
+    named, and the author_order column says so; the citation line is ``cite.citation_line``."""
+    decision = read_decision(paper.decision)
+    values = {
+        "title": "" if paper.title_derived else " ".join(paper.title.split()),
+        "authors": "; ".join(" ".join(a.split()) for a in paper.authors),
+        "author_order": "" if cite.order_known(paper) else cite.order_words(paper),
+        "venue": venue.short,
+        "year": venue.year or "",
+        "decision": decision.text if decision else "",
+        "topic": paper.topic.label() if paper.topic else "",
+        "keywords": "; ".join(" ".join(k.split()) for k in paper.keywords),
+        "url": next((paper.links[n].strip() for n in ("openreview", "pdf") if layout.is_web_url(paper.links.get(n, ""))), ""),
+        "bibtex_key": cite.bibtex_key(paper, venue),
+        "citation": cite.citation_line(paper, venue),
+    }
+    return _csv_line([values[name] for name in CSV_COLUMNS])
+
+
+def citation_row(paper: PaperRecord, site_venue: cite.Venue) -> list[str]:
+    """A paper's row of CITATION_COLUMNS."""
+    venue = cite.venue_of(paper, site_venue)
+    meta = " · ".join(part for part in (author_line(paper) if paper.authors else "", paper.topic.label() if paper.topic else "") if part)
+    values = {
+        "slug": paper.slug, "title": " ".join(paper.title.split()), "meta": meta,
+        "bibtex": cite.bibtex(paper, venue), "ris": cite.ris(paper, venue), "csv": csv_record(paper, venue),
+    }
+    return [values[name] for name in CITATION_COLUMNS]
+
+
+def file_stem(site_name: str) -> str:
+    """The start of a downloaded file's name: the site's name as a slug ("iclr-2025-papers")."""
+    return layout.slug_of(site_name) if site_name.strip() else "papers"
+
+
+def exports_schema(shards: list[str], site_name: str) -> dict:
+    """What papersite-saved.js reads the citations with (module docstring)."""
+    return {
+        "version": EXPORTS_VERSION,
+        "columns": list(CITATION_COLUMNS),
+        "shards": shards,
+        "shard_path": CITATION_SHARD.format("{shard}"),
+        "urls": {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()},
+        "csv_header": csv_header(),
+        "file_stem": file_stem(site_name),
+    }
+
+
+def _json(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, config: ProjectConfig | None = None) -> dict[str, bytes]:
+    """The citation shards and ``exports.json`` (module docstring), rows in slug order in each shard.
+    With ``config``, a paper's row is kept from the last build while the paper and the venue are
+    as they were (``memo.py``): the three citations of every paper were 1 s a thousand papers."""
+    memo, prints = (Memo(config, "citations") if config else None), Fingerprints()
+    rows: dict[str, list[list[str]]] = {}
+    for paper in sorted(catalog.papers, key=lambda p: p.slug):
+        row = (memo.value(paper.slug, prints.of(paper, site_venue), lambda: citation_row(paper, site_venue)) if memo
+               else citation_row(paper, site_venue))
+        rows.setdefault(shard_of(paper.slug), []).append(row)
+    if memo:
+        memo.save()
+    files = {CITATION_SHARD.format(key): gzipped(_json(rows.get(key, []))) for key in CITATION_SHARDS}
+    files[EXPORTS_FILE] = _json(exports_schema(list(CITATION_SHARDS), site_name))
+    return files
+
+
+def saved_page() -> str:
+    """The Saved page: the reader's saved papers (or a list opened from a link), their exports."""
+    here = layout.SAVED.url()
+    papers = layout.relative(here, layout.PAPERS.url())
+    explore = layout.relative(here, layout.EXPLORE.url())
+    body = block(
+        "<h1>Saved papers</h1>",
+        "<p>Press <strong>Save</strong> on a paper’s page, or beside a paper in any list, to keep it here. "
+        "The list is kept in this browser only (its local storage): nothing is sent anywhere, and it stays "
+        "until you remove the papers or clear the site’s data. Download it as BibTeX, RIS or CSV, or copy a "
+        "link that opens the same list anywhere.</p>",
+        "<noscript><p><strong>Saving papers needs JavaScript</strong>, which is off: the list lives in your "
+        "browser’s storage. Every paper’s BibTeX and RIS are on its own page; "
+        f'<a href="{esc(papers)}">All papers</a> lists them all, and <a href="{esc(explore)}">Explore</a> '
+        "(with JavaScript) downloads any search’s results.</p></noscript>",
+        '<div class="ps-saved" data-ps-saved hidden>',
+        '<p class="ps-saved-shared" data-ps-saved-shared hidden></p>',
+        '<p class="ps-saved-count" data-ps-saved-count aria-live="polite">Loading your saved papers…</p>',
+        '<div class="ps-export" data-ps-export hidden></div>',
+        '<ol class="ps-papers ps-saved-list" data-ps-saved-list></ol>',
+        "</div>",
+    )
+    return page({"title": "Saved papers", "hide": ["toc"], "search": {"exclude": True}}, body)

@@ -1,0 +1,95 @@
+"""generator/site/exports.py: the citations the browser downloads, and the Saved page."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import re
+
+from generator import layout
+from generator.catalog import build_catalog
+from generator.pages.record import PaperRecord, SourceRef, Topic
+from generator.site import exports
+from generator.site.render import cite
+
+SITE = cite.Venue.from_site_name("ICLR 2025 Papers")
+
+
+def paper(**changes) -> PaperRecord:
+    base = PaperRecord(
+        id="a1b2c3d4e5f6", slug="one-step", title='One "Step", Diffusion\nModels', authors=["Kevin Frans", "Zoë Ångström"],
+        keywords=["diffusion, fast", "distillation"], topic=Topic("Deep Learning", "Generative Models", "listing"),
+        decision="Accept (Oral)", links={"openreview": "https://openreview.net/forum?id=x"},
+        sources=[SourceRef("l.txt", 1, "numbered")],
+    )
+    return base.replace(**changes)
+
+
+def _rows(files: dict[str, bytes]) -> dict[str, list]:
+    schema = json.loads(files[exports.EXPORTS_FILE])
+    found = {}
+    for key in schema["shards"]:
+        for row in json.loads(gzip.decompress(files[schema["shard_path"].format(shard=key)])):
+            found[row[schema["columns"].index("slug")]] = dict(zip(schema["columns"], row))
+    return found
+
+
+def test_each_paper_has_the_citations_of_its_page_in_the_shard_its_slug_names() -> None:
+    papers = [paper(), paper(id="f" * 12, slug="zeta-paper", title="Zeta", decision=None, venue="ICML 2025")]
+    files = exports.citation_files(build_catalog(papers), SITE, "ICLR 2025 Papers")
+    schema = json.loads(files[exports.EXPORTS_FILE])
+    assert schema["shards"] == list(exports.CITATION_SHARDS) and schema["urls"] == {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()}
+    rows = _rows(files)
+    for p in papers:
+        venue = cite.venue_of(p, SITE)
+        assert rows[p.slug]["bibtex"] == cite.bibtex(p, venue) and rows[p.slug]["ris"] == cite.ris(p, venue)
+    assert rows["zeta-paper"]["bibtex"].startswith("@misc") and "ICML 2025" in rows["zeta-paper"]["csv"]
+    assert schema["file_stem"] == "iclr-2025-papers"
+
+
+def test_a_csv_row_is_quoted_and_reads_back_as_the_paper() -> None:
+    p = paper(author_order="alphabetical")
+    text = exports.csv_header() + exports.csv_record(p, SITE)
+    assert text.endswith("\r\n")
+    (row,) = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert row["title"] == 'One "Step", Diffusion Models' and row["authors"] == "Kevin Frans; Zoë Ångström"
+    assert row["keywords"] == "diffusion, fast; distillation" and row["decision"] == "Accept (Oral)"
+    assert "not known" in row["author_order"], "a CSV never passes alphabetical authors off as the paper's order"
+    assert row["citation"] == cite.citation_line(p, SITE) and row["bibtex_key"] == cite.bibtex_key(p, SITE)
+    assert exports.csv_record(paper(title_derived=True), SITE).startswith(",")  # a derived title is not the paper's
+
+
+def test_the_files_do_not_depend_on_the_order_papers_come_in() -> None:
+    papers = [paper(id=f"{i:012d}", slug=f"{c}-paper-{i}", title=f"{c} paper {i}") for i, c in enumerate("bazab1")]
+    one = exports.citation_files(build_catalog(papers), SITE, "X")
+    other = exports.citation_files(build_catalog(list(reversed(papers))), SITE, "X")
+    assert one == other
+
+
+def test_the_saved_page_says_what_it_needs_without_javascript() -> None:
+    text = exports.saved_page()
+    noscript = re.search(r"<noscript>(.*?)</noscript>", text, flags=re.S).group(1)
+    assert "needs JavaScript" in noscript and 'href="../papers/"' in noscript
+    assert re.search(r'<div class="ps-saved" data-ps-saved hidden>', text), "its controls stay hidden until the script runs"
+
+
+def test_rows_kept_from_the_last_build_are_those_a_full_build_makes(tmp_path) -> None:
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path))
+    papers = [paper(), paper(id="f" * 12, slug="zeta-paper", title="Zeta")]
+    first = exports.citation_files(build_catalog(papers), SITE, "X", config)
+    assert first == exports.citation_files(build_catalog(papers), SITE, "X")
+    edited = [papers[0], papers[1].replace(title="Zeta, edited")]
+    again = exports.citation_files(build_catalog(edited), SITE, "X", config)
+    assert again == exports.citation_files(build_catalog(edited), SITE, "X")
+    assert "Zeta, edited" in _rows(again)["zeta-paper"]["bibtex"]
+
+
+def test_every_shard_is_written_so_none_is_left_from_a_paper_that_left() -> None:
+    files = exports.citation_files(build_catalog([paper(slug="zeta")]), SITE, "X")
+    assert json.loads(gzip.decompress(files[exports.CITATION_SHARD.format("o")])) == []
+    assert exports.shard_of("Ünusual") == "_" and exports.CITATION_SHARD.format("_") in files
