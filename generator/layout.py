@@ -162,7 +162,8 @@ KEYWORDS = Route("keywords", "keywords/")
 TOPICS = Route("topics", "topics/")
 EXPLORE = Route("explore", "explore/")
 STATS = Route("stats", "stats/")
-SECTION_ROUTES = (HOME, PAPERS, AUTHORS, KEYWORDS, TOPICS, EXPLORE, STATS)
+MAP = Route("map", "map/")
+SECTION_ROUTES = (HOME, PAPERS, AUTHORS, KEYWORDS, TOPICS, EXPLORE, STATS, MAP)
 
 
 def route_of(url_path: str) -> tuple[Route, tuple[str, ...]] | None:

@@ -7,6 +7,7 @@
  *   papersite-header.js   the header search box (every page)
  *   papersite-explore.js  the Explore page (only there)
  *   papersite-lists.js    paper lists' filter and sort (only where a list has controls)
+ *   papersite-map.js      the paper map (only on the map page)
  * and does the small things of a page itself: copy buttons, citation blocks on phones, the
  * "Fix this paper" link, the back-to-top arrow. No build step, no request off this site. */
 (function () {
@@ -130,7 +131,8 @@
   }
 
   ps.ready(function () {
-    loadModules([document.querySelector("[data-ps-explore]") && "explore", document.querySelector("[data-ps-list]") && "lists"].filter(Boolean));
+    loadModules([document.querySelector("[data-ps-explore]") && "explore", document.querySelector("[data-ps-list]") && "lists",
+      document.querySelector("[data-ps-map]") && "map"].filter(Boolean));
     setupCopy(); setupCite(); setupFixLink(); addTopArrow();
   });
 })();
