@@ -32,7 +32,7 @@
         status.textContent = "The map's data does not match this page: the papers are listed below.";
         return;
       }
-      var n = data.papers, grid = data.grid, xs = data.x, ys = data.y;
+      var n = data.papers, xs = data.x, ys = data.y;
       var colourOf = new Array(n), areaOf = new Int32Array(n), byColour = new Map(), indexOfHref = new Map();
       for (var i = 0; i < n; i++) {
         var t = data.topics[data.topic[i]];
@@ -50,14 +50,22 @@
       var marked = -1;       // a paper whose link has the focus: ringed
       var buckets = null, CELL = 12;
 
-      function px(i) { return left + xs[i] / grid * side; }
-      function py(i) { return top + ys[i] / grid * side; }
+      // the points' extent: the map fills the canvas, one scale on both axes (distances mean the same either way)
+      var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      for (var j = 0; j < n; j++) {
+        x0 = Math.min(x0, xs[j]); x1 = Math.max(x1, xs[j]); y0 = Math.min(y0, ys[j]); y1 = Math.max(y1, ys[j]);
+      }
+      var spanX = Math.max(x1 - x0, 1), spanY = Math.max(y1 - y0, 1);
+      function px(i) { return left + (xs[i] - x0) * side; }
+      function py(i) { return top + (ys[i] - y0) * side; }
 
       function resize() {
         width = box.clientWidth;
-        height = Math.round(Math.min(width, Math.max(320, window.innerHeight - 180)));
-        side = Math.min(width, height) - 8; left = (width - side) / 2; top = (height - side) / 2;
-        radius = Math.max(1.6, Math.min(4.5, side / Math.sqrt(n) * 0.3));
+        var pad = 10, tallest = Math.max(300, window.innerHeight - 140);
+        side = Math.min((width - 2 * pad) / spanX, (tallest - 2 * pad) / spanY);  // CSS pixels per grid cell
+        height = Math.round(spanY * side + 2 * pad);
+        left = (width - spanX * side) / 2; top = pad;
+        radius = Math.max(1.6, Math.min(4.5, Math.sqrt(spanX * side * spanY * side / n) * 0.22));
         var ratio = window.devicePixelRatio || 1;
         canvas.width = Math.round(width * ratio); canvas.height = Math.round(height * ratio);
         canvas.style.width = width + "px"; canvas.style.height = height + "px";

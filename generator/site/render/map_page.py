@@ -17,7 +17,7 @@ import json
 from collections import Counter
 
 from generator import layout
-from generator.catalog import Catalog
+from generator.catalog import NO_TOPIC, Catalog
 from generator.pages.decisions import decision_counts, read_decision
 from generator.pages.record import PaperRecord, topic_label
 from generator.site.render.html import block, esc, link, page
@@ -30,18 +30,24 @@ MAP_DATA_VERSION = 1
 AREA_COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#c9a100", "#9c755f",
                 "#ff9da7", "#2f4b7c", "#8cd17d", "#a0cbe8")
 NO_TOPIC_COLOUR = "#9a9a9a"
-NO_TOPIC = "No topic"
 SELECTION_KEYWORDS_FROM = 2  # keywords of fewer papers are not in the data file (a brushed region's common ones are not)
 
 
-def area_colour(number: int) -> str:
-    return AREA_COLOURS[number % len(AREA_COLOURS)]
+def area_colours(catalog: Catalog) -> dict[str, str]:
+    """Each area's colour: the palette in area order, grey for the papers without a topic."""
+    named = [a.name for a in catalog.areas if a.name != NO_TOPIC]
+    colours = {name: AREA_COLOURS[n % len(AREA_COLOURS)] for n, name in enumerate(named)}
+    return {**colours, NO_TOPIC: NO_TOPIC_COLOUR}
+
+
+def _area_of(paper: PaperRecord) -> str:
+    return paper.topic.area if paper.topic else NO_TOPIC
 
 
 def map_order(catalog: Catalog) -> list[tuple[str, str | None, list[PaperRecord]]]:
     """The page's groups, (area, sub-area or None, papers): each area's sub-areas, then its papers with
-    the area alone, in the catalog's orders; papers without a topic last. Both the link lists and the
-    data file's columns follow it."""
+    the area alone, in the catalog's orders (papers without a topic are the catalog's last area). Both
+    the link lists and the data file's columns follow it."""
     groups: list[tuple[str, str | None, list[PaperRecord]]] = []
     for area in catalog.areas:
         for sub in area.subareas:
@@ -49,9 +55,6 @@ def map_order(catalog: Catalog) -> list[tuple[str, str | None, list[PaperRecord]
         alone = [p for p in area.papers if catalog.paper_subarea(p) is None]
         if alone:
             groups.append((area.name, None, alone))
-    untopical = [p for p in catalog.papers if catalog.paper_area(p) is None]
-    if untopical:
-        groups.append((NO_TOPIC, None, untopical))
     return groups
 
 
@@ -59,6 +62,7 @@ def map_data(catalog: Catalog, points: dict[str, tuple[int, int]], grid: int) ->
     """The JSON of the map's data file (module docstring): the points, each paper's topic, decision
     and common keywords as numbers, and the names those numbers stand for."""
     groups = map_order(catalog)
+    colours = area_colours(catalog)
     area_number = {area.name: n for n, area in enumerate(catalog.areas)}
     topics: list[list] = []  # [label, area number]: the topic filter's choices and the points' colours
     topic_number: dict[tuple[str, str | None], int] = {}
@@ -77,18 +81,18 @@ def map_data(catalog: Catalog, points: dict[str, tuple[int, int]], grid: int) ->
     columns: dict[str, list] = {"x": [], "y": [], "topic": [], "decision": [], "keywords": []}
     for paper in papers:
         x, y = points.get(paper.slug, (grid // 2, grid // 2))
-        area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
+        sub = catalog.paper_subarea(paper)
         decision = read_decision(paper.decision)
         columns["x"].append(x)
         columns["y"].append(y)
-        columns["topic"].append(topic_number[(area.name, sub.name if sub else None)] if area else -1)
+        columns["topic"].append(topic_number.get((_area_of(paper), sub.name if sub else None), -1))
         columns["decision"].append(decision_number[decision.key if decision else "none"])
         columns["keywords"].append([keyword_number[k.name] for k in catalog.paper_keywords(paper) if k.name in keyword_number])
     data = {
         "version": MAP_DATA_VERSION,
         "grid": grid,
         "papers": len(papers),
-        "areas": [[area.name, area_colour(n)] for n, area in enumerate(catalog.areas)],
+        "areas": [[area.name, colours[area.name]] for area in catalog.areas],
         "no_topic": [NO_TOPIC, NO_TOPIC_COLOUR],
         "topics": topics,
         "decisions": [label for _, label, _ in decisions],
@@ -108,13 +112,13 @@ def map_page(catalog: Catalog) -> str:
     legend = "".join(
         f'<li><span class="ps-map-swatch" style="--ps-swatch: {colour}" aria-hidden="true"></span>'
         f'{esc(name)} <span class="ps-count">{area_count[name]:,}</span></li>'
-        for name, colour in [(a.name, area_colour(n)) for n, a in enumerate(catalog.areas)] + [(NO_TOPIC, NO_TOPIC_COLOUR)]
+        for name, colour in area_colours(catalog).items()
         if area_count[name]
     )
     topic_options = "".join(
         f'<option value="{esc(a.name)}">{esc(a.name)}</option>'
         + "".join(f'<option value="{esc(topic_label(a.name, s.name))}">\u2003{esc(s.name)}</option>' for s in a.subareas)
-        for a in catalog.areas
+        for a in catalog.areas if a.name != NO_TOPIC
     )
     decisions = decision_counts(p.decision for _, _, group in groups for p in group)
     decision_options = "".join(f'<option value="{esc(label)}">{esc(label)} ({n:,})</option>' for _, label, n in decisions)
@@ -122,17 +126,16 @@ def map_page(catalog: Catalog) -> str:
     for area in dict.fromkeys(area for area, _, _ in groups):
         parts = []
         for _, sub, group in (g for g in groups if g[0] == area and g[2]):
-            heading = f"<h3>{esc(sub or ('Area only' if area != NO_TOPIC else NO_TOPIC))} <span class=ps-count>{len(group):,}</span></h3>"
+            heading = f"<h3>{esc(sub or ('No sub-area' if area != NO_TOPIC else NO_TOPIC))} <span class=ps-count>{len(group):,}</span></h3>"
             items = "\n".join(f"<li>{link(layout.relative(here, layout.paper_url(p.slug)), p.title)}</li>" for p in group)
             parts.append(f'{heading}<ul class="ps-map-papers">\n{items}\n</ul>')
         lists.append(f"<details><summary>{esc(area)} <span class=ps-count>{area_count[area]:,}</span></summary>{''.join(parts)}</details>")
     data_href = layout.relative(here, MAP_DATA_FILE)
     body = block(
         "<h1>Map</h1>",
-        f"<p>All {papers:,} papers, each placed by what its title and abstract say: papers close together are "
-        "about similar things. The colour is the paper's area. Point at a paper to see its title, click to open it, "
-        "drag across a region to list its papers and their most common keywords. Every paper is also listed "
-        "by area below the map.</p>",
+        f"<p>All {papers:,} papers, placed by what their titles and abstracts say: papers close together are about "
+        "similar things, and the colour is the area. Point at a paper for its title, click to open it, drag across a "
+        "region to list its papers and their commonest keywords. Every paper is also listed by area below the map.</p>",
         '<form class="ps-map-filters" data-ps-map-filters role="search" hidden>',
         '<div class="ps-explore-row"><label for="ps-map-q">Search</label>'
         '<input id="ps-map-q" name="q" type="search" placeholder="e.g. diffusion, graph neural networks" autocomplete="off"></div>',
