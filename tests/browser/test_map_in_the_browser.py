@@ -192,3 +192,12 @@ def test_the_map_page_has_no_serious_axe_violation(page_factory, site, size):
     assert not bad, "\n".join(f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in bad)
     width = visitor.page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= size[0]
+
+
+def test_no_other_page_loads_the_map(site_page):
+    asked: list[str] = []
+    site_page.page.on("request", lambda request: asked.append(request.url))
+    site_page.goto(layout.HOME.url())
+    site_page.page.wait_for_load_state("networkidle")
+    assert asked and not [url for url in asked if "papersite-map" in url or "map.json" in url]
+    assert site_page.page.locator(f'nav a[href$="{MAP_PATH}"], .md-tabs a[href$="{MAP_PATH}"]').count() > 0
