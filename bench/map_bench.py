@@ -98,6 +98,8 @@ def layout_figures(project: Path) -> dict[str, float]:
         "layout s": done - loaded, "layout cpu s": done_cpu - loaded_cpu,
         "one edit: others moved, median cells of 4096": moved[len(moved) // 2],
         "one edit: 99th percentile": moved[int(len(moved) * 0.99)], "one edit: most": moved[-1],
+        "one edit: papers moved over 1% of the grid": sum(1 for m in moved if m > 0.01 * paper_map.GRID),
+        "one edit: papers moved over 5% of the grid": sum(1 for m in moved if m > 0.05 * paper_map.GRID),
         "peak rss MiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -108,12 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--site", type=Path)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-layout", action="store_true")
+    parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args(argv)
     site = args.site or load_config(args.project).site_dir
     print(f"load before: {load()}")
     for name, value in map_bytes(site).items():
         print(f"{name}: {value:,} bytes")
-    for width, height in ((1280, 900), (390, 844)):
+    for width, height in () if args.no_browser else ((1280, 900), (390, 844)):
         times = drawn_ms(site, args.runs, width, height)
         print(f"drawn at {width} px: median {statistics.median(times)} ms of {times} (load {load()})")
     if not args.no_layout:

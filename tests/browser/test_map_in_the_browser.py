@@ -118,7 +118,8 @@ def test_topic_decision_and_search_filters_highlight_their_papers(map_page, pape
     page.locator("#ps-map-decision").select_option(value="")
     word = "diffusion"
     page.locator("#ps-map-q").fill(word)
-    page.wait_for_function(f"() => / of /.test(document.querySelector('{STATUS}').textContent)")
+    # the count once the abstracts are searched too (before, it says "so far")
+    page.wait_for_function(f"() => / of [\\d,]+ highlighted\\.$/.test(document.querySelector('{STATUS}').textContent)", timeout=60_000)
     found = _highlighted(page)
     in_titles = sum(1 for p in papers if word in p.title.lower())
     assert in_titles <= found < len(papers)

@@ -43,6 +43,8 @@
         indexOfHref.set(links[i].href, i);
       }
       box.hidden = false; form.hidden = false;
+      var help = document.querySelector("[data-ps-map-help]");
+      if (help) help.hidden = false;
 
       var ctx = canvas.getContext("2d"), side = 0, left = 0, top = 0, radius = 2, width = 0, height = 0;
       var kept = null;       // Uint8Array: the papers the filters keep (null: no filter)
@@ -218,7 +220,7 @@
         });
         return function (i) { return wanted.has(data.topic[i]); };
       }
-      function apply(found) {  // found: Set of paper numbers the search finds, or null (no query)
+      function apply(found, partial) {  // found: Set of paper numbers the search finds, or null (no query); partial: abstracts not searched yet
         var inTopic = topicTest(), d = decision.value ? data.decisions.indexOf(decision.value) : -1;
         if (!found && !inTopic && d < 0) { kept = null; status.textContent = "All " + papersCount(n) + "."; }
         else {
@@ -227,7 +229,8 @@
           for (var i = 0; i < n; i++) {
             if ((!found || found.has(i)) && (!inTopic || inTopic(i)) && (d < 0 || data.decision[i] === d)) { kept[i] = 1; count++; }
           }
-          status.textContent = papersCount(count) + " of " + n.toLocaleString("en") + " highlighted.";
+          status.textContent = papersCount(count) + " of " + n.toLocaleString("en") + " highlighted" +
+            (partial ? " so far: still searching the abstracts…" : ".");
         }
         draw();
         if (brush && !panel.hidden) select();
@@ -236,7 +239,7 @@
         var mine = ++serial, text = q.value.trim();
         if (!text) { apply(null); return; }
         if (!ps.engine || !ps.ranking) { status.textContent = "Search is not loaded yet."; return; }
-        status.textContent = "Searching…";
+        if (!kept) status.textContent = "Searching…";  // else the last answer stays until the next one
         ps.engine.load().then(function (eng) {
           if (!eng._mapHooked) { eng._mapHooked = true; eng.onFull.push(function () { if (q.value.trim()) update(); }); }
           return ps.ranking.search(eng, text).then(function (result) {
@@ -246,7 +249,7 @@
               var i = indexOfHref.get(ps.results.paperHref(eng, eng.store.papers[number]));
               if (i !== undefined) found.add(i);
             });
-            apply(found);
+            apply(found, !result.full);
           });
         }).catch(function () { if (mine === serial) status.textContent = "The search index could not be loaded."; });
       }

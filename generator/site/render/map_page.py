@@ -134,8 +134,7 @@ def map_page(catalog: Catalog) -> str:
     body = block(
         "<h1>Map</h1>",
         f"<p>All {papers:,} papers, placed by what their titles and abstracts say: papers close together are about "
-        "similar things, and the colour is the area. Point at a paper for its title, click to open it, drag across a "
-        "region to list its papers and their commonest keywords. Every paper is also listed by area below the map.</p>",
+        "similar things. The colour is the area.</p>",
         '<form class="ps-map-filters" data-ps-map-filters role="search" hidden>',
         '<div class="ps-explore-row"><label for="ps-map-q">Search</label>'
         '<input id="ps-map-q" name="q" type="search" placeholder="e.g. diffusion, graph neural networks" autocomplete="off"></div>',
@@ -151,6 +150,8 @@ def map_page(catalog: Catalog) -> str:
         'listed by area below the map"></canvas>'
         '<div class="ps-map-tip" data-ps-map-tip hidden></div></div>',
         f'<ul class="ps-map-legend" aria-label="Colours: the areas">{legend}</ul>',
+        '<p class="ps-map-help" data-ps-map-help hidden>Point at a paper for its title, click to open it, drag across a '
+        "region to list its papers and their commonest keywords. Every paper is also listed by area below.</p>",
         '<section class="ps-map-selection" data-ps-map-selection aria-live="polite" hidden></section>',
         "<h2>Papers by area</h2>",
         f'<div class="ps-map-lists" data-ps-map-list>{"".join(lists)}</div>',
