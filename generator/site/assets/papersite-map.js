@@ -211,7 +211,7 @@
       });
 
       /* ---- filters: search (the site's search engine), topic, decision ---- */
-      var q = form.elements.q, topic = form.elements.topic, decision = form.elements.decision, serial = 0;
+      var q = form.elements.q, topic = form.elements.topic, decision = form.elements.decision, serial = 0, hooked = false;
       function topicTest() {
         if (!topic.value) return null;
         var wanted = new Set();
@@ -241,7 +241,8 @@
         if (!ps.engine || !ps.ranking) { status.textContent = "Search is not loaded yet."; return; }
         if (!kept) status.textContent = "Searching…";  // else the last answer stays until the next one
         ps.engine.load().then(function (eng) {
-          if (!eng._mapHooked) { eng._mapHooked = true; eng.onFull.push(function () { if (q.value.trim()) update(); }); }
+          // once the abstracts are searched too, the highlight is drawn again from the full answer
+          if (!hooked) { hooked = true; eng.onFull.push(function () { if (q.value.trim()) update(); }); }
           return ps.ranking.search(eng, text).then(function (result) {
             if (!result || mine !== serial) return;
             var found = new Set();
