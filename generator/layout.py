@@ -163,7 +163,8 @@ TOPICS = Route("topics", "topics/")
 EXPLORE = Route("explore", "explore/")
 STATS = Route("stats", "stats/")
 SAVED = Route("saved", "saved/")  # the reader's saved papers (kept in their browser), and lists shared as links
-SECTION_ROUTES = (HOME, PAPERS, AUTHORS, KEYWORDS, TOPICS, EXPLORE, STATS, SAVED)
+MAP = Route("map", "map/")  # every paper placed by content (site/paper_map.py)
+SECTION_ROUTES = (HOME, PAPERS, AUTHORS, KEYWORDS, TOPICS, EXPLORE, STATS, MAP, SAVED)
 
 
 def route_of(url_path: str) -> tuple[Route, tuple[str, ...]] | None:

@@ -43,7 +43,9 @@ from generator.site.postbuild import (
     write_if_changed,
 )
 from generator.site.exports import citation_files, saved_page
-from generator.site.search import explore_page, search_files
+from generator.site.search import explore_page, gzipped, search_files
+from generator.site.paper_map import GRID, paper_points
+from generator.site.render.map_page import MAP_DATA_FILE, map_data, map_page
 from generator.site.render.stats import stats_page
 
 ASSETS_DIR = Path(__file__).parent / "assets"
@@ -140,6 +142,7 @@ def _generate(
     target: Path,
     related: "_Related | None" = None,
     prints: Fingerprints | None = None,
+    map_points: "_MapPoints | None" = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here).
 
@@ -161,6 +164,7 @@ def _generate(
     pages = index_pages(catalog, context)
     pages[layout.STATS.staged()] = stats_page(catalog)
     pages[layout.EXPLORE.staged()] = explore_page(catalog)
+    pages[layout.MAP.staged()] = map_page(catalog)
     pages[layout.SAVED.staged()] = saved_page()
     bodies: list[list[str]] = []  # [page URL, body] of the index pages staged as their own shell
     for path, text in pages.items():
@@ -211,6 +215,8 @@ def _generate(
         shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(browser_data(catalog, config))
+    points = map_points.result() if map_points is not None else paper_points(catalog.papers)
+    files[MAP_DATA_FILE] = gzipped(map_data(catalog, points, GRID))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
@@ -358,6 +364,39 @@ class _Related:
             self.worker = None
 
 
+class _MapPoints:
+    """The paper map's points: the last build's while the texts the layout reads have the same fingerprint
+    (``paper_map.map_texts``), else computed, in a forked worker with ``fork``."""
+
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
+        from generator.site.paper_map import map_texts
+
+        self.texts = map_texts(records)
+        self.cache = Memo(config, "map")
+        self.key = prints.of(self.texts)
+        self.value = self.cache.get("points", self.key)
+        self.worker = None
+        if self.value is None and fork:
+            from generator.site.paper_map import layout_of_texts
+
+            self.worker = Forked("paper map", layout_of_texts, self.texts)
+
+    def result(self) -> dict[str, tuple[int, int]]:
+        if self.value is None:
+            from generator.site.paper_map import layout_of_texts
+
+            self.value = self.worker.result() if self.worker is not None else layout_of_texts(self.texts)
+            self.worker = None
+            self.cache.put("points", self.key, self.value)
+            self.cache.save()
+        return self.value
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
+
+
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
     pages: Memo | None = None,
@@ -394,6 +433,8 @@ def stage_docs(
         prints = Fingerprints()
         related = _Related(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM, prints=prints)
         workers.append(related)
+        map_points = _MapPoints(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM, prints=prints)
+        workers.append(map_points)
         pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         catalog = build_catalog(records)
@@ -410,7 +451,7 @@ def stage_docs(
         target = staged_docs_dir(config)
         generated = _generate(
             config, catalog, source_of, shells=shells, search=pending is None and not later, related=related,
-            target=target, prints=prints,
+            target=target, prints=prints, map_points=map_points,
         )
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)

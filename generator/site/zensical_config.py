@@ -114,7 +114,7 @@ def read_config(text: str, path: str | Path = "mkdocs.yml") -> dict:
 # Section pages added after projects were made: a project's nav that names none of them gets them
 # (before "About" where it has one), so an older mkdocs.yml builds (strict mode fails on a page
 # left out of the nav) and shows the new page; naming the page in ``not_in_nav`` keeps it out.
-ADDED_SECTIONS = ((layout.SAVED, "Saved"),)
+ADDED_SECTIONS = ((layout.MAP, "Map"), (layout.SAVED, "Saved"))  # sections an older mkdocs.yml nav lacks
 
 
 def _nav_pages(nav: Any) -> set[str]:

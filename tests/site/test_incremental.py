@@ -180,7 +180,7 @@ def test_a_damaged_cache_is_ignored(project: Path, tmp_path: Path) -> None:
     caches = project / "build" / "memo"
     assert {p.name for p in caches.iterdir()} >= {f"{kind}.pickle" for kind in (
         "checked", "related", "staged", "rows-authors", "rows-keywords", "rows-papers", "slugs", "search-terms",
-        "search-shards", "filled", "stamps", "files", "page-views")}
+        "search-shards", "filled", "stamps", "files", "page-views", "map")}
     for path in caches.iterdir():
         path.write_bytes(b"\x80not a cache")
     edit_front_matter(project / PAPERS / "calibrated-flows.md", _retitle_again)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from generator import layout
 from generator.config import load_config
-from generator.site.stage import directory_page, stage_docs, staged_docs_dir, write_tree
+from generator.site.memo import Fingerprints
+from generator.site.render.map_page import MAP_DATA_FILE
+from generator.site.stage import _MapPoints, directory_page, read_records, stage_docs, staged_docs_dir, write_tree
 from site_fixtures import write_project
 
 
@@ -15,7 +18,7 @@ def test_every_generated_page_is_staged_at_its_route(tmp_path: Path) -> None:
     config = load_config(write_project(tmp_path))
     stage_docs(config, shells=False)
     docs = staged_docs_dir(config)
-    for route in (layout.HOME, layout.PAPERS, layout.TOPICS, layout.KEYWORDS, layout.AUTHORS, layout.EXPLORE, layout.STATS):
+    for route in (layout.HOME, layout.PAPERS, layout.TOPICS, layout.KEYWORDS, layout.AUTHORS, layout.EXPLORE, layout.STATS, layout.MAP):
         assert (docs / route.staged()).is_file(), route.kind
     assert (docs / layout.PAPER.staged("calibrated-flows")).is_file()
     assert (docs / layout.AUTHOR.staged("ming-zhou")).is_file()
@@ -29,6 +32,21 @@ def test_a_second_stage_of_the_same_pages_writes_nothing(tmp_path: Path) -> None
     result = stage_docs(config)
     after = {p: p.stat().st_mtime_ns for p in docs.rglob("*") if p.is_file()}
     assert after == before and result.removed_paths == []
+
+
+def test_the_map_is_laid_out_again_only_when_what_it_reads_changes(tmp_path: Path) -> None:
+    config = load_config(write_project(tmp_path))
+    stage_docs(config, shells=False)
+    assert (staged_docs_dir(config) / MAP_DATA_FILE).is_file()
+    records, _ = read_records(config)
+
+    def kept(papers) -> bool:  # noqa: ANN001
+        return _MapPoints(config, papers, fork=False, prints=Fingerprints()).value is not None
+
+    assert kept(records) and kept(list(reversed(records)))
+    assert kept([replace(records[0], authors=["Someone Else"], keywords=["other"])] + records[1:])
+    assert not kept([replace(records[0], abstract="Entirely new words about proteins.")] + records[1:])
+    assert not kept(records[1:])
 
 
 def test_write_tree_writes_changed_files_and_removes_strays_and_links(tmp_path: Path) -> None:

@@ -193,7 +193,7 @@ def test_both_engines_build_the_same_set_of_pages(built):
     mkdocs, zensical = page_urls(sites["mkdocs"]), page_urls(sites["zensical"])
     assert sorted(zensical ^ mkdocs) == []
     assert {f"papers/{r.slug}/" for r in records} <= mkdocs
-    assert {"", "papers/", "topics/", "keywords/", "authors/", "explore/", "stats/", "about/"} <= mkdocs
+    assert {"", "papers/", "topics/", "keywords/", "authors/", "explore/", "stats/", "map/", "about/"} <= mkdocs
 
 
 @pytest.mark.parametrize("kind", ["merged", "derived", "math"])

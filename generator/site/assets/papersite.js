@@ -8,6 +8,7 @@
  *   papersite-explore.js  the Explore page (only there)
  *   papersite-lists.js    paper lists' filter and sort (only where a list has controls)
  *   papersite-saved.js    Save buttons, the Saved page, downloads of a list (where a page has papers)
+ *   papersite-map.js      the paper map (only on the map page)
  * and does the small things of a page itself: copy buttons, citation blocks on phones, the
  * "Fix this paper" link, the back-to-top arrow. No build step, no request off this site. */
 (function () {
@@ -133,7 +134,8 @@
   ps.ready(function () {
     loadModules([
       document.querySelector(".ps-papers, [data-ps-save], [data-ps-saved], [data-ps-explore]") && "saved",
-      document.querySelector("[data-ps-explore]") && "explore", document.querySelector("[data-ps-list]") && "lists"
+      document.querySelector("[data-ps-explore]") && "explore", document.querySelector("[data-ps-list]") && "lists",
+      document.querySelector("[data-ps-map]") && "map"
     ].filter(Boolean));
     setupCopy(); setupCite(); setupFixLink(); addTopArrow();
   });

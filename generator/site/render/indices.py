@@ -127,6 +127,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         f'<li><a href="{esc(layout.KEYWORDS.url())}">Keywords</a> and <a href="{esc(layout.AUTHORS.url())}">authors</a>, A to Z</li>'
         f'<li><a href="{esc(layout.EXPLORE.url())}">Explore</a>: full-text search with topic, keyword and author filters</li>'
         f'<li><a href="{esc(layout.STATS.url())}">Stats</a>: the corpus in charts</li>'
+        f'<li><a href="{esc(layout.MAP.url())}">Map</a>: every paper placed by its subject</li>'
         "</ul>",
         "<h2>Areas</h2>",
         f'<ul class="ps-columns">{areas}</ul>',

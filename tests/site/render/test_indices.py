@@ -38,7 +38,7 @@ def test_the_home_page_counts_what_the_catalog_holds_and_links_each_section(setu
     home = indices.home_page(catalog, context)
     assert f"<strong>{len(catalog.papers)}</strong> papers" in home
     assert f"<strong>{len(catalog.authors)}</strong> authors" in home
-    for route in (layout.PAPERS, layout.TOPICS, layout.KEYWORDS, layout.AUTHORS, layout.EXPLORE, layout.STATS):
+    for route in (layout.PAPERS, layout.TOPICS, layout.KEYWORDS, layout.AUTHORS, layout.EXPLORE, layout.STATS, layout.MAP):
         assert f'href="{route.url()}"' in home, route.kind
     assert "ps-venues" not in home  # one venue: nothing to count
 

@@ -1,0 +1,197 @@
+"""The paper map: every paper placed in two dimensions by what it is about, and the map's data file.
+
+In: papers. Out: each paper's point on a square grid (``GRID`` cells a side), and
+``map.json.gz``: what the map page's script draws and filters with.
+
+How a paper is placed. Its title and abstract become a TF-IDF vector, reduced by a
+truncated SVD to ``DIMENSIONS`` numbers (the LSA space, where cosine says how close two
+papers' subjects are). The taxonomy's topics are the landmarks: each topic with papers
+has the centroid of its papers, and the centroids alone are laid out in 2-D (metric MDS
+on their cosine distances, started from their classical MDS, so the same input gives
+the same picture). A paper then sits among the landmarks it is closest to (a softmax of
+its similarity to its ``NEAREST`` nearest), moved by what it has that they lack (its
+residual, on the residuals' two main directions): papers between two subjects land
+between them, and papers of one subject spread into a cloud instead of a dot.
+
+Why landmarks rather than t-SNE or UMAP of every paper: the 2-D step sees a hundred
+centroids, not 11,672 papers, so it costs milliseconds, and a paper's point is a smooth
+function of the corpus: editing one paper moves the centroids by a hair and that paper,
+where t-SNE of all papers may redraw the whole picture. Papers are taken in slug order
+and every random generator is seeded, so the points never depend on file order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from generator.pages.record import PaperRecord
+
+GRID = 4096  # cells a side: integer coordinates, a pixel each on a 4k screen
+DIMENSIONS = 48  # the LSA space
+NEAREST = 3  # landmarks a paper sits among
+SHARPNESS = 20.0  # softmax of cosines: higher keeps papers nearer their closest landmark
+SPREAD = 0.45
+SMACOF_STEPS = 200  # the landmark layout's iterations (it has settled well before)  # a cloud's reach, in units of the median distance between neighbouring landmarks
+MIN_LANDMARK_PAPERS = 2  # a topic with fewer papers is not a landmark (one paper is no centroid)
+
+
+@dataclass(frozen=True)
+class MapText:
+    """All the layout reads of a paper (its key in the build's memo)."""
+
+    slug: str
+    text: str  # title and abstract
+    topic: str  # "Area\0Sub-area", "Area\0" or "": the landmark it belongs to
+
+
+def map_texts(papers: list[PaperRecord]) -> list[MapText]:
+    """What ``layout_of_texts`` is given of the papers, in slug order; loads no numerical library."""
+    texts = []
+    for paper in papers:
+        topic = f"{paper.topic.area}\0{paper.topic.subarea or ''}" if paper.topic else ""
+        texts.append(MapText(paper.slug, f"{paper.title}\n{paper.abstract or ''}", topic))
+    return sorted(texts, key=lambda t: t.slug)
+
+
+def paper_points(papers: list[PaperRecord]) -> dict[str, tuple[int, int]]:
+    return layout_of_texts(map_texts(papers))
+
+
+def layout_of_texts(texts: list[MapText]) -> dict[str, tuple[int, int]]:
+    """Slug -> (x, y), integers in [0, GRID), x to the right and y downwards, for papers in slug order."""
+    import numpy as np
+
+    slugs = [t.slug for t in texts]
+    if not slugs:
+        return {}
+    space = _lsa_space([t.text for t in texts])
+    if space is None:
+        points = np.zeros((len(slugs), 2))
+    else:
+        points = _placed(space, [t.topic for t in texts])
+    return dict(zip(slugs, _on_grid(points)))
+
+
+def _lsa_space(texts: list[str]):  # noqa: ANN202 (numpy array or None)
+    """Unit rows in the LSA space; None when the texts have too few words to compare."""
+    import numpy as np
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    if len(texts) < 3:
+        return None
+    try:
+        vectors = TfidfVectorizer(
+            stop_words="english", sublinear_tf=True, max_df=0.5, min_df=2 if len(texts) >= 50 else 1, dtype=np.float64
+        ).fit_transform(texts)
+    except ValueError:  # every text empty or stop words only
+        return None
+    dimensions = min(DIMENSIONS, vectors.shape[1] - 1, len(texts) - 1)
+    if dimensions < 2:
+        return None
+    space = TruncatedSVD(n_components=dimensions, algorithm="randomized", n_iter=7, random_state=0).fit_transform(vectors)
+    return _unit_rows(space)
+
+
+def _unit_rows(matrix):  # noqa: ANN001, ANN202
+    import numpy as np
+
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1.0)
+
+
+def _placed(space, topics: list[str]):  # noqa: ANN001, ANN202
+    """Each paper's 2-D point (floats, any scale): among its nearest landmarks, moved by its residual."""
+    import numpy as np
+
+    members: dict[str, list[int]] = {}
+    for row, topic in enumerate(topics):
+        if topic:
+            members.setdefault(topic, []).append(row)
+    landmarks = [rows for _, rows in sorted(members.items()) if len(rows) >= MIN_LANDMARK_PAPERS]
+    if len(landmarks) < 3:  # too few subjects to lay out: the space's own two main directions
+        return _main_directions(space, 2)
+    centroids = _unit_rows(np.vstack([space[rows].mean(axis=0) for rows in landmarks]))
+    anchors = _landmark_layout(centroids)
+    similarity = space @ centroids.T
+    nearest = np.argsort(-similarity, axis=1, kind="stable")[:, :NEAREST]
+    near_sim = np.take_along_axis(similarity, nearest, axis=1)
+    weights = np.exp(SHARPNESS * (near_sim - near_sim[:, :1]))
+    weights /= weights.sum(axis=1, keepdims=True)
+    base = np.einsum("pk,pkd->pd", weights, anchors[nearest])
+    residual = space - np.einsum("pk,pkd->pd", weights, centroids[nearest])
+    cloud = _main_directions(residual, 2)
+    # a cloud's reach follows how far apart neighbouring landmarks are drawn
+    gaps = np.linalg.norm(anchors[:, None, :] - anchors[None, :, :], axis=2)
+    np.fill_diagonal(gaps, np.inf)
+    reach = float(np.median(gaps.min(axis=1))) * SPREAD
+    scale = float(np.percentile(np.abs(cloud), 95)) or 1.0
+    return base + cloud * (reach / scale)
+
+
+def _landmark_layout(centroids):  # noqa: ANN001, ANN202
+    """The landmarks' 2-D points: metric MDS of their cosine distances (SMACOF), from their classical MDS."""
+    import numpy as np
+
+    distances = np.clip(1.0 - centroids @ centroids.T, 0.0, 2.0)
+    distances = (distances + distances.T) / 2
+    np.fill_diagonal(distances, 0.0)
+    points = _classical_mds(distances)
+    n = len(points)
+    # Guttman transforms, written out (a few lines) rather than sklearn's MDS, whose arguments
+    # changed between the versions pyproject.toml accepts
+    for _ in range(SMACOF_STEPS):
+        drawn = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+        ratio = np.divide(distances, drawn, out=np.zeros_like(distances), where=drawn > 1e-12)
+        b = -ratio
+        np.fill_diagonal(b, 0.0)
+        np.fill_diagonal(b, -b.sum(axis=1))
+        points = b @ points / n
+    return _fixed_signs(points)
+
+
+def _classical_mds(distances):  # noqa: ANN001, ANN202
+    import numpy as np
+
+    n = len(distances)
+    centre = np.eye(n) - 1.0 / n
+    gram = -0.5 * centre @ (distances**2) @ centre
+    values, vectors = np.linalg.eigh(gram)
+    top = np.argsort(-values, kind="stable")[:2]
+    return _fixed_signs(vectors[:, top] * np.sqrt(np.maximum(values[top], 1e-12)))
+
+
+def _main_directions(matrix, count: int):  # noqa: ANN001, ANN202
+    """The rows on the matrix's ``count`` principal directions (signs fixed: see ``_fixed_signs``)."""
+    import numpy as np
+
+    centred = matrix - matrix.mean(axis=0)
+    _, _, directions = np.linalg.svd(centred, full_matrices=False)
+    return _fixed_signs(centred @ directions[:count].T)
+
+
+def _fixed_signs(points):  # noqa: ANN001, ANN202
+    """Each axis turned so that its third moment is positive: an eigenvector's sign is arbitrary,
+    and a map that flips on a rebuild would lose its readers."""
+    import numpy as np
+
+    skew = ((points - points.mean(axis=0)) ** 3).sum(axis=0)
+    return points * np.where(skew < 0, -1.0, 1.0)
+
+
+def _on_grid(points) -> list[tuple[int, int]]:  # noqa: ANN001
+    """Points scaled into the grid, the same scale on both axes (a map is not stretched), y downwards."""
+    import numpy as np
+
+    low, high = points.min(axis=0), points.max(axis=0)
+    span = float(max(high - low)) or 1.0
+    margin = GRID * 0.02
+    scaled = (points - low) / span * (GRID - 1 - 2 * margin) + margin
+    scaled += ((GRID - 1 - 2 * margin) - (high - low) / span * (GRID - 1 - 2 * margin)) / 2  # centred on the short axis
+    grid = np.clip(np.rint(scaled), 0, GRID - 1).astype(int)
+    return [(int(x), int(GRID - 1 - y)) for x, y in grid]
+
+
+def _json(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

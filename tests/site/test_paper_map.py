@@ -1,0 +1,93 @@
+"""generator/site/paper_map.py: every paper placed by content, the same whatever the order, stable under an edit."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from generator.pages.record import PaperRecord, Topic
+from generator.site import paper_map
+from generator.site.paper_map import GRID, paper_points
+
+# Three subjects with words of their own; each paper takes a few of its subject's words and a few shared ones.
+SUBJECTS = {
+    ("Deep Learning", "Graph Neural Networks"): "graph node edge message passing neighbourhood aggregation molecule graphs",
+    ("Reinforcement Learning", "Deep RL"): "policy reward agent environment exploration value function episodes",
+    ("Applications", "Computer Vision"): "image pixel segmentation detection camera object scenes convolution",
+}
+SHARED = "we propose method results experiments show benchmark improves"
+
+
+def _papers(per_subject: int = 12, seed: int = 0) -> list[PaperRecord]:
+    rng = random.Random(seed)
+    papers = []
+    for number, ((area, subarea), words) in enumerate(SUBJECTS.items()):
+        vocabulary, shared = words.split(), SHARED.split()
+        for i in range(per_subject):
+            text = " ".join(rng.sample(vocabulary, 5) + rng.sample(shared, 3))
+            papers.append(PaperRecord(
+                id=f"{number}-{i}", slug=f"s{number}-paper-{i:02d}", title=" ".join(rng.sample(vocabulary, 3)),
+                abstract=text, topic=Topic(area, subarea, "listing"),
+            ))
+    return papers
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> float:
+    return math.dist(a, b)
+
+
+def test_every_paper_gets_a_point_on_the_grid() -> None:
+    papers = _papers()
+    points = paper_points(papers)
+    assert set(points) == {p.slug for p in papers}
+    assert all(0 <= x < GRID and 0 <= y < GRID and isinstance(x, int) and isinstance(y, int) for x, y in points.values())
+    assert len(set(points.values())) > len(papers) * 0.9  # a map, not a few dots
+
+
+def test_papers_on_one_subject_are_closer_than_papers_on_different_subjects() -> None:
+    papers = _papers()
+    points = paper_points(papers)
+    same, different = [], []
+    for a in papers:
+        for b in papers:
+            if a.slug < b.slug:
+                (same if a.topic == b.topic else different).append(_distance(points[a.slug], points[b.slug]))
+    assert sum(same) / len(same) < 0.5 * sum(different) / len(different)
+
+
+def test_the_points_do_not_depend_on_the_order_of_the_papers() -> None:
+    papers = _papers()
+    shuffled = papers[:]
+    random.Random(7).shuffle(shuffled)
+    assert paper_points(shuffled) == paper_points(papers)
+
+
+def test_one_edited_paper_moves_the_others_little() -> None:
+    papers = _papers(per_subject=20)
+    before = paper_points(papers)
+    edited = papers[:]
+    edited[5] = PaperRecord(id=edited[5].id, slug=edited[5].slug, title=edited[5].title, topic=edited[5].topic,
+                            abstract=edited[5].abstract + " entirely new words about proteins and folding")
+    after = paper_points(edited)
+    moved = sorted(_distance(before[s], after[s]) for s in before if s != edited[5].slug)
+    assert moved[len(moved) // 2] < GRID * 0.03 and moved[-1] < GRID * 0.15, moved[-5:]
+
+
+def test_papers_without_topics_or_words_are_still_placed() -> None:
+    untopical = [PaperRecord(id=p.id, slug=p.slug, title=p.title, abstract=p.abstract) for p in _papers(per_subject=4)]
+    assert len(paper_points(untopical)) == len(untopical)  # no landmarks: the space's own main directions
+    empty = [PaperRecord(id=str(i), slug=f"p{i}", title="the and of") for i in range(4)]
+    assert len(set(paper_points(empty).values())) == 1  # nothing to tell them apart: one spot, in the middle
+    assert all(abs(x - GRID // 2) <= 1 and abs(y - GRID // 2) <= 1 for x, y in paper_points(empty).values())
+    assert paper_points([]) == {}
+    assert len(paper_points(_papers(per_subject=1)[:2])) == 2
+
+
+def test_the_layout_reads_only_what_map_texts_gives() -> None:
+    """The build keeps the points by the fingerprint of map_texts: a field the layout read beside them
+    would leave a stale map."""
+    papers = _papers(per_subject=3)
+    renamed = [PaperRecord(id=p.id, slug=p.slug, title=p.title, abstract=p.abstract, topic=p.topic,
+                           authors=["Someone Else"], keywords=["other"]) for p in papers]
+    assert paper_map.map_texts(renamed) == paper_map.map_texts(papers)
+    assert paper_points(renamed) == paper_points(papers)
