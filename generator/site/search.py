@@ -2,12 +2,13 @@
 
 In: the catalog. Out, all under ``assets/papersite/``:
 
-- ``search/index-<shard>.json.gz``: a lunr.js 2.3.9 index of the short fields
-  (title, authors, keywords, topic), in shards by a term's first letter
-  (``search_index.py``): a query loads only the shards of its words' first
-  letters, and the header search and Explore show their first results from them.
-- ``search/abstracts-<shard>.json.gz``: a second index, of the abstracts only
-  (four fifths of all postings), in the same shards. Loaded once the first
+- ``search/index-<n>.json.gz``: a lunr.js 2.3.9 index of the short fields
+  (title, authors, keywords, topic), in shards of consecutive terms, and
+  ``search/index-shards.json.gz``, each shard's first term (``search_index.py``):
+  a query loads only the shards its words' terms are in, and the header search
+  and Explore show their first results from them.
+- ``search/abstracts-<n>.json.gz``: a second index, of the abstracts only
+  (four fifths of all postings), in shards of its own (``abstracts-shards``). Loaded once the first
   results are shown; a paper's score is the sum of its scores in both, so the
   results are those of one index over all five fields.
 - ``search-docs.json.gz``: its ``schema`` (below), what a result shows, and each paper's topic, keywords,
@@ -23,10 +24,11 @@ The JSON files are stored gzipped (``gzipped``) and inflated by the browser.
 **The browser contract.** What the browser must know of the build is declared here once and
 handed over in the store's ``schema`` block (``store_schema``): the paper rows' column names
 (rows stay arrays, read by name: ``papersite-core.js`` Schema), each page kind's URL pattern
-(from ``layout``), the author-order letters and their words (``cite``), the shard keys
-(``search_index``) and the index fields with their letters and boosts. What cannot travel as
+(from ``layout``), the author-order letters and their words (``cite``) and the index fields with
+their letters and boosts. Where the shards begin is in each index's manifest, which the worker reads
+before the store is in. What cannot travel as
 data, the rules, is written twice and proved equal: ``papersite-core.js`` folds, splits and
-shards as ``text.fold``, ``split_words``/``trimmed_word``/``_Terms`` and ``shard_of`` do, and
+shards as ``text.fold``, ``split_words``/``trimmed_word``/``_Terms``, ``shard_of`` and ``shards_of_prefix`` do, and
 ``tests/site/test_browser_contract.py`` runs it under Node against them.
 
 The browser turns the shards into ``lunr.Index`` objects (in a Web Worker,
@@ -68,12 +70,12 @@ from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
 from generator.site.memo import Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
-from generator.site.search_index import SHARD_KEYS, LunrIndex
+from generator.site.search_index import LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, page
 
 SHARDS_DIR = "assets/papersite/search"
-INDEX_SHARD = SHARDS_DIR + "/index-{}.json.gz"  # the short fields' index, one file per shard (search_index.py)
+INDEX_SHARD = SHARDS_DIR + "/index-{}.json.gz"  # the short fields' index: shard n, and "shards", the manifest (search_index.py)
 ABSTRACTS_SHARD = SHARDS_DIR + "/abstracts-{}.json.gz"  # the abstracts' index
 DOCS_FILE = "assets/papersite/search-docs.json.gz"
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
@@ -177,14 +179,14 @@ STORE_COLUMNS = ("slug", "title", "authors", "topic", "keywords", "decision", "o
 # the area's own entry) and its "authors" and "keywords" (the pages header search offers).
 TOPIC_COLUMNS = ("label", "path", "area")
 NAME_COLUMNS = ("name", "slug")
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: the shards are runs of terms, listed in each index's manifest (not a schema's letters)
 
 
 def store_schema() -> dict:
     """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns
     of the papers, topics and names, each page kind's URL ("{slug}" stands for the slug; a topic's
-    is its area/sub-area path), the author-order letters' words, the shard keys and the index
-    fields (bit i of a hit's fields is field i). ``version`` changes when a reader of an older
+    is its area/sub-area path), the author-order letters' words and the index fields (bit i of a
+    hit's fields is field i). ``version`` changes when a reader of an older
     store would misread this one."""
     return {
         "version": STORE_VERSION,
@@ -197,7 +199,6 @@ def store_schema() -> dict:
             "explore": layout.EXPLORE.url(), "papers": layout.PAPERS.url(),
         },
         "orders": {letter: author_order_words(order, short=True) for order, letter in STORE_ORDER.items()},
-        "shards": list(SHARD_KEYS),
         "fields": [{"letter": letter, "name": FIELD_NAMES[letter], "boost": boost} for letter, boost in META_FIELDS + ABSTRACT_FIELDS],
     }
 

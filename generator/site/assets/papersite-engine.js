@@ -120,9 +120,9 @@
     return helping;
   }
 
-  // The first index's worker, started when the page is idle (lunr.js, 100 KB, no index yet): a
-  // worker takes a few hundred ms to start on a busy two-core machine, all of it before the first
-  // result when it only starts once the reader types.
+  // The first index's worker (lunr.js, 100 KB, no index yet), started as soon as this code loads:
+  // when the reader focuses the search box, before the first word is typed (a worker takes a few
+  // hundred ms to start on a busy two-core machine).
   var firstSource = null;
   function firstIndex() { return firstSource || (firstSource = new Source("index")); }
 

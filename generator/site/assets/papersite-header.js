@@ -1,11 +1,28 @@
 /* papersite header search: the search box in every page's header. As the reader types, it
  * shows the author, keyword and topic pages whose names hold the query, then the first ten
- * papers (papersite-ranking.js), and links to Explore for the rest; Enter opens the first. */
+ * papers (papersite-ranking.js), and links to Explore for the rest; Enter opens the first.
+ * Loaded with every page to fill the box; the search code (ps.searchCode: core, engine, ranking,
+ * results) only once the box is focused or opened. */
 (function (ps) {
   "use strict";
 
-  var core = ps.core, el = ps.el, papersCount = ps.papersCount, results = ps.results, ranking = ps.ranking;
-  var marked = results.marked, paperHref = results.paperHref, paperMeta = results.paperMeta;
+  var el = ps.el, papersCount = ps.papersCount;
+  var core, results, ranking, marked, paperHref, paperMeta; // the search code's, once loaded (engine)
+
+  /* The engine (papersite-engine.js load()), the search code loaded first where it is not yet;
+   * text: a query being typed, whose shards the first index starts to load meanwhile. */
+  function engine(text) {
+    return ps.searchCode().then(function () {
+      if (!core) {
+        core = ps.core; results = ps.results; ranking = ps.ranking;
+        marked = results.marked; paperHref = results.paperHref; paperMeta = results.paperMeta;
+        // the names header search offers as pages, folded while the reader has not typed yet
+        ps.engine.afterStore.push(function (eng) { (window.requestIdleCallback || setTimeout)(function () { pageIndex(eng); }); });
+      }
+      if (text) ps.engine.warmUp(text);
+      return ps.engine.load();
+    });
+  }
 
   /* ---- author, keyword and topic pages as results ---- */
 
@@ -146,8 +163,7 @@
         list.textContent = ""; first = null; list.removeAttribute("data-ps-query");
         meta.textContent = "Type to search titles, authors, keywords and abstracts"; return;
       }
-      ps.engine.warmUp(text);
-      ps.engine.load().then(function (eng) {
+      engine(text).then(function (eng) {
         if (!listening) { listening = true; eng.onFull.push(function () { if (input.value.trim()) render(); }); }
         if (input.value !== text) return null;
         // an exact title shows at once, from the store, while the first index still loads
@@ -159,22 +175,21 @@
       }).catch(function () { meta.textContent = "The search index could not be loaded"; });
     }
 
-    (window.requestIdleCallback || setTimeout)(ps.engine.firstIndex, { timeout: 2000 });
     input.addEventListener("focus", function () {
       // Material shows the results panel only while its #__search toggle is on
       if (toggle && !toggle.checked) toggle.checked = true;
-      ps.engine.load();
+      engine().catch(function () { /* render() says so */ });
     });
     input.addEventListener("input", render);
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       if (first) { location.href = first; return; }
       var text = input.value;
-      ps.engine.load().then(function (eng) { location.href = exploreHref(eng, text); });
+      engine().then(function (eng) { location.href = exploreHref(eng, text); });
     });
     if (toggle) {
       toggle.addEventListener("change", function () {
-        if (toggle.checked) { ps.engine.load(); setTimeout(function () { input.focus(); }, 50); }
+        if (toggle.checked) { engine().catch(function () { /* render() says so */ }); setTimeout(function () { input.focus(); }, 50); }
       });
     }
     document.addEventListener("keydown", function (e) {
@@ -182,14 +197,12 @@
       if (!typing && (e.key === "/" || e.key === "s" || e.key === "f") && !e.ctrlKey && !e.metaKey && !e.altKey) {
         e.preventDefault();
         if (toggle) toggle.checked = true;
-        ps.engine.load(); input.focus();
+        engine().catch(function () { /* render() says so */ }); input.focus();
       } else if (e.key === "Escape" && toggle && toggle.checked) {
         toggle.checked = false; input.blur();
       }
     });
   }
 
-  // the names header search offers as pages, folded while the reader has not typed yet
-  ps.engine.afterStore.push(function (eng) { (window.requestIdleCallback || setTimeout)(function () { pageIndex(eng); }); });
   ps.ready(setupHeaderSearch);
 })(window.papersite);
