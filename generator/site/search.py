@@ -15,8 +15,10 @@ In: the catalog. Out, all under ``assets/papersite/``:
   authors and decision for Explore's filters and facet counts; the author,
   keyword and topic names are also what header search offers as pages.
 - ``search-abstracts.json.gz``: each paper's abstract text (as indexed), loaded by
-  the abstracts worker with its index: it checks "quoted phrases" against it and
-  hands back the text the result snippets are cut from.
+  the abstracts worker when a query has a "quoted phrase", which it checks against it.
+- ``search/texts-<n>.json.gz``: the same texts, ``TEXT_CHUNK`` papers a file (papers
+  n * TEXT_CHUNK ...): what the result snippets are cut from, a few files for the
+  shown results, where the whole file was 5 MB at 11,672 papers.
 - ``lunr.js``, copied from the installed mkdocs package.
 
 The JSON files are stored gzipped (``gzipped``) and inflated by the browser.
@@ -79,6 +81,10 @@ INDEX_SHARD = SHARDS_DIR + "/index-{}.json.gz"  # the short fields' index: shard
 ABSTRACTS_SHARD = SHARDS_DIR + "/abstracts-{}.json.gz"  # the abstracts' index
 DOCS_FILE = "assets/papersite/search-docs.json.gz"
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
+TEXT_CHUNK_FILE = SHARDS_DIR + "/texts-{}.json.gz"
+# Papers' texts a snippets file holds: ten results from ten files are ~60 KB (ICLR 2025: 7 KB
+# gzipped a file), and there are 730 files at 11,672 papers.
+TEXT_CHUNK = 16
 LUNR_FILE = "assets/papersite/lunr.js"
 
 # (field, boost): the short fields in the first index, the abstracts in the second. Field names are
@@ -186,7 +192,7 @@ def store_schema() -> dict:
     """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns
     of the papers, topics and names, each page kind's URL ("{slug}" stands for the slug; a topic's
     is its area/sub-area path), the author-order letters' words and the index fields (bit i of a
-    hit's fields is field i). ``version`` changes when a reader of an older
+    hit's fields is field i), and how many papers' texts a snippets file holds. ``version`` changes when a reader of an older
     store would misread this one."""
     return {
         "version": STORE_VERSION,
@@ -200,6 +206,7 @@ def store_schema() -> dict:
         },
         "orders": {letter: author_order_words(order, short=True) for order, letter in STORE_ORDER.items()},
         "fields": [{"letter": letter, "name": FIELD_NAMES[letter], "boost": boost} for letter, boost in META_FIELDS + ABSTRACT_FIELDS],
+        "text_chunk": TEXT_CHUNK,
     }
 
 
@@ -345,6 +352,9 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
     files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts).items()})
     abstract_texts = cache.gzipped("abstract-texts", _json(texts))
+    for start in range(0, max(1, len(texts)), TEXT_CHUNK):
+        chunk = _json(texts[start:start + TEXT_CHUNK])
+        files[TEXT_CHUNK_FILE.format(start // TEXT_CHUNK)] = cache.gzipped(f"texts-{start // TEXT_CHUNK}", chunk)
     cache.save()
     return {
         **files,

@@ -151,7 +151,7 @@ def test_the_schema_gives_the_browser_layouts_urls_and_the_builds_words():
     assert got["topicCol"] == {"label": 0, "path": 1, "area": 2} and got["nameCol"] == {"name": 0, "slug": 1}
     assert got["orders"] == {letter: author_order_words(order, short=True) for order, letter in search.STORE_ORDER.items()}
     assert got["bits"] == [1, 2, 4, 8]
-    assert got["worker"] == {"fields": ["t", "a", "k", "b"]}
+    assert got["worker"] == {"fields": ["t", "a", "k", "b"], "textChunk": search.TEXT_CHUNK}
     # the letters the indexes are written with are the schema's, in its order
     assert [f["letter"] for f in block["fields"]] == [letter for letter, _ in search.META_FIELDS + search.ABSTRACT_FIELDS]
 

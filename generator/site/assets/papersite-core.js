@@ -110,15 +110,17 @@
     this.urls = block.urls;
     this.orders = block.orders;
     this.fields = block.fields;
+    this.textChunk = block.text_chunk;
   }
   Schema.prototype.url = function (kind, slug) { return this.urls[kind].replace("{slug}", slug || ""); };
   Schema.prototype.fieldBit = function (name) {
     for (var i = 0; i < this.fields.length; i++) if (this.fields[i].name === name) return 1 << i;
     return 0;
   };
-  // what the worker needs of it (it cannot have the store): the field letters in bit order
+  // what the worker needs of it (it cannot have the store): the field letters in bit order, and
+  // how many papers' texts a snippets file holds
   Schema.prototype.forWorker = function () {
-    return { fields: this.fields.map(function (f) { return f.letter; }) };
+    return { fields: this.fields.map(function (f) { return f.letter; }), textChunk: this.textChunk };
   };
 
   var core = {

@@ -1,6 +1,7 @@
 /* papersite: one prebuilt lunr index, in shards, loaded and searched off the main thread.
  * papersite-engine.js starts one worker per index (search/index-*.json.gz first, then
- * search/abstracts-*.json.gz, whose worker also has search-abstracts.json.gz, the
+ * search/abstracts-*.json.gz, whose worker also has the abstracts' texts: search-abstracts.json.gz
+ * for phrases, search/texts-*.json.gz for snippets), the
  * texts), then asks one question at a time, each with an id the answer repeats:
  *   {type: "query", id, words, prefix, phrases, schema} -> {type: "hits", id, words: [{refs, scores, fields, stop}], phrases, timing}
  *     one lunr search per word, so papersite-ranking.js can count how many of the
@@ -95,10 +96,13 @@
 
   /* An index in shards: shards, the start of their urls (".../search/index-": the
    * shard's number and ".json.gz" follow, or "shards.json.gz", the manifest), each
-   * fetched once; textsUrl: the texts' url or null. timing collects where loading
-   * went (absolute ms), for performance.measure in papersite-engine.js. */
-  function open(shards, textsUrl) {
-    return { shards: shards, textsUrl: textsUrl, starts: null, parsed: {}, indexes: {}, texts: null, normal: null, timing: [], schema: null };
+   * fetched once; textsUrl: the texts' url or null (all of them: what phrases are found
+   * in), chunksUrl: the start of the urls of their chunks (what snippets are cut from:
+   * search/texts-<n>.json.gz, the schema's textChunk papers each). timing collects where
+   * loading went (absolute ms), for performance.measure in papersite-engine.js. */
+  function open(shards, textsUrl, chunksUrl) {
+    return { shards: shards, textsUrl: textsUrl, chunksUrl: chunksUrl, starts: null, parsed: {}, indexes: {}, texts: null,
+      chunks: {}, normal: null, timing: [], schema: null };
   }
 
   // a promise of the manifest's first terms of the shards (search_index.py shard_files)
@@ -164,6 +168,17 @@
     if (!state.textsUrl) return Promise.resolve(null);
     if (!state.texts) state.texts = getJSON(state.textsUrl);
     return state.texts;
+  }
+
+  // a promise of these papers' texts, from the chunks they are in ("" where there is none)
+  function someTexts(state, refs) {
+    var size = state.schema && state.schema.textChunk;
+    if (!state.chunksUrl || !size) return Promise.resolve(refs.map(function () { return ""; }));
+    return Promise.all(refs.map(function (ref) {
+      var n = Math.floor(ref / size);
+      if (!state.chunks[n]) state.chunks[n] = getJSON(state.chunksUrl + n + ".json.gz");
+      return state.chunks[n].then(function (chunk) { return chunk[ref - n * size] || ""; });
+    }));
   }
 
   // " words of the text " in lower case, anything but letters and digits one space: what phrases are found in
@@ -258,8 +273,7 @@
   function answer(state, message) {
     if (message.schema) state.schema = message.schema;
     if (message.type === "texts") {
-      return texts(state).then(function (all) {
-        var picked = (message.refs || []).map(function (r) { return all ? all[r] || "" : ""; });
+      return someTexts(state, message.refs || []).then(function (picked) {
         return [{ type: "texts", id: message.id, texts: picked }, []];
       });
     }
@@ -302,14 +316,14 @@
   }
 
   var state = null;
-  // {type: "scripts", urls} (lunr.js, papersite-core.js) first, then {type: "open", shards, texts}, then
+  // {type: "scripts", urls} (lunr.js, papersite-core.js) first, then {type: "open", shards, texts, chunks}, then
   // questions (papersite-engine.js sends one at a time)
   scope.onmessage = function (event) {
     var message = event.data || {};
     if (message.type === "scripts") {
       try { scope.importScripts.apply(scope, message.urls); } catch (error) { scope.postMessage({ type: "error", message: String(error) }); }
     } else if (message.type === "open") {
-      state = open(message.shards, message.texts || null);
+      state = open(message.shards, message.texts || null, message.chunks || null);
       scope.postMessage({ type: "ready" });
     } else if (message.type === "warm") {
       warm(state, message.words);
