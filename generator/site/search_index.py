@@ -39,8 +39,10 @@ from bisect import bisect_right
 from collections import Counter
 
 # Bytes of JSON a shard holds at most (about a third of that gzipped), unless one term's postings
-# alone are more. Measured at 11,672 papers (BENCHMARKS.md, issue 31): a two-word query fetched
-# TODO.
+# alone are more. Measured at 11,672 papers (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
+# 32,000 bytes: the probe title's words fetch 24 / 38 / 79 KB of the first index and 35 / 46 / 95 KB
+# of the abstracts' (7 shards each), a prefix being typed ("con") 14 / 4 / 2 shards, for
+# 2,728 / 1,108 / 441 files. A shard of one first letter was 20-130 KB (300-360 KB in the abstracts).
 SHARD_BYTES = 12_000
 
 # lunr.py's Builder defaults (lunr.js has the same)
