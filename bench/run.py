@@ -462,8 +462,11 @@ def search_cost(site: Path, queries: tuple[str, str] = COST_QUERIES) -> dict[str
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             try:
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
-                context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
-                              or route.request.url.startswith("data:") else route.abort())
+                # (not routed: routing turns Chromium's HTTP cache off, and lunr.js, fetched by the page and by
+                # each worker, then counted three times; requests off the site are counted instead)
+                offsite: list[str] = []
+                context.on("request", lambda request: offsite.append(request.url)
+                           if not request.url.startswith((base, "data:", "blob:")) else None)
                 received = _Bytes(context)
                 page = context.new_page()
                 page.goto(base, wait_until="load")
@@ -483,6 +486,7 @@ def search_cost(site: Path, queries: tuple[str, str] = COST_QUERIES) -> dict[str
                     page.wait_for_timeout(300)  # requests the answer started (snippets' texts)
                     figures[f"{name}_full_B"] = received.mark() - before
                 figures["requests"] = [[url[len(base):], size] for url, size in received.urls]
+                figures["offsite_requests"] = len(offsite)
             except Exception as error:  # a figure that cannot be taken is reported, not fatal
                 figures["error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
             finally:
