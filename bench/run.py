@@ -411,6 +411,107 @@ def browser_figures(site: Path, query: str = PROBE_TITLE, kinds: tuple[str, ...]
     return figures
 
 
+# A reader's two searches in a row: the first from a cold cache on a freshly opened page, then another.
+COST_QUERIES = (PROBE_TITLE, "Kevin Frans")
+# The header search's results for a query are shown (papersite: the list names its query; others: any result).
+_SHOWN = ("q => { const l = document.querySelector('[data-ps-search-results]');"
+          " return l ? l.getAttribute('data-ps-query') === q && l.children.length > 0"
+          " : !!document.querySelector(\"" + HEADER_RESULT.replace('"', '\\"') + "\"); }")
+# ... and complete (papersite: the abstracts answered too; others: the first results are all there is).
+_SETTLED = ("q => { const l = document.querySelector('[data-ps-search-results]');"
+            " return l ? l.getAttribute('data-ps-query') === q && l.getAttribute('data-ps-state') === 'full' : true; }")
+
+
+class _Bytes:
+    """Bytes the browser received (bodies as sent, and headers), the page's and its workers', since ``mark``."""
+
+    def __init__(self, context: Any) -> None:
+        self.total = 0
+        self.urls: list[tuple[str, int]] = []
+        context.on("requestfinished", self._finished)
+
+    def _finished(self, request: Any) -> None:
+        try:
+            sizes = request.sizes()
+        except Exception:  # a request of a page being closed
+            return
+        size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        self.total += size
+        self.urls.append((request.url, size))
+
+    def mark(self) -> int:
+        return self.total
+
+
+def _settled_ms(page: Any, query: str, begun: float, condition: str) -> float:
+    page.wait_for_function(condition, arg=query, timeout=120_000, polling="raf")
+    return round(1000 * (time.perf_counter() - begun))
+
+
+def search_cost(site: Path, queries: tuple[str, str] = COST_QUERIES) -> dict[str, Any]:
+    """What a reader's searches cost in headless Chromium, cold cache: bytes the page fetched for search
+    before anyone searched (search code and data, after load and an idle second); the first query typed
+    on the just-opened home page (ms and bytes to its first results shown, and until every index has
+    answered); then a second query (the same). Bytes are the page's and its workers' responses."""
+    from playwright.sync_api import sync_playwright
+
+    figures: dict[str, Any] = {}
+    server, base = serve(site)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            try:
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                # (not routed: routing turns Chromium's HTTP cache off, and lunr.js, fetched by the page and by
+                # each worker, then counted three times; requests off the site are counted instead)
+                offsite: list[str] = []
+                context.on("request", lambda request: offsite.append(request.url)
+                           if not request.url.startswith((base, "data:", "blob:")) else None)
+                received = _Bytes(context)
+                page = context.new_page()
+                page.goto(base, wait_until="load")
+                page.wait_for_timeout(1500)  # idle callbacks: what a page fetches before anyone searches
+                figures["page_B"] = received.mark()
+                figures["search_before_use_B"] = sum(size for url, size in received.urls if _is_search(url))
+                if not page.locator(HEADER_INPUT).count():
+                    page.locator(HEADER_TOGGLE).first.click()
+                field_ = page.locator(HEADER_INPUT).first
+                for name, query in zip(("first", "next"), queries):
+                    before = received.mark()
+                    begun = time.perf_counter()
+                    field_.fill(query)
+                    figures[f"{name}_ms"] = _settled_ms(page, query, begun, _SHOWN)
+                    figures[f"{name}_B"] = received.mark() - before
+                    figures[f"{name}_full_ms"] = _settled_ms(page, query, begun, _SETTLED)
+                    page.wait_for_timeout(300)  # requests the answer started (snippets' texts)
+                    figures[f"{name}_full_B"] = received.mark() - before
+                figures["requests"] = [[url[len(base):], size] for url, size in received.urls]
+                figures["offsite_requests"] = len(offsite)
+            except Exception as error:  # a figure that cannot be taken is reported, not fatal
+                figures["error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+    return figures
+
+
+def _is_search(url: str) -> bool:
+    name = url.rsplit("/", 1)[-1]
+    return any(part in name for part in ("search", "lunr", "papersite-core", "papersite-engine", "papersite-ranking",
+                                         "papersite-results", "worker"))
+
+
+def search_cost_line(figures: dict[str, Any]) -> str:
+    """search_cost's figures as one line: first and next query, ms and KB to first results (and settled)."""
+    if "error" in figures:
+        return figures["error"]
+    kb = lambda key: f"{figures[key] / 1000:,.0f} KB"  # noqa: E731
+    return (f"before use {kb('search_before_use_B')}; first {figures['first_ms']} ms {kb('first_B')} "
+            f"(settled {figures['first_full_ms']} ms {kb('first_full_B')}); next {figures['next_ms']} ms {kb('next_B')} "
+            f"(settled {figures['next_full_ms']} ms {kb('next_full_B')})")
+
+
 # --------------------------------------------------------------------------- rows
 
 
@@ -619,7 +720,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="build nothing: print one table from the JSON files of earlier runs")
     parser.add_argument("--search", type=Path, nargs="+", metavar="SITE",
                         help="build nothing: time the header search for SEARCH_QUERIES on these built sites")
+    parser.add_argument("--search-cost", type=Path, nargs="+", metavar="SITE",
+                        help="build nothing: bytes and ms of a first (cold) and a next query on these built sites")
     args = parser.parse_args(argv)
+    if args.search_cost:
+        for site in args.search_cost:
+            figures = search_cost(site)
+            print(f"{site}: {search_cost_line(figures)}")
+            print(json.dumps({k: v for k, v in figures.items() if k != "requests"}), file=sys.stderr)
+        return 0
     if args.search:
         print(search_figures(args.search))
         return 0

@@ -118,6 +118,8 @@ def lunr_index_of(site_dir: Path, name: str = "index"):
     inverted, vectors, fields = [], defaultdict(list), []
     for path in sorted((site_dir / "assets" / "papersite" / "search").glob(f"{name}-*.json.gz")):
         shard = search_json(path)
+        if "terms" not in shard:  # <name>-shards.json.gz: the manifest
+            continue
         fields = shard["fields"]
         for term, number, *per_field in shard["terms"]:
             posting = {"_index": number}

@@ -2,20 +2,23 @@
 
 In: the catalog. Out, all under ``assets/papersite/``:
 
-- ``search/index-<shard>.json.gz``: a lunr.js 2.3.9 index of the short fields
-  (title, authors, keywords, topic), in shards by a term's first letter
-  (``search_index.py``): a query loads only the shards of its words' first
-  letters, and the header search and Explore show their first results from them.
-- ``search/abstracts-<shard>.json.gz``: a second index, of the abstracts only
-  (four fifths of all postings), in the same shards. Loaded once the first
+- ``search/index-<n>.json.gz``: a lunr.js 2.3.9 index of the short fields
+  (title, authors, keywords, topic), in shards of consecutive terms, and
+  ``search/index-shards.json.gz``, each shard's first term (``search_index.py``):
+  a query loads only the shards its words' terms are in, and the header search
+  and Explore show their first results from them.
+- ``search/abstracts-<n>.json.gz``: a second index, of the abstracts only
+  (four fifths of all postings), in shards of its own (``abstracts-shards``). Loaded once the first
   results are shown; a paper's score is the sum of its scores in both, so the
   results are those of one index over all five fields.
 - ``search-docs.json.gz``: its ``schema`` (below), what a result shows, and each paper's topic, keywords,
   authors and decision for Explore's filters and facet counts; the author,
   keyword and topic names are also what header search offers as pages.
 - ``search-abstracts.json.gz``: each paper's abstract text (as indexed), loaded by
-  the abstracts worker with its index: it checks "quoted phrases" against it and
-  hands back the text the result snippets are cut from.
+  the abstracts worker when a query has a "quoted phrase", which it checks against it.
+- ``search/texts-<n>.json.gz``: the same texts, ``TEXT_CHUNK`` papers a file (papers
+  n * TEXT_CHUNK ...): what the result snippets are cut from, a few files for the
+  shown results, where the whole file was 5 MB at 11,672 papers.
 - ``lunr.js``, copied from the installed mkdocs package.
 
 The JSON files are stored gzipped (``gzipped``) and inflated by the browser.
@@ -23,10 +26,11 @@ The JSON files are stored gzipped (``gzipped``) and inflated by the browser.
 **The browser contract.** What the browser must know of the build is declared here once and
 handed over in the store's ``schema`` block (``store_schema``): the paper rows' column names
 (rows stay arrays, read by name: ``papersite-core.js`` Schema), each page kind's URL pattern
-(from ``layout``), the author-order letters and their words (``cite``), the shard keys
-(``search_index``) and the index fields with their letters and boosts. What cannot travel as
+(from ``layout``), the author-order letters and their words (``cite``) and the index fields with
+their letters and boosts. Where the shards begin is in each index's manifest, which the worker reads
+before the store is in. What cannot travel as
 data, the rules, is written twice and proved equal: ``papersite-core.js`` folds, splits and
-shards as ``text.fold``, ``split_words``/``trimmed_word``/``_Terms`` and ``shard_of`` do, and
+shards as ``text.fold``, ``split_words``/``trimmed_word``/``_Terms``, ``shard_of`` and ``shards_of_prefix`` do, and
 ``tests/site/test_browser_contract.py`` runs it under Node against them.
 
 The browser turns the shards into ``lunr.Index`` objects (in a Web Worker,
@@ -68,16 +72,20 @@ from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
 from generator.site.memo import Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
-from generator.site.search_index import SHARD_KEYS, LunrIndex
+from generator.site.search_index import LunrIndex
 from generator.text import fold
 from generator.site.render.html import block, esc, page
 from generator.pages.decisions import KEY_ORDER, read_decision
 
 SHARDS_DIR = "assets/papersite/search"
-INDEX_SHARD = SHARDS_DIR + "/index-{}.json.gz"  # the short fields' index, one file per shard (search_index.py)
+INDEX_SHARD = SHARDS_DIR + "/index-{}.json.gz"  # the short fields' index: shard n, and "shards", the manifest (search_index.py)
 ABSTRACTS_SHARD = SHARDS_DIR + "/abstracts-{}.json.gz"  # the abstracts' index
 DOCS_FILE = "assets/papersite/search-docs.json.gz"
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
+TEXT_CHUNK_FILE = SHARDS_DIR + "/texts-{}.json.gz"
+# Papers' texts a snippets file holds: ten results from ten files are ~60 KB (ICLR 2025: 7 KB
+# gzipped a file), and there are 730 files at 11,672 papers.
+TEXT_CHUNK = 16
 LUNR_FILE = "assets/papersite/lunr.js"
 
 # (field, boost): the short fields in the first index, the abstracts in the second. Field names are
@@ -178,14 +186,14 @@ STORE_COLUMNS = ("slug", "title", "authors", "topic", "keywords", "decision", "o
 # the area's own entry) and its "authors" and "keywords" (the pages header search offers).
 TOPIC_COLUMNS = ("label", "path", "area")
 NAME_COLUMNS = ("name", "slug")
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: the shards are runs of terms, listed in each index's manifest (not a schema's letters)
 
 
 def store_schema() -> dict:
     """What the browser reads the store and the indexes with (papersite-core.js Schema): the columns
     of the papers, topics and names, each page kind's URL ("{slug}" stands for the slug; a topic's
-    is its area/sub-area path), the author-order letters' words, the shard keys and the index
-    fields (bit i of a hit's fields is field i). ``version`` changes when a reader of an older
+    is its area/sub-area path), the author-order letters' words and the index fields (bit i of a
+    hit's fields is field i), and how many papers' texts a snippets file holds. ``version`` changes when a reader of an older
     store would misread this one."""
     return {
         "version": STORE_VERSION,
@@ -198,8 +206,8 @@ def store_schema() -> dict:
             "explore": layout.EXPLORE.url(), "papers": layout.PAPERS.url(),
         },
         "orders": {letter: author_order_words(order, short=True) for order, letter in STORE_ORDER.items()},
-        "shards": list(SHARD_KEYS),
         "fields": [{"letter": letter, "name": FIELD_NAMES[letter], "boost": boost} for letter, boost in META_FIELDS + ABSTRACT_FIELDS],
+        "text_chunk": TEXT_CHUNK,
     }
 
 
@@ -345,6 +353,9 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
     files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts).items()})
     abstract_texts = cache.gzipped("abstract-texts", _json(texts))
+    for start in range(0, max(1, len(texts)), TEXT_CHUNK):
+        chunk = _json(texts[start:start + TEXT_CHUNK])
+        files[TEXT_CHUNK_FILE.format(start // TEXT_CHUNK)] = cache.gzipped(f"texts-{start // TEXT_CHUNK}", chunk)
     cache.save()
     return {
         **files,

@@ -1,9 +1,9 @@
 """Search index: lunr.js 2.3.9 indexes, scored here exactly as lunr.py scores them, written in shards.
 
 In: for each paper (in catalog order), the terms of each field, already tokenised and stemmed
-(``search.py``). Out: one small JSON file per shard (``shard_files``); the browser's worker
-(``assets/search-worker.js``) turns the shards a query needs into a ``lunr.Index`` and lunr.js
-searches it, so ranking is lunr's own.
+(``search.py``). Out: small JSON files of consecutive terms, the shards, and the first term of each
+(``shard_files``); the browser's worker (``assets/search-worker.js``) turns the shards a query needs
+into a ``lunr.Index`` and lunr.js searches it, so ranking is lunr's own.
 
 Why not lunr.py's serialised index: at 11,672 papers it was 9.2 MB (short fields) and 22.8 MB
 (abstracts) of JSON that the browser had to download, parse and load whole before the first result,
@@ -11,12 +11,15 @@ and lunr.py's builder took 13 CPU s of every build. A lunr index holds each (ter
 weight twice (the inverted index and the field vectors); here it is held once, per term, and the
 worker rebuilds both halves.
 
-- **Shards.** A term goes to the shard of its first letter (``shard_of``; digits share one, every
-  other character another). lunr.js asks one word at a time (``search-worker.js``), and every term
-  a word can match as typed, stemmed or as a prefix starts with the word's first letter (stemming
-  only changes endings), so the shard of that letter alone answers it with the same scores: a
-  score is a dot product over the query's terms only. Near spellings (one edit) can change the
-  first letter; the worker answers those from every shard.
+- **Shards.** The terms, in order, cut into runs of at most ``SHARD_BYTES`` of JSON (a term whose
+  postings are longer has a shard of its own), as Pagefind cuts its index into chunks; the
+  manifest (``<index>-shards``) lists each shard's first term. A word needs the shard its stem
+  falls in (``shard_of``) and, while it is being typed, the shards of every term it begins
+  (``shards_of_prefix``): a few KB at any corpus size, where a shard per first letter grew with
+  the corpus (130 KB for "s" at 11,672 papers, and ~1 MB at 100k). lunr.js asks one word at a
+  time (``search-worker.js``) and a score is a dot product over the query's terms only, so the
+  shards holding those terms answer with the same scores as the whole index. Near spellings (one
+  edit) are looked up among the terms that begin with the word's first or second letter.
 - **Same numbers as lunr.py.** ``LunrIndex`` is lunr.py's ``Builder`` (term numbers in order of first
   use, BM25 with k1 1.2 and b 0.75, the field boost, rounded to 3 decimals) without its objects;
   ``tests/site/test_search_index.py`` compares every weight with lunr.py's. A weight is written
@@ -32,21 +35,38 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_right
 from collections import Counter
 
-SHARD_KEYS = tuple("0abcdefghijklmnopqrstuvwxyz") + ("other",)
+# Bytes of JSON a shard holds at most (about a third of that gzipped), unless one term's postings
+# alone are more. Measured at 11,672 papers (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
+# 32,000 bytes: the probe title's words fetch 24 / 38 / 79 KB of the first index and 35 / 46 / 95 KB
+# of the abstracts' (7 shards each), a prefix being typed ("con") 14 / 4 / 2 shards, for
+# 2,728 / 1,108 / 441 files. A shard of one first letter was 20-130 KB (300-360 KB in the abstracts).
+SHARD_BYTES = 12_000
 
 # lunr.py's Builder defaults (lunr.js has the same)
 _K1 = 1.2
 _B = 0.75
 
 
-def shard_of(term: str) -> str:
-    """The shard a term is in; search-worker.js (shardOf) applies the same rule to a query word."""
-    first = term[0]
-    if "a" <= first <= "z":
-        return first
-    return "0" if "0" <= first <= "9" else "other"
+def _utf16(term: str) -> bytes:
+    return term.encode("utf-16-be", "surrogatepass")  # lunr.js's order (JavaScript compares UTF-16 code units)
+
+
+def shard_of(term: str, starts: list[str]) -> int:
+    """The shard that holds ``term`` if any does: the last whose first term is not after it.
+    ``starts``: the manifest's first terms. papersite-core.js shardOf is the same rule."""
+    return max(0, bisect_right(starts, _utf16(term), key=_utf16) - 1)
+
+
+def shards_of_prefix(prefix: str, starts: list[str]) -> list[int]:
+    """The shards that may hold a term beginning with ``prefix``: the one of its place, and each
+    next one whose first term begins with it. papersite-core.js shardsOfPrefix is the same rule."""
+    first = last = shard_of(prefix, starts)
+    while last + 1 < len(starts) and starts[last + 1].startswith(prefix):
+        last += 1
+    return list(range(first, last + 1))
 
 
 class LunrIndex:
@@ -70,13 +90,16 @@ class LunrIndex:
                     posting = self.postings[term] = [{} for _ in self.fields]
                 posting[slot][paper] = count
 
-    def shard_files(self) -> dict[str, bytes]:
-        """Shard key -> the shard's JSON, for every key of SHARD_KEYS (empty shards too, so the browser
-        never asks for a file that is not there)."""
+    def shard_files(self, shard_bytes: int = SHARD_BYTES) -> dict[str, bytes]:
+        """The shards' JSON by number ("0", "1", ...), and the manifest's ("shards"): the field names
+        and each shard's first term (the first's is "", so every term has a shard; an index of no
+        terms has one empty shard)."""
         papers = len(self.lengths[0]) if self.fields else 0
         averages = [sum(lengths) / papers if papers else 0 for lengths in self.lengths]
-        shards: dict[str, list] = {key: [] for key in SHARD_KEYS}
-        for term in sorted(self.postings, key=lambda t: t.encode("utf-16-be")):
+        shards: list[list] = [[]]
+        starts = [""]
+        size = 0
+        for term in sorted(self.postings, key=_utf16):
             posting = self.postings[term]
             frequency = sum(len(docs) for docs in posting)  # lunr counts a paper once per field holding the term
             ratio = (papers - frequency + 0.5) / (frequency + 0.5)
@@ -92,9 +115,18 @@ class LunrIndex:
                     flat += (paper - previous, round(round(score, 3) * 1000))
                     previous = paper
                 entry.append(flat)
-            shards[shard_of(term)].append(entry)
-        names = [name for name, _ in self.fields]
-        return {key: _compact({"fields": names, "terms": terms}) for key, terms in shards.items()}
+            data = _compact(entry)  # (each entry's JSON once: the shard is their list, as json.dumps would write it)
+            if shards[-1] and size + len(data) + 1 > shard_bytes:
+                shards.append([])
+                starts.append(term)
+                size = 0
+            shards[-1].append(data)
+            size += len(data) + 1
+        names = _compact([name for name, _ in self.fields])
+        files = {str(number): b'{"fields":' + names + b',"terms":[' + b",".join(terms) + b"]}"
+                 for number, terms in enumerate(shards)}
+        files["shards"] = b'{"fields":' + names + b',"starts":' + _compact(starts) + b"}"
+        return files
 
 
 def _compact(data: object) -> bytes:

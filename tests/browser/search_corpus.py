@@ -7,7 +7,9 @@ the ``search_site`` fixture from here (one build per session).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import sys
 from pathlib import Path
 
@@ -86,3 +88,21 @@ def search_site(tmp_path_factory: pytest.TempPathFactory):
     project = write_project(tmp_path_factory.mktemp("search") / "project", search_records(), site_name="Search test")
     _fail_on_error(papersite("--project", str(project), "build", "--no-import", "--quiet"), "papersite build of the search site")
     return serve(project / "site")
+
+
+def shards_needed(site_root: Path, index: str, words: list[str]) -> tuple[set[str], int]:
+    """The shard files a query of these words needs in a built site's index ("index", "abstracts"),
+    by the build's rule (search_index.py: its stems' shards, and the last word's as a prefix), and
+    how many shards the index has."""
+    from generator.site import search
+    from generator.site.search_index import shard_of, shards_of_prefix
+
+    data = (site_root / search.SHARDS_DIR / f"{index}-shards.json.gz").read_bytes()
+    starts = json.loads(gzip.decompress(data))["starts"]
+    terms = search._Terms()
+    keys: set[int] = set()
+    for i, word in enumerate(words):
+        keys |= {shard_of(term, starts) for term in terms(word)}
+        if i == len(words) - 1 and len(word) >= 3:  # search-worker.js PREFIX_MIN
+            keys |= set(shards_of_prefix(word, starts))
+    return {f"{index}-{k}.json.gz" for k in keys}, len(starts)

@@ -58,3 +58,16 @@ def test_explore_offers_decisions_in_filter_order_and_no_decision_last() -> None
     every = search.explore_page(build_catalog([r.replace(decision="Reject") for r in records]))
     assert "data-ps-none" not in every, "no paper lacks a decision: no such choice"
     assert re.search(r'<select id="ps-sort" name="sort">', page)
+def test_snippet_texts_are_in_chunks_of_the_schemas_size_in_paper_order(monkeypatch) -> None:
+    monkeypatch.setattr(search, "TEXT_CHUNK", 3)  # several chunks of the small fixture
+    records = fixture_records()
+    files = search.search_files(build_catalog(records))
+    store = json.loads(gzip.decompress(files[search.DOCS_FILE]))
+    size = store["schema"]["text_chunk"]
+    assert size == 3
+    whole = json.loads(gzip.decompress(files[search.ABSTRACT_TEXT_FILE]))
+    chunks = [json.loads(gzip.decompress(files[search.TEXT_CHUNK_FILE.format(n)])) for n in range(-(-len(whole) // size))]
+    assert all(len(chunk) == size for chunk in chunks[:-1]) and 0 < len(chunks[-1]) <= size
+    # paper n's text is item n % size of chunk n // size, as search-worker.js someTexts reads it
+    assert [text for chunk in chunks for text in chunk] == whole and len(whole) == len(store["papers"])
+    assert search.TEXT_CHUNK_FILE.format(len(chunks)) not in files

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from lunr.builder import Builder
 
-from generator.site.search_index import SHARD_KEYS, LunrIndex, shard_of
+from generator.site.search_index import LunrIndex, shard_of, shards_of_prefix
 
 FIELDS = [("t", 10), ("a", 6), ("k", 4)]
 
@@ -44,7 +44,9 @@ def _lunr_py(papers: list[dict[str, list[str]]]) -> dict:
 def _from_shards(files: dict[str, bytes]) -> tuple[dict, dict]:
     """Shards -> (term -> [number, {field: sorted refs}]), (field ref -> [number, weight, ...]), as the worker rebuilds them."""
     postings, vectors = {}, defaultdict(list)
-    for data in files.values():
+    for key, data in files.items():
+        if key == "shards":
+            continue
         shard = json.loads(data)
         for term, number, *per_field in shard["terms"]:
             refs = {}
@@ -71,7 +73,7 @@ def test_every_weight_and_term_number_is_lunr_pys() -> None:
     index = LunrIndex(FIELDS)
     for number, fields in enumerate(papers):
         index.add(number, fields)
-    postings, vectors = _from_shards(index.shard_files())
+    postings, vectors = _from_shards(index.shard_files(shard_bytes=500))  # many shards
     oracle = _lunr_py(papers)
     expected_postings = {term: [p["_index"], {name: list(p[name]) for name, _ in FIELDS}] for term, p in oracle["invertedIndex"]}
     assert postings == expected_postings
@@ -79,20 +81,46 @@ def test_every_weight_and_term_number_is_lunr_pys() -> None:
     assert vectors == expected_vectors  # the same doubles, not merely close
 
 
-def test_a_term_is_in_the_shard_of_its_first_letter_and_in_utf16_order() -> None:
+def _shards(files: dict[str, bytes]) -> tuple[list[str], list[list[str]]]:
+    """(the manifest's first terms, each shard's terms in order)."""
+    starts = json.loads(files["shards"])["starts"]
+    return starts, [[t[0] for t in json.loads(files[str(n)])["terms"]] for n in range(len(starts))]
+
+
+def test_shards_are_runs_of_terms_in_utf16_order_within_their_bytes() -> None:
+    papers = _papers(3, 400)
     index = LunrIndex(FIELDS)
-    index.add(0, {"t": ["beta", "alpha", "42", "éclair", "zeta", "ab"]})
-    files = index.shard_files()
-    assert set(files) == set(SHARD_KEYS)  # empty shards are written too
-    terms = {key: [t[0] for t in json.loads(data)["terms"]] for key, data in files.items()}
-    assert terms["a"] == ["ab", "alpha"] and terms["b"] == ["beta"] and terms["0"] == ["42"]
-    assert terms["other"] == ["éclair"] and shard_of("éclair") == "other"
-    assert sum(len(t) for t in terms.values()) == 6
+    for number, fields in enumerate(papers):
+        index.add(number, fields)
+    files = index.shard_files(shard_bytes=400)
+    starts, shards = _shards(files)
+    assert len(shards) > 5 and set(files) == {"shards", *map(str, range(len(shards)))}
+    every = [t for shard in shards for t in shard]
+    assert every == sorted(every, key=lambda t: t.encode("utf-16-be")) and len(every) == len(set(every))
+    assert starts[0] == "" and starts[1:] == [shard[0] for shard in shards[1:]]
+    for number, shard in enumerate(shards):
+        assert all(shard_of(term, starts) == number for term in shard)
+        # over the budget only where one term alone is
+        assert len(files[str(number)]) <= 400 + 40 or len(shard) == 1, (number, len(files[str(number)]))
 
 
-def test_an_index_of_no_papers_has_empty_shards() -> None:
+def test_a_prefix_names_every_shard_that_holds_a_term_it_begins() -> None:
+    index = LunrIndex(FIELDS)
+    words = [f"w{i}" for i in range(60)] + ["wa", "x1", "é", "ωmega", "1st"]
+    index.add(0, {"t": words})
+    files = index.shard_files(shard_bytes=60)
+    starts, shards = _shards(files)
+    for prefix in ("w", "w1", "w59", "x", "é", "ω", "1", "q", "zz", ""):
+        holding = {n for n, shard in enumerate(shards) if any(t.startswith(prefix) for t in shard)}
+        named = shards_of_prefix(prefix, starts)
+        assert holding <= set(named), prefix
+        assert named == list(range(named[0], named[-1] + 1)) and len(named) <= len(holding) + 1, prefix
+
+
+def test_an_index_of_no_papers_has_one_empty_shard() -> None:
     files = LunrIndex(FIELDS).shard_files()
-    assert all(json.loads(data) == {"fields": ["t", "a", "k"], "terms": []} for data in files.values())
+    assert json.loads(files["0"]) == {"fields": ["t", "a", "k"], "terms": []}
+    assert json.loads(files["shards"]) == {"fields": ["t", "a", "k"], "starts": [""]} and len(files) == 2
 
 
 def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> None:

@@ -40,7 +40,7 @@ pytestmark = [
 ]
 
 ENGINES = ("mkdocs", "zensical")
-SEARCH_FILES = ("search/index-d.json.gz", "search/abstracts-d.json.gz", "search-docs.json.gz", "search-abstracts.json.gz", "lunr.js",
+SEARCH_FILES = ("search/index-shards.json.gz", "search/index-0.json.gz", "search/abstracts-shards.json.gz", "search/abstracts-0.json.gz", "search-docs.json.gz", "search-abstracts.json.gz", "lunr.js",
                 "search-worker.js", "papersite.js", "papersite-core.js", "papersite-engine.js", "papersite-ranking.js",
                 "papersite-results.js", "papersite-header.js", "papersite-explore.js", "papersite-lists.js", "papersite.css")
 

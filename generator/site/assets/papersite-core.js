@@ -1,7 +1,7 @@
 /* papersite core: what the browser must do exactly as the build does, and the store's schema.
  * - fold: generator/text.py fold (names: case, accents and spacing ignored);
  * - queryWords / queryTerms: generator/site/search.py _Terms (how text became index terms);
- * - shardOf: generator/site/search_index.py shard_of (which shard holds a word's terms);
+ * - shardOf, shardsOfPrefix: generator/site/search_index.py shard_of, shards_of_prefix (which shards hold a word's terms);
  * - Schema: the store's schema block (search.py store_schema): columns by name, URLs, words.
  * tests/site/test_browser_contract.py runs these under Node against the Python functions.
  * Loaded by papersite.js on pages, by search-worker.js in its worker, and by Node (module.exports). */
@@ -72,17 +72,28 @@
     return queryWords(text).filter(function (w) { return !isStopWord(lunr, w); }).map(function (w) { return stem(lunr, w); });
   }
 
-  // search_index.py shard_of: a letter a-z its own shard, a digit "0", anything else "other"
-  function shardOf(word) {
-    var first = word.charAt(0);
-    if (first >= "a" && first <= "z") return first;
-    return first >= "0" && first <= "9" ? "0" : "other";
+  // search_index.py shard_of: the shard that holds a term if any does, the last whose first term
+  // (starts: an index's manifest) is not after it ("<" on strings is UTF-16 order, the build's)
+  function shardOf(starts, term) {
+    var low = 0, high = starts.length; // the answer is in [low, high)
+    while (high - low > 1) {
+      var middle = (low + high) >> 1;
+      if (starts[middle] <= term) low = middle; else high = middle;
+    }
+    return low;
+  }
+
+  // search_index.py shards_of_prefix: the shards that may hold a term beginning with prefix
+  function shardsOfPrefix(starts, prefix) {
+    var found = [shardOf(starts, prefix)];
+    for (var i = found[0] + 1; i < starts.length && starts[i].lastIndexOf(prefix, 0) === 0; i++) found.push(i);
+    return found;
   }
 
   /* The store's schema block -> what reads the store: column numbers by name (col.title; topicCol, nameCol),
    * a page's URL by kind (url("author", slug), relative to the site root), the words of an
-   * author-order letter, the shard keys, and each index field's bit (fieldBit("title")). */
-  var SCHEMA_VERSION = 1; // search.py STORE_VERSION: a store this code can read
+   * author-order letter, and each index field's bit (fieldBit("title")). */
+  var SCHEMA_VERSION = 2; // search.py STORE_VERSION: a store this code can read
 
   function Schema(block) {
     if (!block || block.version !== SCHEMA_VERSION) {
@@ -98,22 +109,23 @@
     this.nameCol = numbers(block.name_columns); // store.authors' and store.keywords' rows: name, slug
     this.urls = block.urls;
     this.orders = block.orders;
-    this.shards = block.shards;
     this.fields = block.fields;
+    this.textChunk = block.text_chunk;
   }
   Schema.prototype.url = function (kind, slug) { return this.urls[kind].replace("{slug}", slug || ""); };
   Schema.prototype.fieldBit = function (name) {
     for (var i = 0; i < this.fields.length; i++) if (this.fields[i].name === name) return 1 << i;
     return 0;
   };
-  // what the worker needs of it (it cannot have the store): shard keys and field letters in bit order
+  // what the worker needs of it (it cannot have the store): the field letters in bit order, and
+  // how many papers' texts a snippets file holds
   Schema.prototype.forWorker = function () {
-    return { shards: this.shards, fields: this.fields.map(function (f) { return f.letter; }) };
+    return { fields: this.fields.map(function (f) { return f.letter; }), textChunk: this.textChunk };
   };
 
   var core = {
     fold: fold, casefold: casefold, foldedWords: foldedWords, titleKey: titleKey, queryWords: queryWords,
-    queryTerms: queryTerms, isStopWord: isStopWord, stem: stem, shardOf: shardOf, Schema: Schema
+    queryTerms: queryTerms, isStopWord: isStopWord, stem: stem, shardOf: shardOf, shardsOfPrefix: shardsOfPrefix, Schema: Schema
   };
   if (typeof module === "object" && module.exports) module.exports = core;
   else (scope.papersite || (scope.papersite = {})).core = core;

@@ -30,7 +30,8 @@
    * what the worker needs of the schema (this.schema: shard keys, field letters). */
   function Source(name, textFile) {
     var source = this, shards = ps.asset("search/" + name + "-"), texts = textFile ? ps.asset(textFile) : null;
-    this.name = name; this.shards = shards; this.texts = texts; this.schema = null;
+    var chunks = textFile ? ps.asset("search/texts-") : null; // the texts in chunks (search.py TEXT_CHUNK_FILE)
+    this.name = name; this.shards = shards; this.texts = texts; this.chunks = chunks; this.schema = null;
     this.busy = false; this.next = null; this.current = null; this.serial = 0;
     this.ready = new Promise(function (resolve, reject) {
       var worker;
@@ -62,12 +63,12 @@
         source.local().then(function () { resolve(); source.busy = false; source.pump(); }, reject);
       };
       worker.postMessage({ type: "scripts", urls: [ps.asset("lunr.js"), ps.asset("papersite-core.js")] });
-      worker.postMessage({ type: "open", shards: shards, texts: texts });
+      worker.postMessage({ type: "open", shards: shards, texts: texts, chunks: chunks });
     });
   }
   Source.prototype.local = function () {
     var source = this;
-    return helpers().then(function () { source.index = window.papersiteIndex.open(source.shards, source.texts); });
+    return helpers().then(function () { source.index = window.papersiteIndex.open(source.shards, source.texts, source.chunks); });
   };
   // a query is being typed: the worker loads the shards of its words meanwhile (no answer)
   Source.prototype.warm = function (words) {
@@ -120,9 +121,9 @@
     return helping;
   }
 
-  // The first index's worker, started when the page is idle (lunr.js, 100 KB, no index yet): a
-  // worker takes a few hundred ms to start on a busy two-core machine, all of it before the first
-  // result when it only starts once the reader types.
+  // The first index's worker (lunr.js, 100 KB, no index yet), started as soon as this code loads:
+  // when the reader focuses the search box, before the first word is typed (a worker takes a few
+  // hundred ms to start on a busy two-core machine).
   var firstSource = null;
   function firstIndex() { return firstSource || (firstSource = new Source("index")); }
 

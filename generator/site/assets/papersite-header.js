@@ -1,12 +1,29 @@
 /* papersite header search: the search box in every page's header. As the reader types, it
  * shows the author, keyword and topic pages whose names hold the query, then the first ten
  * papers (papersite-ranking.js), and links to Explore for the rest; Enter opens the selected
- * result or else the first, whatever its kind. */
+ * result or else the first, whatever its kind.
+ * Loaded with every page to fill the box; the search code (ps.searchCode: core, engine, ranking,
+ * results) only once the box is focused or opened. */
 (function (ps) {
   "use strict";
 
-  var core = ps.core, el = ps.el, papersCount = ps.papersCount, results = ps.results, ranking = ps.ranking;
-  var marked = results.marked, paperHref = results.paperHref, paperMeta = results.paperMeta;
+  var el = ps.el, papersCount = ps.papersCount;
+  var core, results, ranking, marked, paperHref, paperMeta; // the search code's, once loaded (engine)
+
+  /* The engine (papersite-engine.js load()), the search code loaded first where it is not yet;
+   * text: a query being typed, whose shards the first index starts to load meanwhile. */
+  function engine(text) {
+    return ps.searchCode().then(function () {
+      if (!core) {
+        core = ps.core; results = ps.results; ranking = ps.ranking;
+        marked = results.marked; paperHref = results.paperHref; paperMeta = results.paperMeta;
+        // the names header search offers as pages, folded while the reader has not typed yet
+        ps.engine.afterStore.push(function (eng) { (window.requestIdleCallback || setTimeout)(function () { pageIndex(eng); }); });
+      }
+      if (text) ps.engine.warmUp(text);
+      return ps.engine.load();
+    });
+  }
 
   /* ---- author, keyword and topic pages as results ---- */
 
@@ -122,7 +139,7 @@
       // Material shows the results panel only while its #__search toggle is on
       if (toggle && !toggle.checked) toggle.checked = true;
       input.setAttribute("aria-expanded", "true");
-      ps.engine.load();
+      engine().catch(function () { /* render() says so */ });
     }
     // closed, focus goes back where the reader opened it from: the field, or the phone's button
     function close() {
@@ -204,8 +221,7 @@
         list.textContent = ""; list.removeAttribute("data-ps-query"); select(null);
         meta.textContent = "Type to search titles, authors, keywords and abstracts"; return;
       }
-      ps.engine.warmUp(text);
-      ps.engine.load().then(function (eng) {
+      engine(text).then(function (eng) {
         if (!listening) { listening = true; eng.onFull.push(function () { if (input.value.trim()) render(); }); }
         if (input.value !== text) return null;
         // an exact title shows at once, from the store, while the first index still loads
@@ -217,7 +233,6 @@
       }).catch(function () { meta.textContent = "The search index could not be loaded"; });
     }
 
-    (window.requestIdleCallback || setTimeout)(ps.engine.firstIndex, { timeout: 2000 });
     input.addEventListener("focus", open);
     input.addEventListener("input", function () { open(); render(); });
     input.addEventListener("keydown", function (e) {
@@ -229,7 +244,7 @@
       var text = input.value;
       if (go(text)) return;
       if (text.trim() && shownFor !== text) { enterFor = text; return; }
-      ps.engine.load().then(function (eng) { location.href = exploreHref(eng, text); });  // nothing found: Explore
+      engine().then(function (eng) { location.href = exploreHref(eng, text); });  // nothing found: Explore
     });
     // focus leaving the box for another control of the page closes it (the panel would hide that control)
     box.addEventListener("focusout", function (e) {
@@ -240,7 +255,7 @@
     if (toggle) {
       toggle.addEventListener("change", function () {
         input.setAttribute("aria-expanded", String(toggle.checked));
-        if (toggle.checked) { ps.engine.load(); setTimeout(function () { input.focus(); }, 50); }
+        if (toggle.checked) { engine().catch(function () { /* render() says so */ }); setTimeout(function () { input.focus(); }, 50); }
       });
     }
     document.addEventListener("keydown", function (e) {
@@ -265,8 +280,6 @@
     document.body.insertBefore(skip, document.body.firstChild);
   }
 
-  // the names header search offers as pages, folded while the reader has not typed yet
-  ps.engine.afterStore.push(function (eng) { (window.requestIdleCallback || setTimeout)(function () { pageIndex(eng); }); });
   ps.ready(setupHeaderSearch);
   ps.ready(addSkipLink);
 })(window.papersite);

@@ -238,9 +238,9 @@
       function update() {
         var mine = ++serial, text = q.value.trim();
         if (!text) { apply(null); return; }
-        if (!ps.engine || !ps.ranking) { status.textContent = "Search is not loaded yet."; return; }
         if (!kept) status.textContent = "Searching…";  // else the last answer stays until the next one
-        ps.engine.load().then(function (eng) {
+        // the search code loads on its first use (papersite.js ps.searchCode)
+        ps.searchCode().then(function () { return ps.engine.load(); }).then(function (eng) {
           // once the abstracts are searched too, the highlight is drawn again from the full answer
           if (!hooked) { hooked = true; eng.onFull.push(function () { if (q.value.trim()) update(); }); }
           return ps.ranking.search(eng, text).then(function (result) {

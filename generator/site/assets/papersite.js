@@ -1,15 +1,19 @@
 /* papersite: the one script every page names (mkdocs.yml extra_javascript). It loads the
  * site's other scripts, in this order, each a plain script sharing window.papersite:
+ *   papersite-header.js   the header search box (every page, at once: it fills the box and waits)
  *   papersite-core.js     folding, query words, shards, the store's schema (as the build does them)
  *   papersite-engine.js   the search indexes' workers and the store (search-worker.js does the searching)
  *   papersite-ranking.js  what a query asks and the ranked papers it finds
  *   papersite-results.js  results as shown: highlights, snippets, author lines, counts
- *   papersite-header.js   the header search box (every page)
  *   papersite-explore.js  the Explore page (only there)
  *   papersite-lists.js    paper lists' filter and sort (only where a list has controls)
  *   papersite-saved.js    Save buttons, the Saved page, downloads of a list (where a page has papers)
  *   papersite-map.js      the paper map (only on the map page)
- * and does the small things of a page itself: copy buttons, citation blocks on phones, the
+ * The search code (core to results, then lunr.js and search-worker.js, which the engine starts)
+ * loads on first use, ps.searchCode(): when a reader focuses or opens the header search, or
+ * opens Explore. Loaded with every page, it was ~45 KB of scripts and ~115 KB of lunr and its
+ * worker that most readers never used.
+ * It also does the small things of a page itself: copy buttons, citation blocks on phones, the
  * "Fix this paper" link, the back-to-top arrow. No build step, no request off this site. */
 (function () {
   "use strict";
@@ -50,15 +54,26 @@
 
   ps.papersCount = function (n) { return n.toLocaleString("en") + (n === 1 ? " paper" : " papers"); };
 
+  // Each module once, in the order first asked for (ordered scripts run in the order added); a
+  // promise of the names' modules having run.
+  var modules = {};
   function loadModules(names) {
-    names.forEach(function (name) {
-      ps.loadScript(ps.asset("papersite-" + name + ".js"), true).catch(function () {
-        if (window.console) console.warn("papersite: papersite-" + name + ".js could not be loaded");
-      });
-    });
+    return Promise.all(names.map(function (name) {
+      if (!modules[name]) {
+        modules[name] = ps.loadScript(ps.asset("papersite-" + name + ".js"), true).catch(function (error) {
+          if (window.console) console.warn("papersite: papersite-" + name + ".js could not be loaded");
+          delete modules[name];  // asked again, it is fetched again
+          throw error;
+        });
+      }
+      return modules[name];
+    }));
   }
-  // what every page needs at once (the header search); the rest once the page shows it needs them
-  loadModules(["core", "engine", "ranking", "results", "header"]);
+  var SEARCH_MODULES = ["core", "engine", "ranking", "results"];
+  // the search code, loaded on its first use (the header search's box, Explore)
+  ps.searchCode = function () { return loadModules(SEARCH_MODULES); };
+  // what every page needs at once: the header's search box (empty until filled, and it loads the search code when used)
+  loadModules(["header"]).catch(function () { /* warned */ });
 
   /* ---- copy buttons (BibTeX, RIS) ---- */
   function setupCopy() {
@@ -132,11 +147,12 @@
   }
 
   ps.ready(function () {
-    loadModules([
-      document.querySelector(".ps-papers, [data-ps-save], [data-ps-saved], [data-ps-explore]") && "saved",
-      document.querySelector("[data-ps-explore]") && "explore", document.querySelector("[data-ps-list]") && "lists",
-      document.querySelector("[data-ps-map]") && "map"
-    ].filter(Boolean));
+    // Save buttons before Explore, which adds them to its results (modules run in the order asked for)
+    if (document.querySelector(".ps-papers, [data-ps-save], [data-ps-saved], [data-ps-explore]")) loadModules(["saved"]).catch(function () { /* warned */ });
+    if (document.querySelector("[data-ps-explore]")) loadModules(SEARCH_MODULES.concat(["explore"])).catch(function () { /* warned */ });
+    if (document.querySelector("[data-ps-list]")) loadModules(["core", "lists"]).catch(function () { /* warned */ });
+    // the map's own search filter loads the search code when it is first used
+    if (document.querySelector("[data-ps-map]")) loadModules(["map"]).catch(function () { /* warned */ });
     setupCopy(); setupCite(); setupFixLink(); addTopArrow();
   });
 })();

@@ -1,6 +1,7 @@
 /* papersite: one prebuilt lunr index, in shards, loaded and searched off the main thread.
  * papersite-engine.js starts one worker per index (search/index-*.json.gz first, then
- * search/abstracts-*.json.gz, whose worker also has search-abstracts.json.gz, the
+ * search/abstracts-*.json.gz, whose worker also has the abstracts' texts: search-abstracts.json.gz
+ * for phrases, search/texts-*.json.gz for snippets), the
  * texts), then asks one question at a time, each with an id the answer repeats:
  *   {type: "query", id, words, prefix, phrases, schema} -> {type: "hits", id, words: [{refs, scores, fields, stop}], phrases, timing}
  *     one lunr search per word, so papersite-ranking.js can count how many of the
@@ -11,13 +12,16 @@
  *     only for words that no index holds, of 5+ letters);
  *   {type: "texts", id, refs} -> {type: "texts", id, texts}: abstracts for snippets;
  *   {type: "warm", words} (no answer): a query is being typed, load its shards.
- * A word is answered from the shard of its first letter (generator/site/search_index.py
- * says why that gives lunr's own scores), fetched and turned into a lunr.Index
- * the first time a word needs it; near spellings (one edit) from all shards in
- * one index. Once a question is answered, the other shards load one at a time
- * while no question waits, so later words seldom wait for a download.
- * schema: {shards, fields} (papersite-core.js Schema.forWorker): the shard keys and the
- * field letters whose bits "fields" reports. Where workers are unavailable, papersite-engine.js loads this file as a plain script
+ * A word is answered from the shards its terms are in (generator/site/search_index.py
+ * says why that gives lunr's own scores: the manifest, <index>-shards.json.gz, says
+ * where each shard begins): the shard of its stem and, while it is typed, those of
+ * the terms it begins; each fetched once and turned, with the others a word needs,
+ * into a lunr.Index. Near spellings (one edit) are looked up among the terms that
+ * begin with the word's first or second letter. No other shard is fetched: loading every shard while the reader
+ * read (as this did) cost the whole index's bytes, megabytes at 100k papers, for
+ * words nobody typed; the words being typed are warmed instead ("warm").
+ * schema: {fields} (papersite-core.js Schema.forWorker): the field letters whose bits
+ * "fields" reports. Where workers are unavailable, papersite-engine.js loads this file as a plain script
  * and calls papersiteIndex.open / .answer itself. */
 (function (scope) {
   "use strict";
@@ -26,11 +30,8 @@
   // A word being typed counts as a prefix from this many letters: "co*" stands for thousands of
   // terms at 11,672 papers, and scoring them all took up to a second per keystroke.
   var PREFIX_MIN = 3;
-  // search_index.py shard_of, as papersite-core.js has it (loaded beside lunr.js)
-  function shardOf(word) { return scope.papersite.core.shardOf(word); }
-  // The store's schema (search.py store_schema), as each question brings it: the shard keys, and
-  // the field letters in bit order (bit i of a hit's fields: it matched in field i).
-  function shardKeys(state) { return state.schema.shards; }
+  // The store's schema (search.py store_schema), as each question brings it: the field letters in
+  // bit order (bit i of a hit's fields: it matched in field i).
   function fieldBits(state) {
     var bits = {};
     state.schema.fields.forEach(function (letter, i) { bits[letter] = 1 << i; });
@@ -94,11 +95,26 @@
   }
 
   /* An index in shards: shards, the start of their urls (".../search/index-": the
-   * shard's key and ".json.gz" follow), each fetched once; textsUrl: the texts' url or
-   * null. timing collects where loading went (absolute ms), for performance.measure
-   * in papersite-engine.js. */
-  function open(shards, textsUrl) {
-    return { shards: shards, textsUrl: textsUrl, parsed: {}, indexes: {}, whole: null, texts: null, normal: null, timing: [], schema: null };
+   * shard's number and ".json.gz" follow, or "shards.json.gz", the manifest), each
+   * fetched once; textsUrl: the texts' url or null (all of them: what phrases are found
+   * in), chunksUrl: the start of the urls of their chunks (what snippets are cut from:
+   * search/texts-<n>.json.gz, the schema's textChunk papers each). timing collects where
+   * loading went (absolute ms), for performance.measure in papersite-engine.js. */
+  function open(shards, textsUrl, chunksUrl) {
+    return { shards: shards, textsUrl: textsUrl, chunksUrl: chunksUrl, starts: null, parsed: {}, indexes: {}, texts: null,
+      chunks: {}, normal: null, timing: [], schema: null };
+  }
+
+  // a promise of the manifest's first terms of the shards (search_index.py shard_files)
+  function starts(state) {
+    if (!state.starts) {
+      var start = clock();
+      state.starts = getJSON(state.shards + "shards.json.gz").then(function (manifest) {
+        state.timing.push(["manifest fetch+parse", start, clock()]);
+        return manifest.starts;
+      });
+    }
+    return state.starts;
   }
 
   function shardData(state, key) {
@@ -112,29 +128,57 @@
     return state.parsed[key];
   }
 
-  function shardIndex(state, key) {
-    if (!state.indexes[key]) {
-      state.indexes[key] = shardData(state, key).then(function (shard) {
-        var start = clock(), index = lunrIndex([shard]);
-        state.timing.push(["shard " + key + " load", start, clock()]);
+  // a promise of one lunr.Index of these shards (numbers, ascending), built once for each set
+  function shardsIndex(state, keys) {
+    var name = keys.join(",");
+    if (!state.indexes[name]) {
+      state.indexes[name] = Promise.all(keys.map(function (key) { return shardData(state, key); })).then(function (shards) {
+        var start = clock(), index = lunrIndex(shards);
+        state.timing.push(["shards " + name + " load", start, clock()]);
         return index;
       });
     }
-    return state.indexes[key];
+    return state.indexes[name];
   }
 
-  // every shard in one index: what a word with a typo is looked up in (one edit may change its first letter)
-  function wholeIndex(state) {
-    if (!state.whole) {
-      state.whole = Promise.all(shardKeys(state).map(function (key) { return shardData(state, key); })).then(lunrIndex);
-    }
-    return state.whole;
+  function unique(numbers) {
+    return numbers.filter(function (n, i) { return numbers.indexOf(n) === i; }).sort(function (a, b) { return a - b; });
+  }
+
+  // a promise of the shards a word needs: its stem's, and while it is typed those of the terms it begins
+  function wordShards(state, word, prefix) {
+    var core = scope.papersite.core;
+    return starts(state).then(function (first) {
+      var keys = [core.shardOf(first, core.stem(scope.lunr, word))];
+      if (prefix && word.length >= PREFIX_MIN) keys = keys.concat(core.shardsOfPrefix(first, word));
+      return unique(keys);
+    });
+  }
+
+  // a promise of the shards a word at one edit may be in: the terms that begin with its first or
+  // second letter (an edit of the first letter, or the first two swapped)
+  function nearShards(state, word) {
+    var core = scope.papersite.core;
+    return starts(state).then(function (first) {
+      return unique(core.shardsOfPrefix(first, word.charAt(0)).concat(core.shardsOfPrefix(first, word.charAt(1))));
+    });
   }
 
   function texts(state) {
     if (!state.textsUrl) return Promise.resolve(null);
     if (!state.texts) state.texts = getJSON(state.textsUrl);
     return state.texts;
+  }
+
+  // a promise of these papers' texts, from the chunks they are in ("" where there is none)
+  function someTexts(state, refs) {
+    var size = state.schema && state.schema.textChunk;
+    if (!state.chunksUrl || !size) return Promise.resolve(refs.map(function () { return ""; }));
+    return Promise.all(refs.map(function (ref) {
+      var n = Math.floor(ref / size);
+      if (!state.chunks[n]) state.chunks[n] = getJSON(state.chunksUrl + n + ".json.gz");
+      return state.chunks[n].then(function (chunk) { return chunk[ref - n * size] || ""; });
+    }));
   }
 
   // " words of the text " in lower case, anything but letters and digits one space: what phrases are found in
@@ -166,10 +210,10 @@
 
   function none() { return { refs: new Int32Array(0), scores: new Float64Array(0), fields: new Uint8Array(0) }; }
 
-  // a promise of the word's hits as typed (see hitsOf), loading the shard it needs
+  // a promise of the word's hits as typed (see hitsOf), loading the shards it needs
   function typedHits(state, word, prefix) {
     var lunr = scope.lunr;
-    return shardIndex(state, shardOf(word)).then(function (index) {
+    return wordShards(state, word, prefix).then(function (keys) { return shardsIndex(state, keys); }).then(function (index) {
       return hitsOf(state, index, function (q) {
         q.term(word, { boost: 1 });
         if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
@@ -208,10 +252,10 @@
     return found.then(function (hits) { hits.stop = stop; return hits; });
   }
 
-  // a promise of the word's hits at one edit, from every shard (an edit may change its first letter)
+  // a promise of the word's hits at one edit (nearShards: where those may be)
   function searchNear(state, word) {
     if (!word || word.length < FUZZY_MIN || isStopWord(word)) return Promise.resolve(none());
-    return wholeIndex(state).then(function (index) {
+    return nearShards(state, word).then(function (keys) { return shardsIndex(state, keys); }).then(function (index) {
       return hitsOf(state, index, function (q) { q.term(word, { editDistance: 1, boost: 0.1 }); });
     });
   }
@@ -229,8 +273,7 @@
   function answer(state, message) {
     if (message.schema) state.schema = message.schema;
     if (message.type === "texts") {
-      return texts(state).then(function (all) {
-        var picked = (message.refs || []).map(function (r) { return all ? all[r] || "" : ""; });
+      return someTexts(state, message.refs || []).then(function (picked) {
         return [{ type: "texts", id: message.id, texts: picked }, []];
       });
     }
@@ -251,19 +294,16 @@
     });
   }
 
-  // a query being typed: load the shards its words need before the question comes
+  // a query being typed: load the shards its words need before the question comes (the last
+  // word is being typed: as a prefix)
   function warm(state, words) {
-    (words || []).forEach(function (word) {
+    (words || []).forEach(function (word, i) {
+      if (!word || isStopWord(word)) return;
       // (a shard that fails to load fails the question that needs it, not this)
-      if (word && !isStopWord(word)) shardIndex(state, shardOf(word)).catch(function () { /* the question reports it */ });
+      wordShards(state, word, i === words.length - 1).then(function (keys) {
+        keys.forEach(function (key) { shardData(state, key).catch(function () { /* the question reports it */ }); });
+      }).catch(function () { /* the question reports it */ });
     });
-  }
-
-  // the shards no question has asked for yet, one at a time (the caller waits for an idle moment)
-  function nextIdleShard(state) {
-    var keys = state.schema ? shardKeys(state) : [];
-    for (var i = 0; i < keys.length; i++) if (!state.indexes[keys[i]]) return shardIndex(state, keys[i]);
-    return null;
   }
 
   var inWorker = typeof scope.importScripts === "function" && typeof scope.document === "undefined";
@@ -275,31 +315,21 @@
     return;
   }
 
-  var state = null, asked = 0, idle = null;
-  function prefetch() {
-    clearTimeout(idle);
-    idle = setTimeout(function () {
-      var before = asked, loading = nextIdleShard(state);
-      if (loading) loading.then(function () { if (asked === before) prefetch(); }, function () { /* a question reports it */ });
-    }, 300);
-  }
-  // {type: "scripts", urls} (lunr.js, papersite-core.js) first, then {type: "open", shards, texts}, then
+  var state = null;
+  // {type: "scripts", urls} (lunr.js, papersite-core.js) first, then {type: "open", shards, texts, chunks}, then
   // questions (papersite-engine.js sends one at a time)
   scope.onmessage = function (event) {
     var message = event.data || {};
     if (message.type === "scripts") {
       try { scope.importScripts.apply(scope, message.urls); } catch (error) { scope.postMessage({ type: "error", message: String(error) }); }
     } else if (message.type === "open") {
-      state = open(message.shards, message.texts || null);
+      state = open(message.shards, message.texts || null, message.chunks || null);
       scope.postMessage({ type: "ready" });
     } else if (message.type === "warm") {
       warm(state, message.words);
     } else {
-      asked++;
-      clearTimeout(idle);
       answer(state, message).then(function (out) {
         scope.postMessage(out[0], out[1]);
-        prefetch();
       }, function (error) { scope.postMessage({ type: "error", id: message.id, message: String(error) }); });
     }
   };
