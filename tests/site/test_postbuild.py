@@ -1,31 +1,100 @@
-"""generator/site/postbuild.py: the theme's indentation is taken out, nothing a reader sees changes."""
+"""generator/site/postbuild.py: pages minified and shells filled, nothing a reader sees changes."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from generator.site.postbuild import squeeze_html
+import json
+
+from generator.site import postbuild
+from generator.site.postbuild import minify_page
+from generator.site.render.html import esc, meta_text, plain_title
+from site_fixtures import HOSTILE_ABSTRACT, HOSTILE_RAW_LINKS, HOSTILE_TITLE
+
+HOSTILE = [HOSTILE_TITLE, HOSTILE_ABSTRACT, *HOSTILE_RAW_LINKS.values(), "a\u00a0 b \u2028 \"q\" 'r' &amp; ` = x"]
+CONFIG = {"base": "../..", "features": ["navigation.tabs"], "translations": {"q": "</script> & \" ' <b>"}}
 
 
-def test_indentation_becomes_one_line_break() -> None:
-    assert squeeze_html("<ul>\n    <li>a</li>\n\n      <li>b</li>\n  </ul>") == "<ul>\n<li>a</li>\n<li>b</li>\n</ul>"
+def _page(body: str, title: str = "T", description: str = "D") -> str:
+    """A page as the theme writes one: indented, every attribute quoted, closing tags written."""
+    config = json.dumps(CONFIG).replace("</", "<\\/")
+    return (
+        '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="utf-8">\n'
+        f'    <title>{esc(title)} - Site</title>\n    <meta name="description" content="{esc(description)}">\n  </head>\n'
+        f'  <body dir="ltr">\n    <div class="md-content">\n      <article class="md-content__inner md-typeset">{body}</article>\n'
+        f'    </div>\n    <script id="__config" type="application/json">{config}</script>\n  </body>\n</html>\n'
+    )
 
 
-def test_words_stay_apart() -> None:
-    assert squeeze_html("<p>one\n     two</p>") == "<p>one\ntwo</p>"  # a line break is a space in HTML
+def test_the_chrome_is_minified_and_the_content_kept_as_escaped() -> None:
+    body = "\n      ".join(f'<p class="x" title="{esc(text)}">{esc(text)}</p>' for text in HOSTILE)
+    body += '\n      <pre><code id="ps-bibtex">@inproceedings{x,&#10;  title = {A &lt;b&gt;},\n   }</code></pre>\n'
+    page = _page(body, plain_title(HOSTILE_TITLE), meta_text(HOSTILE_ABSTRACT))
+    small = minify_page(page)
+    assert len(small) < len(page) and "\n  " not in small.replace(body, "")
+    assert small.count(body) == 1  # byte for byte
+    assert _reading(small, ends=False) == _reading(page, ends=False)
+    reading = _reading(small)
+    assert [tag for tag in reading.tags if tag[0] == "script"] == [("script", (("id", "__config"), ("type", "application/json")))]
+    assert not [tag for tag in reading.tags if any(name.startswith("on") for name, _ in tag[1])]
+    assert json.loads(reading.script) == CONFIG  # the inline JSON as written
+    assert ("meta", (("content", meta_text(HOSTILE_ABSTRACT)), ("name", "description"))) in reading.tags
+    assert minify_page("<p>no article:  another theme</p>\n") == "<p>no article:  another theme</p>\n"
 
 
-def test_preformatted_text_scripts_and_unicode_spaces_are_kept() -> None:
-    pre = "<pre><code>@inproceedings{x,\n  title = {A},\n}</code></pre>"
-    script = "<script>\n  var a = `x\n   y`;\n</script>"
-    textarea = "<TEXTAREA>\n  keep\n</TEXTAREA>"
-    text = f"<div>\n  {pre}\n  {script}\n {textarea}\n  a\u00a0\n  b</div>"
-    assert squeeze_html(text) == f"<div>\n{pre}\n{script}\n{textarea}\na\u00a0\nb</div>"
+def test_a_mark_stays_one_quoted_attribute_value() -> None:
+    """minify-html writes attribute values without quotes where it can; a shell's marks are filled
+    with titles and descriptions (spaces, escaped quotes), so they keep theirs."""
+    page = _page(f"<h1>{postbuild.CONTENT_MARK}</h1>", postbuild.TITLE_MARK, postbuild.DESCRIPTION_MARK)
+    page = page.replace("<title>", f'<meta property="og:title" content="{postbuild.TITLE_MARK}"><title>')
+    shell = postbuild._read_shell(minify_page(page), "papers", "papers/_shell/index.html")
+    title = 'It\'s "a" <b>title</b> & more'
+    filled = shell.fill("papers/x/", title, "<p>body</p>", description=title)
+    metas = [dict(tag[1]) for tag in _reading(filled).tags if tag[0] == "meta" and len(tag[1]) == 2]
+    assert [meta["content"] for meta in metas] == [title, title]
+    assert f"<title>{esc(title)} - Site</title>" in filled
 
 
-def test_squeezing_twice_changes_nothing() -> None:
-    text = "<div>\n  <pre> x\n  y</pre>\n   <p>z</p>\n</div>"
-    assert squeeze_html(squeeze_html(text)) == squeeze_html(text)
+def test_minifying_twice_changes_nothing() -> None:
+    page = _page('<p class="a b" title="x y">one\n     two</p>\n<pre> x\n  y</pre>', postbuild.TITLE_MARK)
+    assert minify_page(minify_page(page)) == minify_page(page)
+
+
+class _Collect(HTMLParser):
+    def __init__(self, ends: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ends = ends
+        self.tags: list[tuple] = []
+        self.texts: list[str] = []
+        self.sequence: list[tuple] = []
+        self.script = ""
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.append((tag, tuple(sorted(attrs))))
+        if self.ends or tag not in ("html", "head", "body") or attrs:
+            self.sequence.append(self.tags[-1])
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = False
+        if self.ends:
+            self.sequence.append(("/" + tag,))
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.script += data
+        elif data.strip():
+            self.texts.append(" ".join(data.split()))
+            self.sequence.append((self.texts[-1],))
+
+
+def _reading(text: str, ends: bool = True):  # noqa: ANN202
+    """The tags (attributes decoded), text and script of a page; ``ends=False``: without closing
+    tags and bare <html>, <head>, <body>, which minifying leaves out where HTML implies them."""
+    reading = _Collect(ends)
+    reading.feed(text)
+    return reading if ends else reading.sequence
 
 
 class _Reading(HTMLParser):
@@ -55,8 +124,10 @@ class _Reading(HTMLParser):
 
 
 def _read(path) -> tuple[list, list]:  # noqa: ANN001
+    """What a page says, minified first: the post-build step minifies the chrome it fills bodies
+    into, the engine (plugin.py) the whole of the pages it renders."""
     reading = _Reading()
-    reading.feed(path.read_text(encoding="utf-8"))
+    reading.feed(minify_page(path.read_text(encoding="utf-8")))
     return sorted(reading.head), reading.body
 
 
