@@ -65,7 +65,8 @@ FILLED = "filled"  # memo.py's kind: url -> what each page was filled from, and 
 # shell's chrome, so it costs one call per section, not one per page. What the article holds
 # (the bodies poured in afterwards, an engine page's own content) is left byte for byte as the
 # renderers escaped it: minify-html writes ``<`` raw where HTML allows it (in attribute values,
-# in a <title>), and minifying each body would cost ~20 s at 12k papers for ~5% of its bytes.
+# in a <title>), and minifying each body would cost ~20 s at 12k papers for ~5% of its bytes;
+# of the content only the template's indentation is taken out (``squeeze_html``).
 # Scripts and styles are not minified: the config JSON, Material's and ours stay as written.
 _MARKS = (TITLE_MARK, DESCRIPTION_MARK, HEAD_MARK, CONTENT_MARK)
 # minify-html writes an attribute value without quotes where it can; a mark filled with a
@@ -85,7 +86,26 @@ def minify_page(text: str) -> str:
         return text
     chrome = f"{text[: article.start(1)]}{_KEPT_MARK}{text[article.end(1) :]}"
     small = _UNQUOTED_MARK.sub(r'="\1"', minify_html.minify(chrome))
-    return small.replace(_KEPT_MARK, article.group(1), 1)
+    return small.replace(_KEPT_MARK, squeeze_html(article.group(1)).strip(), 1)
+
+
+# A run of spaces holding a line break renders as one space outside preformatted text, so it
+# becomes one line break; <pre>, <textarea>, <script> and <style> are copied as they are.
+# (Not NBSP or other Unicode spaces: those are content.)
+_KEEP_AS_IS = re.compile(r"<(pre|textarea|script|style)\b.*?</\1>", re.DOTALL | re.IGNORECASE)
+_INDENT = re.compile(r"[ \t\r]*\n[ \t\r\n]*")
+
+
+def squeeze_html(text: str) -> str:
+    """``text`` with every whitespace run that holds a line break turned into one line break."""
+    out: list[str] = []
+    pos = 0
+    for kept in _KEEP_AS_IS.finditer(text):
+        out.append(_INDENT.sub("\n", text[pos : kept.start()]))
+        out.append(kept.group(0))
+        pos = kept.end()
+    out.append(_INDENT.sub("\n", text[pos:]))
+    return "".join(out)
 
 
 def data_dir(config: ProjectConfig) -> Path:
