@@ -120,23 +120,23 @@ def _reading(text: str, ends: bool = True):  # noqa: ANN202
 
 class _Reading(HTMLParser):
     """What a page says: its head's tags as a multiset, its body as a sequence of
-    tags (attributes decoded) and text, whatever the spelling of character references."""
+    tags (attributes decoded) and text, whatever the spelling of character references.
+    The head is what comes before <body>: a minified page leaves out <head> and </head>."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.head: list[tuple] = []
         self.body: list[tuple] = []
-        self.in_head = False
+        self.in_head = True
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag == "head":
-            self.in_head = True
-        (self.head if self.in_head else self.body).append((tag, tuple(sorted(attrs))))
+        if tag == "body":
+            self.in_head = False
+        if tag not in ("html", "head"):
+            (self.head if self.in_head else self.body).append((tag, tuple(sorted(attrs))))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "head":
-            self.in_head = False
-        elif not self.in_head:
+        if not self.in_head:
             self.body.append(("/" + tag,))
 
     def handle_data(self, data: str) -> None:
