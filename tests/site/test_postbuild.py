@@ -189,3 +189,27 @@ def postbuild_marks(path) -> list[str]:  # noqa: ANN001
     text = path.read_text(encoding="utf-8")
     marks = (postbuild.TITLE_MARK, postbuild.CONTENT_MARK, postbuild.DESCRIPTION_MARK, postbuild.HEAD_MARK)
     return [mark for mark in marks if mark in text]
+
+
+def test_hostile_records_stay_escaped_on_every_minified_page(tmp_path) -> None:
+    """The fixture project's hostile paper (tests/site_fixtures.py) built: every page parses, runs no
+    script but the site's own, and shows the hostile title as text wherever it shows it."""
+    from generator.cli import main as papersite
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    root = write_project(tmp_path / "project")
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    site = load_config(root).site_dir
+    shown = 0
+    for path in sorted(site.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        assert "<script>window.__pwned" not in text, path  # the title as markup (as text it is escaped)
+        reading = _reading(text)
+        assert "__pwned" not in reading.script and "alert(" not in reading.script, path  # no script of its text
+        assert not [tag for tag in reading.tags if any(name.startswith("on") for name, _ in tag[1])], path
+        if " ".join(HOSTILE_TITLE.split()) in " ".join(reading.texts):
+            shown += 1
+    paper = site / "papers" / "hostile-paper" / "index.html"
+    assert " ".join(HOSTILE_TITLE.split()) in " ".join(_reading(paper.read_text(encoding="utf-8")).texts)
+    assert shown >= 3  # its page, the papers index, its authors' and keywords' pages
