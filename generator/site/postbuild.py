@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+import minify_html
+
 from generator import layout
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
@@ -78,12 +80,10 @@ _KEPT_MARK = "PapersiteKeptArticle4e1d"
 
 def minify_page(text: str) -> str:
     """``text`` (a whole page) with everything but its article's content minified; a page without
-    an article (another theme) is left as it is."""
-    import minify_html
-
+    an article (another theme) only loses its indentation."""
     article = _ARTICLE.search(text)
     if article is None:
-        return text
+        return squeeze_html(text)
     chrome = f"{text[: article.start(1)]}{_KEPT_MARK}{text[article.end(1) :]}"
     small = _UNQUOTED_MARK.sub(r'="\1"', minify_html.minify(chrome))
     return small.replace(_KEPT_MARK, squeeze_html(article.group(1)).strip(), 1)

@@ -60,7 +60,7 @@ def test_the_chrome_is_minified_and_the_content_kept_as_escaped() -> None:
     assert not [tag for tag in reading.tags if any(name.startswith("on") for name, _ in tag[1])]
     assert json.loads(reading.script) == CONFIG  # the inline JSON as written
     assert ("meta", (("content", meta_text(HOSTILE_ABSTRACT)), ("name", "description"))) in reading.tags
-    assert minify_page("<p>no article:  another theme</p>\n") == "<p>no article:  another theme</p>\n"
+    assert minify_page("<div>\n   <p>no article:  another theme</p>\n</div>") == "<div>\n<p>no article:  another theme</p>\n</div>"
 
 
 def test_a_mark_stays_one_quoted_attribute_value() -> None:
