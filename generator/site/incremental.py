@@ -38,7 +38,9 @@ ENGINE_STAMP = "engine"  # valid only while site_dir is what the last build made
 # Settings that are outputs or scratch of the build, never inputs of the import.
 _NOT_IMPORT_INPUTS = {"root", "site_dir", "build_dir", "docs_dir", "papers_dir"}  # pages: see import_inputs
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
-_ENGINE_PARTS = ("site/templates", "site/plugin.py", "site/engines.py", "site/zensical_config.py", "site/incremental.py", "site/memo.py")
+# postbuild.py: its minify_page is what plugin.py's on_post_page makes of every page MkDocs renders
+_ENGINE_PARTS = ("site/templates", "site/plugin.py", "site/postbuild.py", "site/engines.py", "site/zensical_config.py",
+                 "site/incremental.py", "site/memo.py")
 
 
 def _versions(*names: str) -> str:
@@ -96,7 +98,7 @@ def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path], ha
     own = hashes is None
     hashes = hashes or file_hashes(config)
     digest = hashlib.sha256()
-    digest.update(f"{engine}\0{_versions('mkdocs', 'mkdocs-material', 'zensical')}\0".encode())
+    digest.update(f"{engine}\0{_versions('mkdocs', 'mkdocs-material', 'zensical', 'minify-html')}\0".encode())
     # Not SOURCE_DATE_EPOCH: only the sitemap shows the build date, and MkDocs writes it on every build.
     digest.update(f"{config.site_dir}\0".encode())
     # papersite.yml's share of the engine config (site_url, repo_url, ...): on every page's chrome

@@ -30,7 +30,7 @@ from generator.config import load_config
 from generator.pages.store import project_lock
 from generator.problems import PapersiteError
 from generator.site.build import gc_for_builds, source_date_epoch
-from generator.site.postbuild import run_postbuild, squeeze_html
+from generator.site.postbuild import minify_page, run_postbuild
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
 from generator.site.zensical_config import nav_with_added_sections
 
@@ -112,8 +112,9 @@ class PapersitePlugin(BasePlugin):
         return context
 
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:  # noqa: ANN001 (mkdocs' signature)
-        # The same whitespace the post-build step takes out of the shell pages (postbuild.squeeze_html).
-        return squeeze_html(output)
+        # Every page MkDocs renders leaves it minified (postbuild.minify_page, which the post-build
+        # step also applies to the shells it reads: a Zensical build has no such hook).
+        return minify_page(output)
 
     def on_post_build(self, config: MkDocsConfig) -> None:
         # Only when we staged: under `papersite build` the docs dir was staged

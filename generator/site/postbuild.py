@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+import minify_html
+
 from generator import layout
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
@@ -59,10 +61,36 @@ RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each 
 FILLED = "filled"  # memo.py's kind: url -> what each page was filled from, and its hash: rewrite only what changed
 
 
-# The theme's templates indent every line; at 12k papers that indentation is a
-# sixth of the site (3.4 KB of a 16.7 KB author page). A run of spaces holding a
-# line break renders as one space outside preformatted text, so it becomes one
-# line break; <pre>, <textarea>, <script> and <style> are copied as they are.
+# Every page the engine renders has its chrome minified once, as it leaves the engine
+# (``plugin.py``'s on_post_page), and again where the post-build step reads a shell (a Zensical
+# build has no hook; minifying is idempotent): the chrome of 48k pages at 12k papers is a
+# shell's chrome, so it costs one call per section, not one per page. What the article holds
+# (the bodies poured in afterwards, an engine page's own content) is left byte for byte as the
+# renderers escaped it: minify-html writes ``<`` raw where HTML allows it (in attribute values,
+# in a <title>), and minifying each body would cost ~20 s at 12k papers for ~5% of its bytes;
+# of the content only the template's indentation is taken out (``squeeze_html``).
+# Scripts and styles are not minified: the config JSON, Material's and ours stay as written.
+_MARKS = (TITLE_MARK, DESCRIPTION_MARK, HEAD_MARK, CONTENT_MARK)
+# minify-html writes an attribute value without quotes where it can; a mark filled with a
+# title or description (spaces, quotes escaped by ``esc``) needs them back.
+_UNQUOTED_MARK = re.compile(r"""=([^\s"'=<>`]*(?:%s)[^\s"'=<>`]*)(?=[\s>])""" % "|".join(_MARKS))
+_ARTICLE = re.compile(r"<article\b[^>]*>(.*)</article>", re.DOTALL)  # the theme's one article: the content
+_KEPT_MARK = "PapersiteKeptArticle4e1d"
+
+
+def minify_page(text: str) -> str:
+    """``text`` (a whole page) with everything but its article's content minified; a page without
+    an article (another theme) only loses its indentation."""
+    article = _ARTICLE.search(text)
+    if article is None:
+        return squeeze_html(text)
+    chrome = f"{text[: article.start(1)]}{_KEPT_MARK}{text[article.end(1) :]}"
+    small = _UNQUOTED_MARK.sub(r'="\1"', minify_html.minify(chrome))
+    return small.replace(_KEPT_MARK, squeeze_html(article.group(1)).strip(), 1)
+
+
+# A run of spaces holding a line break renders as one space outside preformatted text, so it
+# becomes one line break; <pre>, <textarea>, <script> and <style> are copied as they are.
 # (Not NBSP or other Unicode spaces: those are content.)
 _KEEP_AS_IS = re.compile(r"<(pre|textarea|script|style)\b.*?</\1>", re.DOTALL | re.IGNORECASE)
 _INDENT = re.compile(r"[ \t\r]*\n[ \t\r\n]*")
@@ -249,7 +277,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
             continue
         shell_dir = site_dir / section / SHELL_SLUG
         shell_file = shell_dir / "index.html"
-        shell_text = squeeze_html(_engine_output(config, shell_file, f"{shell_url(section)}index.html", SHELL_BODY))
+        shell_text = minify_page(_engine_output(config, shell_file, f"{shell_url(section)}index.html", SHELL_BODY))
         shell = _read_shell(shell_text, section, shell_file)
         shell_key = hashlib.sha1(shell_text.encode("utf-8")).digest()  # noqa: S324 - a change detector
         made_dirs: set[Path] = set()
@@ -385,7 +413,7 @@ def fill_bodies(config: ProjectConfig, site_dir: Path) -> int:
     filled = 0
     for url, body in json.loads(data.read_text(encoding="utf-8")):
         target = Path(site_dir) / url / "index.html"
-        text = _engine_output(config, target, f"{url}index.html", SHELL_BODY)
+        text = minify_page(_engine_output(config, target, f"{url}index.html", SHELL_BODY))
         marks = text.count(SHELL_BODY)
         if marks != 1:
             raise PapersiteError(f"{target}: the page holds its body's marker {SHELL_BODY!r} {marks} times; "

@@ -68,7 +68,8 @@ def test_paper_page_has_canonical_link_description_and_preview_tags(site_page, s
 def test_each_paper_has_its_own_description(site_dir):
     descriptions = {}
     for page in sorted((site_dir / "papers").glob("*/index.html")):
-        found = re.search(r'<meta name="description" content="([^"]*)"', page.read_text(encoding="utf-8"))
+        # the chrome is minified (postbuild.minify_page): attributes in any order, quoted or not
+        found = re.search(r'<meta content="?([^">]*)"? name="?description"?>', page.read_text(encoding="utf-8"))
         descriptions[page.parent.name] = found.group(1) if found else None
     assert len(descriptions) > 500 and None not in descriptions.values()
     assert len(set(descriptions.values())) > 0.95 * len(descriptions)

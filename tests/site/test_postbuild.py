@@ -1,10 +1,18 @@
-"""generator/site/postbuild.py: the theme's indentation is taken out, nothing a reader sees changes."""
+"""generator/site/postbuild.py: pages minified and shells filled, nothing a reader sees changes."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from generator.site.postbuild import squeeze_html
+import json
+
+from generator.site import postbuild
+from generator.site.postbuild import minify_page, squeeze_html
+from generator.site.render.html import esc, meta_text, plain_title
+from site_fixtures import HOSTILE_ABSTRACT, HOSTILE_RAW_LINKS, HOSTILE_TITLE
+
+HOSTILE = [HOSTILE_TITLE, HOSTILE_ABSTRACT, *HOSTILE_RAW_LINKS.values(), "a\u00a0 b \u2028 \"q\" 'r' &amp; ` = x"]
+CONFIG = {"base": "../..", "features": ["navigation.tabs"], "translations": {"q": "</script> & \" ' <b>"}}
 
 
 def test_indentation_becomes_one_line_break() -> None:
@@ -28,25 +36,107 @@ def test_squeezing_twice_changes_nothing() -> None:
     assert squeeze_html(squeeze_html(text)) == squeeze_html(text)
 
 
+def _page(body: str, title: str = "T", description: str = "D") -> str:
+    """A page as the theme writes one: indented, every attribute quoted, closing tags written."""
+    config = json.dumps(CONFIG).replace("</", "<\\/")
+    return (
+        '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="utf-8">\n'
+        f'    <title>{esc(title)} - Site</title>\n    <meta name="description" content="{esc(description)}">\n  </head>\n'
+        f'  <body dir="ltr">\n    <div class="md-content">\n      <article class="md-content__inner md-typeset">{body}</article>\n'
+        f'    </div>\n    <script id="__config" type="application/json">{config}</script>\n  </body>\n</html>\n'
+    )
+
+
+def test_the_chrome_is_minified_and_the_content_kept_as_escaped() -> None:
+    body = "\n      ".join(f'<p class="x" title="{esc(text)}">{esc(text)}</p>' for text in HOSTILE)
+    body += '\n      <pre><code id="ps-bibtex">@inproceedings{x,&#10;  title = {A &lt;b&gt;},\n   }</code></pre>\n'
+    page = _page(body, plain_title(HOSTILE_TITLE), meta_text(HOSTILE_ABSTRACT))
+    small = minify_page(page)
+    assert len(small) < len(page) and "\n" not in small.replace(squeeze_html(body).strip(), "")
+    assert small.count(squeeze_html(body).strip()) == 1  # as escaped, the indentation aside
+    assert _reading(small, ends=False) == _reading(page, ends=False)
+    reading = _reading(small)
+    assert [tag for tag in reading.tags if tag[0] == "script"] == [("script", (("id", "__config"), ("type", "application/json")))]
+    assert not [tag for tag in reading.tags if any(name.startswith("on") for name, _ in tag[1])]
+    assert json.loads(reading.script) == CONFIG  # the inline JSON as written
+    assert ("meta", (("content", meta_text(HOSTILE_ABSTRACT)), ("name", "description"))) in reading.tags
+    assert minify_page("<div>\n   <p>no article:  another theme</p>\n</div>") == "<div>\n<p>no article:  another theme</p>\n</div>"
+
+
+def test_a_mark_stays_one_quoted_attribute_value() -> None:
+    """minify-html writes attribute values without quotes where it can; a shell's marks are filled
+    with titles and descriptions (spaces, escaped quotes), so they keep theirs."""
+    page = _page(f"<h1>{postbuild.CONTENT_MARK}</h1>", postbuild.TITLE_MARK, postbuild.DESCRIPTION_MARK)
+    page = page.replace("<title>", f'<meta property="og:title" content="{postbuild.TITLE_MARK}"><title>')
+    shell = postbuild._read_shell(minify_page(page), "papers", "papers/_shell/index.html")
+    title = 'It\'s "a" <b>title</b> & more'
+    filled = shell.fill("papers/x/", title, "<p>body</p>", description=title)
+    metas = [dict(tag[1]) for tag in _reading(filled).tags if tag[0] == "meta" and len(tag[1]) == 2]
+    assert [meta["content"] for meta in metas] == [title, title]
+    assert f"<title>{esc(title)} - Site</title>" in filled
+
+
+def test_minifying_twice_changes_nothing() -> None:
+    page = _page('<p class="a b" title="x y">one\n     two</p>\n<pre> x\n  y</pre>', postbuild.TITLE_MARK)
+    assert minify_page(minify_page(page)) == minify_page(page)
+
+
+class _Collect(HTMLParser):
+    def __init__(self, ends: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ends = ends
+        self.tags: list[tuple] = []
+        self.texts: list[str] = []
+        self.sequence: list[tuple] = []
+        self.script = ""
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.append((tag, tuple(sorted(attrs))))
+        if self.ends or tag not in ("html", "head", "body") or attrs:
+            self.sequence.append(self.tags[-1])
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = False
+        if self.ends:
+            self.sequence.append(("/" + tag,))
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.script += data
+        elif data.strip():
+            self.texts.append(" ".join(data.split()))
+            self.sequence.append((self.texts[-1],))
+
+
+def _reading(text: str, ends: bool = True):  # noqa: ANN202
+    """The tags (attributes decoded), text and script of a page; ``ends=False``: without closing
+    tags and bare <html>, <head>, <body>, which minifying leaves out where HTML implies them."""
+    reading = _Collect(ends)
+    reading.feed(text)
+    return reading if ends else reading.sequence
+
+
 class _Reading(HTMLParser):
     """What a page says: its head's tags as a multiset, its body as a sequence of
-    tags (attributes decoded) and text, whatever the spelling of character references."""
+    tags (attributes decoded) and text, whatever the spelling of character references.
+    The head is what comes before <body>: a minified page leaves out <head> and </head>."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.head: list[tuple] = []
         self.body: list[tuple] = []
-        self.in_head = False
+        self.in_head = True
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag == "head":
-            self.in_head = True
-        (self.head if self.in_head else self.body).append((tag, tuple(sorted(attrs))))
+        if tag == "body":
+            self.in_head = False
+        if tag not in ("html", "head"):
+            (self.head if self.in_head else self.body).append((tag, tuple(sorted(attrs))))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "head":
-            self.in_head = False
-        elif not self.in_head:
+        if not self.in_head:
             self.body.append(("/" + tag,))
 
     def handle_data(self, data: str) -> None:
@@ -55,8 +145,10 @@ class _Reading(HTMLParser):
 
 
 def _read(path) -> tuple[list, list]:  # noqa: ANN001
+    """What a page says, minified first: the post-build step minifies the chrome it fills bodies
+    into, the engine (plugin.py) the whole of the pages it renders."""
     reading = _Reading()
-    reading.feed(path.read_text(encoding="utf-8"))
+    reading.feed(minify_page(path.read_text(encoding="utf-8")))
     return sorted(reading.head), reading.body
 
 
@@ -97,3 +189,27 @@ def postbuild_marks(path) -> list[str]:  # noqa: ANN001
     text = path.read_text(encoding="utf-8")
     marks = (postbuild.TITLE_MARK, postbuild.CONTENT_MARK, postbuild.DESCRIPTION_MARK, postbuild.HEAD_MARK)
     return [mark for mark in marks if mark in text]
+
+
+def test_hostile_records_stay_escaped_on_every_minified_page(tmp_path) -> None:
+    """The fixture project's hostile paper (tests/site_fixtures.py) built: every page parses, runs no
+    script but the site's own, and shows the hostile title as text wherever it shows it."""
+    from generator.cli import main as papersite
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    root = write_project(tmp_path / "project")
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    site = load_config(root).site_dir
+    shown = 0
+    for path in sorted(site.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        assert "<script>window.__pwned" not in text, path  # the title as markup (as text it is escaped)
+        reading = _reading(text)
+        assert "__pwned" not in reading.script and "alert(" not in reading.script, path  # no script of its text
+        assert not [tag for tag in reading.tags if any(name.startswith("on") for name, _ in tag[1])], path
+        if " ".join(HOSTILE_TITLE.split()) in " ".join(reading.texts):
+            shown += 1
+    paper = site / "papers" / "hostile-paper" / "index.html"
+    assert " ".join(HOSTILE_TITLE.split()) in " ".join(_reading(paper.read_text(encoding="utf-8")).texts)
+    assert shown >= 3  # its page, the papers index, its authors' and keywords' pages

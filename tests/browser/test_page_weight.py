@@ -1,0 +1,77 @@
+"""Minified pages (postbuild.minify_page) read and work as the theme wrote them: a reader with
+scripts and one without, at 1280 and 390 px, on a paper page and the author page it links to."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from site_ui import header_search
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+FORMATS = {"BibTeX": ("#ps-bibtex", "@"), "RIS": ("#ps-ris", "TY  - "), "Plain text": ("#ps-text", "")}
+TABS = ("Home", "Papers", "Topics", "Keywords", "Authors", "Explore", "Stats", "About")
+
+
+@pytest.fixture(scope="module")
+def paper(papers):
+    """A paper with three or more authors and an abstract (the first by slug)."""
+    return next(p for p in sorted(papers, key=lambda p: p.slug) if len(p.authors) >= 3 and p.abstract)
+
+
+def _shown_links(page) -> list[str]:  # noqa: ANN001
+    return page.locator("main a[href]:visible, nav a[href]:visible").evaluate_all("as => as.map(a => a.textContent.trim())")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_without_scripts_every_link_and_every_citation_is_there(page_factory, site, paper, width, tmp_path):
+    plain = page_factory(site, java_script_enabled=False, **WIDTHS[width])
+    plain.goto(f"papers/{paper.slug}/")
+    page = plain.page
+    title = " ".join(paper.title.split())
+    assert " ".join(page.locator("main h1").inner_text().split()).startswith(title[:40])
+    links = _shown_links(page)
+    for tab in TABS:
+        assert tab in links, f"the {tab} tab is not a link a reader without scripts can follow"
+    for name in paper.authors:
+        assert " ".join(name.split()) in links, f"no link to the author page of {name!r}"
+    for label, (selector, start) in FORMATS.items():
+        text = page.locator(selector).inner_text()
+        assert page.locator(selector).is_visible() and text.startswith(start) and title[:30] in text, (label, text[:80])
+
+    with page.expect_navigation():
+        page.locator(".ps-authors a").first.click()
+    assert page.locator("main h1").inner_text().strip() == " ".join(paper.authors[0].split())
+    coauthors = page.locator("#coauthors + ul a")
+    assert coauthors.count() >= 2, "the co-author list of a paper's first author lists the other authors"
+    assert set(coauthors.all_inner_texts()) >= {" ".join(n.split()) for n in paper.authors[1:]}
+    assert title[:40] in page.locator("main").inner_text()
+    page.screenshot(path=str(tmp_path / f"author-no-scripts-{width}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_each_citation_opens_shows_its_text_and_copies(page_factory, site, paper, width, tmp_path):
+    scripted = page_factory(site, **WIDTHS[width])
+    scripted.goto(f"papers/{paper.slug}/")
+    page = scripted.page
+    for label, (selector, start) in FORMATS.items():
+        block = page.locator(selector)
+        if not block.is_visible():  # folded on a phone
+            page.locator("summary", has_text=re.compile(f"^{label}$")).click()
+        block.wait_for(state="visible")
+        shown = block.inner_text()
+        assert shown.startswith(start) and shown.strip()
+        page.evaluate("navigator.clipboard.writeText('')")
+        page.get_by_role("button", name=f"Copy {label}").click()
+        page.wait_for_function("async () => (await navigator.clipboard.readText()).length > 0", timeout=5_000)
+        assert page.evaluate("navigator.clipboard.readText()").strip() == shown.strip(), label
+    # the chrome still works: the header's search finds the paper by its title
+    results = header_search(page, " ".join(paper.title.split()))
+    assert " ".join(paper.title.split())[:40] in results.first.inner_text()
+    page.screenshot(path=str(tmp_path / f"paper-{width}.png"))
