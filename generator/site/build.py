@@ -60,14 +60,19 @@ def _say(quiet: bool, message: str) -> None:
         print(message, file=sys.stderr)
 
 
-def import_unless_unchanged(config: ProjectConfig, quiet: bool, clean: bool, timings: Timings | None = None) -> int:
+def import_unless_unchanged(
+    config: ProjectConfig, quiet: bool, clean: bool, timings: Timings | None = None, imported: str | None = None
+) -> int | None:
     """The import step, skipped when nothing it reads changed since it last succeeded
-    (``papersite import`` or a build's; ``run_import`` keeps the stamp)."""
+    (``papersite import`` or a build's; ``run_import`` keeps the stamp): None when skipped,
+    else the import's exit status. ``imported``: ``incremental.import_inputs``, if the caller has it."""
     from generator.ingest.importer import run_import
 
-    if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, incremental.import_inputs(config)):
+    if imported is None:
+        imported = incremental.import_inputs(config)
+    if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, imported):
         _say(quiet, "import: no listing, page, state or setting changed since the last import; skipped")
-        return 0
+        return None
     return run_import(argparse.Namespace(sources=[], report=None, quiet=quiet), config, timings)
 
 
@@ -131,38 +136,64 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     clean = bool(getattr(args, "clean", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     timings, import_timings = Timings(SITE_STAGES), Timings(IMPORT_STAGES)
-    if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, _build_inputs(args, config))):
+    # The import's share of the stamps is most of their cost at scale (every page's view,
+    # ingest/pagestamp.py): computed once, for the build stamp and for the import's skip.
+    checks = _CheckCache(config)
+    imported = incremental.import_inputs(config, checked=checks)
+    inputs = _build_inputs(args, config, imported)
+    if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs)):
         _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
         status = 0
     else:
         incremental.clear_stamp(config, incremental.BUILD_STAMP)  # trusted again only once this build ends well
-        status = _stages(args, config, quiet, clean, timings, import_timings)
+        status = _stages(args, config, quiet, clean, timings, import_timings, imported, inputs, checks)
     if getattr(args, "timings", None):
         write_timings(Path(args.timings), import_timings, timings)
     return status
 
 
-def _build_inputs(args: argparse.Namespace, config: ProjectConfig) -> str:
-    return incremental.build_inputs(config, getattr(args, "engine", "mkdocs"), bool(getattr(args, "no_import", False)), _theme_dirs(config))
+def _build_inputs(args: argparse.Namespace, config: ProjectConfig, imported: str | None = None) -> str:
+    return incremental.build_inputs(
+        config, getattr(args, "engine", "mkdocs"), bool(getattr(args, "no_import", False)), _theme_dirs(config), imported
+    )
 
 
-def _stages(args, config, quiet, clean, timings, import_timings) -> int:  # noqa: ANN001
+class _CheckCache:
+    """The check cache (``memo.CheckedPages``: 35 MB at 11,672 papers), loaded at most once a build:
+    the import stamp parses the changed pages through it, then the check reads every page through it."""
+
+    def __init__(self, config: ProjectConfig) -> None:
+        self.config = config
+        self.memo = None
+
+    def __call__(self):  # noqa: ANN204 - a CheckedPages, imported only when a page changed
+        if self.memo is None:
+            from generator.site.memo import CheckedPages
+
+            self.memo = CheckedPages(self.config)
+        return self.memo
+
+
+def _stages(args, config, quiet, clean, timings, import_timings, imported: str, inputs: str, checks: _CheckCache) -> int:  # noqa: ANN001
+    """``inputs``: ``_build_inputs`` as the build began (``imported``: its import share)."""
     if not getattr(args, "no_import", False):
         with timings.stage("import"):
-            status = import_unless_unchanged(config, quiet, clean, import_timings)
+            status = import_unless_unchanged(config, quiet, clean, import_timings, imported)
         if status:
             return status
-    inputs = _build_inputs(args, config)  # what the steps below read: the import wrote its pages
-    status = _checked_stages(args, config, quiet, clean, timings)
+        if status is not None:  # the import ran and wrote its pages: the steps below read those
+            inputs = _build_inputs(args, config)
+            checks = _CheckCache(config)  # and saved its own check cache
+    status = _checked_stages(args, config, quiet, clean, timings, checks)
     if status == 0:
         incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
     return status
 
 
-def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
+def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache) -> int:  # noqa: ANN001
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
-    from generator.site.memo import CheckedPages, forget_all
+    from generator.site.memo import forget_all
     from generator.site.stage import stage_docs
 
     engine = getattr(args, "engine", "mkdocs")
@@ -178,8 +209,9 @@ def _checked_stages(args, config, quiet, clean, timings) -> int:  # noqa: ANN001
         # The same validation as `papersite check`: never build a site from pages it rejects.
         if clean:  # a full build trusts nothing the last one kept
             forget_all(config)
+            checks = _CheckCache(config)
         # Pages whose bytes the last build checked are not parsed again (memo.py).
-        checked = CheckedPages(config)
+        checked = checks()
         found = read_pages(config, cache=checked)  # staged below as they were checked
         errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))
         if errors:  # else the stage saves it, once its first worker has started

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -58,11 +59,13 @@ def file_hashes(config: ProjectConfig) -> FileHashes:
     return FileHashes(config)
 
 
-def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None) -> str:
+def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None, checked: Callable[[], Memo] | None = None) -> str:
     """A hash of everything the import reads: every path setting (listings, state,
     taxonomy, references, settled matches, any later one), the settings file and
     papersite's code and data; of the pages, only what can change the import's
-    result (``ingest/pagestamp.py``: a page edit the import would keep needs no import)."""
+    result (``ingest/pagestamp.py``: a page edit the import would keep needs no import).
+    ``checked``: gives the check cache the changed pages are parsed through (``memo.CheckedPages``),
+    the build's own, so that it is loaded once."""
     from generator.ingest.pagestamp import VIEWS_KIND, pages_view
 
     own = hashes is None
@@ -81,7 +84,7 @@ def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None) -> st
     state = hashlib.sha256()
     hashes.fold_tree(state, config.state_file, config.root)
     views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False)
-    digest.update(pages_view(config, hashes.file_hash, views, lambda: _checked_pages(config)).encode())
+    digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config))).encode())
     if own:
         hashes.save()
     return digest.hexdigest()
@@ -116,18 +119,19 @@ def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path], ha
     return digest.hexdigest()
 
 
-def build_inputs(config: ProjectConfig, engine: str, no_import: bool, theme_dirs: list[Path]) -> str:
+def build_inputs(config: ProjectConfig, engine: str, no_import: bool, theme_dirs: list[Path], imported: str | None = None) -> str:
     """A hash of everything a build reads, for ``papersite build`` to stop at once when nothing changed.
 
     The import's inputs, the engine's (``engine_inputs``), the whole docs dir (pages,
     hand-written pages, assets), all of papersite's code, its version and Python's, and
     the build date the sitemap shows. Files are compared by stat, then by bytes (``filehashes.py``).
+    ``imported``: ``import_inputs(config)`` if the caller has it (the pages' views are its cost).
     """
     hashes = file_hashes(config)
     digest = hashlib.sha256()
     digest.update(f"{engine}\0{no_import}\0{os.environ.get('SOURCE_DATE_EPOCH', '')}\0".encode())
     digest.update(f"{sys.version}\0{_versions('papersite')}\0".encode())  # the code is hashed below; its Python too
-    digest.update(import_inputs(config, hashes).encode())
+    digest.update((imported if imported is not None else import_inputs(config, hashes)).encode())
     digest.update(engine_inputs(config, engine, theme_dirs, hashes).encode())
     hashes.fold_tree(digest, config.docs_dir, config.root)
     if not config.papers_dir.is_relative_to(config.docs_dir):

@@ -140,6 +140,34 @@ def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, wha
         assert not (project / "site" / "papers" / slug).exists()
 
 
+def test_a_page_added_builds_as_a_clean_build_does(project: Path, tmp_path: Path) -> None:
+    """A maintainer's new page: a new author, a keyword other papers have, a topic page that grows and
+    related lists that may now show it. Only the new page and the pages that show it are rendered."""
+    untouched_before = (project / UNTOUCHED).stat().st_mtime_ns
+    added = project / PAPERS / "sparse-graph-transformers.md"
+    added.write_text(
+        "---\nid: b7\nslug: sparse-graph-transformers\ntitle: Sparse Graph Transformers for Millions of Nodes\n"
+        "authors:\n- Ada Newcomer\n- Ming Zhou\n"
+        "topic:\n  area: Deep Learning\n  subarea: Graph Neural Networks\n  source: maintainer\n"
+        "keywords:\n- transformers\n- sparse attention\n"
+        "abstract: Sparse attention lets graph transformers scale to millions of nodes.\n"
+        "sources:\n- file: 003_d.txt\n  entry: 9\n  format: topic-lines\n---\n",
+        encoding="utf-8",
+    )
+
+    result = papersite(project, "build", "--no-import")
+
+    incremental = site_files(project / "site")
+    clean = clean_build_of(project, tmp_path / "clean")
+    assert sorted(incremental) == sorted(clean), "a page added: other files than a clean build"
+    assert [name for name in clean if incremental[name] != clean[name]] == []
+    assert "authors/ada-newcomer/index.html" in incremental
+    assert b"Sparse Graph Transformers for Millions of Nodes" in incremental["papers/sparse-graph-transformers/index.html"]
+    assert (project / UNTOUCHED).stat().st_mtime_ns == untouched_before, "an unrelated paper page was rendered again"
+    rendered = int(PAPER_PAGES_RENDERED.search(result.stderr).group(1))
+    assert 1 <= rendered < 6, result.stderr  # the new page and those whose related lists show it, never all
+
+
 def test_a_title_edit_renders_only_the_author_and_keyword_pages_that_list_the_paper(project: Path) -> None:
     """Author and keyword pages are kept by their renderer's arguments (memo.py): a title shows on the
     pages of the paper's own authors and keywords, and on no other."""
