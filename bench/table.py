@@ -351,13 +351,19 @@ def _measure_site(row: Contender, site: Path, box: SearchBox, browser: bool) -> 
         row.search = search_figures(site, box)
 
 
-def the_table(corpus: list[dict[str, Any]], work: Path, browser: bool) -> list[Contender]:
-    """papersite, bare Material, Hugo + Pagefind on one corpus; a contender that fails is a row saying why."""
+CONTENDERS = ("papersite", "bare MkDocs Material", "Hugo --minify + Pagefind")
+
+
+def the_table(corpus: list[dict[str, Any]], work: Path, browser: bool, names: tuple[str, ...] = CONTENDERS,
+              project: Path | None = None) -> list[Contender]:
+    """papersite, bare Material, Hugo + Pagefind on one corpus; a contender that fails is a row saying why.
+    Hugo's pages come from papersite's import (``project``: an imported papersite project)."""
     contenders: list[Contender] = []
-    project = None
     for name, bench in (("papersite", lambda: bench_papersite_site(corpus, work)),
                         ("bare MkDocs Material", lambda: (bench_material_site(corpus, work), None)),
                         ("Hugo --minify + Pagefind", lambda: (bench_hugo_site(project, work), None))):
+        if name not in names:
+            continue
         try:
             row, made = bench()
             project = project or made
@@ -477,6 +483,37 @@ def curve_table(points: list[Point]) -> str:
     return "\n".join(lines)
 
 
+def _print_report(files: list[Path]) -> int:
+    """The tables from earlier runs (later files win): their --out JSON, or the ``# {...}`` rows on their stderr."""
+    contenders: dict[str, Contender] = {}
+    points: dict[int, Point] = {}
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        rows = [json.loads(line[line.index("{"):]) for line in text.splitlines() if line.startswith("# ") and "{" in line] \
+            if text.startswith("# ") \
+            else [*json.loads(text)["table"], *json.loads(text)["curve"]]
+        for data in rows:
+            if "name" in data:
+                contenders[data["name"]] = Contender(**data)
+            elif "kind" in data:  # a bench/run.py row
+                if data["kind"] == "papersite" and not data.get("error"):
+                    points[data["size"]] = Point(size=data["size"], pages=data["pages"],
+                                                 import_s=round(data["import_s"] + data["enrich_s"], 2),
+                                                 build_s=round(data["index_s"] + data["engine_s"], 2),
+                                                 total_s=data["total_s"], cpu_s=data["cpu_s"],
+                                                 peak_rss_mb=data["peak_rss_mb"], mb=data["site_mb"],
+                                                 files=-1, edit_s=data["incremental_s"], stages=data["stages"],
+                                                 search_index_mb=round(sum(data["search_index_bytes"].values()) / 2**20, 1))
+            else:
+                points[data["size"]] = Point(**data)
+    if contenders:
+        ordered = [contenders[n] for n in CONTENDERS if n in contenders]
+        print(table(ordered, REAL_SIZE) + "\n")
+    if points:
+        print(curve_table(list(points.values())))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_CURVE)), help="the curve's corpus sizes ('' for none)")
@@ -484,6 +521,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table-size", type=int, default=REAL_SIZE, help="papers in the table's corpus")
     parser.add_argument("--curve-from", type=Path, metavar="JSON",
                         help="take the curve's builds from an earlier `bench/run.py --out` (its sites still in --work)")
+    parser.add_argument("--contenders", help="only these rows of the table: 0 papersite, 1 Material, 2 Hugo (e.g. 1,2)")
+    parser.add_argument("--pages-from", type=Path, metavar="PROJECT",
+                        help="Hugo's pages from this imported papersite project (with --contenders 2)")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="FILE",
+                        help="build nothing: print the tables from earlier runs' --out JSON or their stderr rows")
     parser.add_argument("--no-browser", action="store_true", help="skip the search figures")
     parser.add_argument("--work", type=Path, default=REPO / "bench" / "out", help="where projects are built")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON to this file")
@@ -492,8 +534,11 @@ def main(argv: list[str] | None = None) -> int:
     started_on = run.machine()
     records = run.real_records()
     contenders: list[Contender] = []
+    if args.report:
+        return _print_report(args.report)
     if not args.no_table:
-        contenders = the_table(run.make_corpus(args.table_size, records), args.work, browser)
+        names = tuple(CONTENDERS[int(i)] for i in args.contenders.split(",")) if args.contenders else CONTENDERS
+        contenders = the_table(run.make_corpus(args.table_size, records), args.work, browser, names, args.pages_from)
     points: list[Point] = []
     if args.curve_from:
         for data in json.loads(args.curve_from.read_text(encoding="utf-8"))["rows"]:
