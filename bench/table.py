@@ -462,7 +462,7 @@ def table(rows: list[Contender], size: int) -> str:
 
 
 def curve_table(points: list[Point]) -> str:
-    head = ("| papers | pages written | import s | build s | total s (CPU s) | ms/paper | marginal ms/paper "
+    head = ("| papers | pages written | import s | build s | total s (CPU s) | CPU ms/paper | marginal CPU ms/paper "
             "| peak RSS MB | files | MB | KB/paper | search index MB | 1st query ms / bytes | next query ms / bytes "
             "| one-title edit s |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
@@ -471,13 +471,14 @@ def curve_table(points: list[Point]) -> str:
         if p.error:
             lines.append(f"| {p.size:,} | failed: {run._error_line(p.error)} |" + " |" * 13)
             continue
-        marginal = (f"{1000 * (p.total_s - previous.total_s) / (p.size - previous.size):.2f}"
+        # CPU seconds, not wall: on a shared machine the wall clock measures the neighbours too
+        marginal = (f"{1000 * (p.cpu_s - previous.cpu_s) / (p.size - previous.size):.2f}"
                     if previous else "–")
         s = p.search
         first = f"{s.get('first_ms', '–')} / {_kb(s.get('first_bytes'))}" if s and "error" not in s else s.get("error", "–")[:40] if s else "–"
         nxt = f"{s.get('next_ms', '–')} / {_kb(s.get('next_bytes'))}" if s and "error" not in s else "–"
         lines.append(f"| {p.size:,} | {p.pages:,} | {p.import_s} | {p.build_s} | {p.total_s} ({p.cpu_s}) "
-                     f"| {1000 * p.total_s / p.size:.2f} | {marginal} | {p.peak_rss_mb} | {p.files:,} | {p.mb} "
+                     f"| {1000 * p.cpu_s / p.size:.2f} | {marginal} | {p.peak_rss_mb} | {f'{p.files:,}' if p.files >= 0 else '–'} | {p.mb} "
                      f"| {1024 * p.mb / p.size:.1f} | {p.search_index_mb} | {first} | {nxt} | {p.edit_s or '–'} |")
         previous = p
     return "\n".join(lines)
