@@ -76,7 +76,10 @@ class _CountingHandler(http.server.SimpleHTTPRequestHandler):
 
     def copyfile(self, source: Any, outputfile: Any) -> None:
         data = source.read()
-        outputfile.write(data)
+        try:
+            outputfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the page moved on (a cancelled fetch): nothing was sent
+            return
         name = self.path.split("?")[0].rstrip("/")
         self.counter.add(self.path, len(gzip.compress(data, 6)) if name.endswith(_GZIPPED_KINDS) or "." not in name.rsplit("/", 1)[-1] else len(data))
 
