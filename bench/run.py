@@ -1,8 +1,8 @@
 """Scale benchmark: build papersite sites of growing size and print the figures.
 
 For each corpus size this script makes a listing (the first N real ICLR 2025
-submissions; beyond the real 11,672, new records mixed deterministically from
-pairs of real ones so they do not merge), builds a site from it in a fresh
+submissions; beyond the real 11,672, synthetic papers grown from them by
+bench/corpus.py, which says what in them is real), builds a site from it in a fresh
 project, and measures:
 
   import, enrichment, index and engine seconds; total ms per paper; peak RSS;
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import http.server
 import json
 import os
@@ -64,35 +63,11 @@ def real_records() -> list[dict[str, Any]]:
     return records
 
 
-def _halves(text: str, sep: str) -> tuple[str, str]:
-    parts = text.split(sep)
-    middle = max(1, len(parts) // 2)
-    return sep.join(parts[:middle]), sep.join(parts[middle:])
-
-
-def mixed_record(records: list[dict[str, Any]], index: int) -> dict[str, Any]:
-    """A new, realistic record: the first half of one real record joined to the second half of another.
-
-    Deterministic in ``index``; titles and abstracts differ enough from every
-    real record that no merge step takes them for duplicates.
-    """
-    digest = hashlib.sha256(str(index).encode()).digest()
-    a = records[int.from_bytes(digest[:4], "big") % len(records)]
-    b = records[int.from_bytes(digest[4:8], "big") % len(records)]
-    if a is b:
-        b = records[(records.index(a) + 1) % len(records)]
-    title = f"{_halves(a['title'], ' ')[0]} {_halves(b['title'], ' ')[1]}".strip()
-    abstract = f"{_halves(a['abstract'] or '', '. ')[0]}. {_halves(b['abstract'] or '', '. ')[1]}".strip()
-    authors = list(dict.fromkeys((a["authors"] or [])[:2] + (b["authors"] or [])[-2:]))
-    forum = hashlib.sha256(f"bench-{index}".encode()).hexdigest()[:10]
-    return {"title": title, "authors": authors, "abstract": abstract, "decision": a.get("decision"),
-            "openreview_url": f"https://openreview.net/forum?id=bench{forum}"}
-
-
 def make_corpus(size: int, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    corpus = list(records[:size])
-    corpus += [mixed_record(records, i) for i in range(size - len(corpus))]
-    return corpus
+    """The first ``size`` papers: real ones (probe first), then synthetic ones grown from them (bench/corpus.py)."""
+    from corpus import grow  # bench/corpus.py, beside this script
+
+    return grow(records, size)
 
 
 def write_listing(corpus: list[dict[str, Any]], path: Path) -> None:
