@@ -341,10 +341,7 @@ def _row_of(path: Path, source: bytes) -> list[str]:
 def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     """Copy the files the stage wrote after handing over to the engine (``deferred/``) into the site."""
     deferred = data_dir(config) / "deferred"
-    manifest = deferred / "manifest.json"
-    if not manifest.exists():
-        return 0
-    names = json.loads(manifest.read_text(encoding="utf-8"))
+    names = [rel for manifest in sorted(deferred.glob("manifest*.json")) for rel in json.loads(manifest.read_text(encoding="utf-8"))]
     for rel in names:
         target = Path(site_dir) / rel
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 from generator.outputs import check_project_places
 from generator.problems import PapersiteError
@@ -142,7 +143,6 @@ def _generate(
     target: Path,
     related: "_Related | None" = None,
     prints: Fingerprints | None = None,
-    map_points: "_MapPoints | None" = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here).
 
@@ -215,8 +215,6 @@ def _generate(
         shell_data[layout.PAPERS_SECTION] = None
     if search:
         files.update(browser_data(catalog, config))
-    points = map_points.result() if map_points is not None else paper_points(catalog.papers)
-    files[MAP_DATA_FILE] = gzipped(map_data(catalog, points, GRID))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
@@ -307,12 +305,21 @@ class Pending:
             self.worker = None
 
 
-def _write_deferred(out_dir: Path, files: dict[str, bytes]) -> None:
+def _write_deferred(out_dir: Path, files: dict[str, bytes], manifest: str = "manifest.json") -> None:
+    """``files`` for the post-build step to copy into the site (``postbuild.copy_deferred``); each writer
+    has its own ``manifest*.json``, so the search worker and the main process never share one."""
     for rel, data in files.items():
         path = out_dir / "files" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-    (out_dir / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
+    (out_dir / manifest).write_text(json.dumps(sorted(files)), encoding="utf-8")
+
+
+def _write_map_data(catalog: Catalog, map_points: "_MapPoints | None", out_dir: Path) -> None:
+    """The map's points, beside the engine like the search files: a retitled paper moves points by a
+    hair, and that alone must not run the engine (no page shows them)."""
+    points = map_points.result() if map_points is not None else paper_points(catalog.papers)
+    _write_deferred(out_dir, {MAP_DATA_FILE: gzipped(map_data(catalog, points, GRID))}, "manifest-map.json")
 
 
 def browser_data(catalog: Catalog, config: ProjectConfig) -> dict[str, bytes]:
@@ -330,71 +337,73 @@ def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> No
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 
-class _Related:
-    """Related papers: the last build's while the texts they compare have the same fingerprint
-    (``related.related_texts``: all ``related_of_texts`` is given), else computed, in a forked
-    worker with ``fork``."""
+class _KeptWork:
+    """Work on texts that a build keeps in the memo: the last build's result while the texts have the
+    same fingerprint, else computed, in a forked worker with ``fork``. Each kind names its memo and
+    its computation, imported only when it runs (scikit-learn costs a second to load)."""
+
+    KIND = ENTRY = LABEL = ""
+
+    def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints) -> None:
+        self.texts = texts
+        self.cache = Memo(config, self.KIND)
+        self.key = prints.of(texts)
+        self.value = self.cache.get(self.ENTRY, self.key)
+        self.worker = None
+        if self.value is None and fork:
+            self.worker = Forked(self.LABEL, self.computation(), texts)
+
+    @staticmethod
+    def computation() -> Callable[[Any], Any]:
+        raise NotImplementedError
+
+    def result(self) -> Any:
+        if self.value is None:
+            self.value = self.worker.result() if self.worker is not None else self.computation()(self.texts)
+            self.worker = None
+            self.cache.put(self.ENTRY, self.key, self.value)
+            self.cache.save()
+        return self.value
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
+
+
+class _Related(_KeptWork):
+    """Related papers, kept by the texts they compare (``related.related_texts``: all
+    ``related_of_texts`` is given)."""
+
+    KIND, ENTRY, LABEL = "related", "papers", "related papers"
 
     def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
         from generator.site.related import related_texts
 
-        self.texts = related_texts(records)
-        self.cache = Memo(config, "related")
-        self.key = prints.of(self.texts)
-        self.value = self.cache.get("papers", self.key)
-        self.worker = None
-        if self.value is None and fork:
-            from generator.site.related import related_of_texts
+        super().__init__(config, related_texts(records), fork, prints)
 
-            self.worker = Forked("related papers", related_of_texts, self.texts)
+    @staticmethod
+    def computation() -> Callable[[Any], dict[str, list[str]]]:
+        from generator.site.related import related_of_texts
 
-    def result(self) -> dict[str, list[str]]:
-        if self.value is None:
-            from generator.site.related import related_of_texts
-
-            self.value = self.worker.result() if self.worker is not None else related_of_texts(self.texts)
-            self.worker = None
-            self.cache.put("papers", self.key, self.value)
-            self.cache.save()
-        return self.value
-
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker = None
+        return related_of_texts
 
 
-class _MapPoints:
-    """The paper map's points: the last build's while the texts the layout reads have the same fingerprint
-    (``paper_map.map_texts``), else computed, in a forked worker with ``fork``."""
+class _MapPoints(_KeptWork):
+    """The paper map's points, kept by the texts the layout reads (``paper_map.map_texts``)."""
+
+    KIND, ENTRY, LABEL = "map", "points", "paper map"
 
     def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
         from generator.site.paper_map import map_texts
 
-        self.texts = map_texts(records)
-        self.cache = Memo(config, "map")
-        self.key = prints.of(self.texts)
-        self.value = self.cache.get("points", self.key)
-        self.worker = None
-        if self.value is None and fork:
-            from generator.site.paper_map import layout_of_texts
+        super().__init__(config, map_texts(records), fork, prints)
 
-            self.worker = Forked("paper map", layout_of_texts, self.texts)
+    @staticmethod
+    def computation() -> Callable[[Any], dict[str, tuple[int, int]]]:
+        from generator.site.paper_map import layout_of_texts
 
-    def result(self) -> dict[str, tuple[int, int]]:
-        if self.value is None:
-            from generator.site.paper_map import layout_of_texts
-
-            self.value = self.worker.result() if self.worker is not None else layout_of_texts(self.texts)
-            self.worker = None
-            self.cache.put("points", self.key, self.value)
-            self.cache.save()
-        return self.value
-
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker = None
+        return layout_of_texts
 
 
 def stage_docs(
@@ -451,8 +460,9 @@ def stage_docs(
         target = staged_docs_dir(config)
         generated = _generate(
             config, catalog, source_of, shells=shells, search=pending is None and not later, related=related,
-            target=target, prints=prints, map_points=map_points,
+            target=target, prints=prints,
         )
+        _write_map_data(catalog, map_points, deferred)
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
         docs_changed = bool(written or removed or generated.docs_written)

@@ -539,6 +539,7 @@ class _StatedCounts(HTMLParser):
         self.entries: set[str] = set()       # the pages an index lists (authors, keywords, sub-areas)
         self._text: list[str] | None = None
         self._href: str | None = None
+        self._sibling_link: tuple[str | None, int] | None = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -551,13 +552,15 @@ class _StatedCounts(HTMLParser):
             self.items.setdefault(attrs.get("id", ""), 0)
         if tag == "a":
             self._href = attrs.get("href")
+            self._sibling_link = (self._href, len(self.stack))  # a count badge counts a link beside it
             if self._in("ps-columns") and "#" not in (self._href or "#"):
                 self.entries.add(self._href)
         if (tag == "p" and self.lead is None and any(t == "article" for t, _ in self.stack)
                 and not classes) or tag == "output" or (tag == "span" and "ps-count" in classes
                 and "shared" not in (attrs.get("title") or "")) or (tag == "a" and self._in("ps-cards")):
             self._text = []
-            self._what = (tag, attrs, self._href if tag == "span" else None)
+            beside = self._sibling_link if self._sibling_link and self._sibling_link[1] == len(self.stack) else None
+            self._what = (tag, attrs, beside[0] if tag == "span" and beside else None)
         if tag not in self.VOID:
             self.stack.append((tag, attrs))
 
@@ -573,6 +576,8 @@ class _StatedCounts(HTMLParser):
     def handle_endtag(self, tag):
         while self.stack and self.stack.pop()[0] != tag:
             pass
+        if self._sibling_link and len(self.stack) < self._sibling_link[1]:
+            self._sibling_link = None  # the link's parent closed: a later count is not beside it
         if self._text is None or tag != self._what[0]:
             return
         text, (kind, attrs, href) = " ".join("".join(self._text).split()), self._what

@@ -114,10 +114,10 @@ def test_an_older_nav_gets_the_saved_page_before_about_unless_it_names_or_exclud
 
     old = "nav:\n  - Home: index.md\n  - Stats: stats/index.md\n  - About: about/index.md\n"
     text, notes = zensical_config(old)
-    assert read_config(text)["nav"] == [{"Home": "index.md"}, {"Stats": "stats/index.md"}, {"Saved": "saved/index.md"},
-                                        {"About": "about/index.md"}]
-    assert any("Saved" in note for note in notes)
-    own = [{"Home": "index.md"}, {"My list": [{"Kept": "saved/index.md"}]}]
+    assert read_config(text)["nav"] == [{"Home": "index.md"}, {"Stats": "stats/index.md"}, {"Map": "map/index.md"},
+                                        {"Saved": "saved/index.md"}, {"About": "about/index.md"}]
+    assert any("Saved" in note and "Map" in note for note in notes)
+    own = [{"Home": "index.md"}, {"My list": [{"Kept": "saved/index.md"}, {"Where": "map/index.md"}]}]
     assert nav_with_added_sections(own) == own
-    assert nav_with_added_sections([{"Home": "index.md"}], "/saved/index.md\n") == [{"Home": "index.md"}]
+    assert nav_with_added_sections([{"Home": "index.md"}], "/saved/index.md\n/map/index.md\n") == [{"Home": "index.md"}]
     assert nav_with_added_sections(None) is None, "no nav: MkDocs lists every page itself"
