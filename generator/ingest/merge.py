@@ -21,7 +21,7 @@ import re
 from collections import Counter, defaultdict
 from itertools import chain
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from generator.ingest.authors import OrderVerdict, list_order
 from generator.ingest.listing import FORMAT_JSON, FORMAT_NUMBERED, FORMAT_TRIPLES, ListingEntry, distinct_keywords
@@ -107,13 +107,13 @@ class _Doc:
         """Every word 3-shingle; made only for documents that meet a candidate (few, at scale)."""
         if self._shingles is None:
             ids = self.word_ids
-            self._shingles = frozenset(_pack(a, b, c) for a, b, c in zip(ids, ids[1:], ids[2:]))
+            self._shingles = frozenset({a << 40 | b << 20 | c for a, b, c in zip(ids, ids[1:], ids[2:])})
         return self._shingles
 
 
-def _pack(a: int, b: int, c: int) -> int:
-    # Word ids stay below 2**20 for any realistic corpus, so this packing is exact.
-    return (a << 40) | (b << 20) | c
+# A shingle is its three word ids packed into one int, a << 40 | b << 20 | c, written inline where
+# millions are made (a call per shingle cost more than the packing). Word ids stay below 2**20 for
+# any realistic corpus, so the packing is exact.
 
 
 class SimilarityIndex:
@@ -139,11 +139,14 @@ class SimilarityIndex:
             ids = tuple(found)
             # The low bits of a packed shingle are its last word's id: sampling on them keeps or
             # drops a shingle alike in every document.
-            sample = tuple(sorted({_pack(a, b, c) for a, b, c in zip(ids, ids[1:], ids[2:]) if not c & _SAMPLE_MASK}))
+            sample = tuple(sorted({a << 40 | b << 20 | c for a, b, c in zip(ids, ids[1:], ids[2:]) if not c & _SAMPLE_MASK}))
         return _Doc(title_key(title), ids, sample, record_url or "", *opening_key(abstract))
 
     def add(self, title: str | None, abstract: str | None, record_url: str | None = None) -> int:
-        doc = self.make_doc(title, abstract, record_url)
+        return self.insert(self.make_doc(title, abstract, record_url))
+
+    def insert(self, doc: _Doc) -> int:
+        """Index a document this index made; its number."""
         number = len(self.docs)
         self.docs.append(doc)
         postings = self._postings
@@ -171,6 +174,39 @@ class SimilarityIndex:
         if len(opening_posting) <= RARE_SHINGLE_MAX_DF:
             result.update(opening_posting)
         return sorted(result)
+
+    @staticmethod
+    def candidate_pairs(docs: Sequence[_Doc]) -> Iterator[tuple[int, int]]:
+        """Every pair (i, j), i < j, of ``docs`` such that j is among ``candidates(docs[i])`` of an
+        index holding all of them, ordered by j, then i.
+
+        The self-join of the merge stage. ``candidates`` meets a pair from both ends and counts
+        every indexed document of each posting; here the documents are visited in order and each
+        meets only those before it, so a pair is counted once, and postings are kept for rare
+        shingles only. The count still grows with how many documents share rare phrases.
+        """
+        document_frequency = Counter(chain.from_iterable(doc.sample for doc in docs))
+        postings: dict[int, list[int]] = {
+            shingle: [] for shingle, count in document_frequency.items() if 1 < count <= RARE_SHINGLE_MAX_DF}
+        del document_frequency
+        opening_counts = Counter(doc.opening for doc in docs if doc.opening)
+        titles: dict[str, list[int]] = {}
+        openings: dict[str, list[int]] = {}
+        for j, doc in enumerate(docs):
+            shared_postings = [postings[shingle] for shingle in doc.sample if shingle in postings]
+            found = {i for i, shared in Counter(chain.from_iterable(shared_postings)).items() if shared >= 2}
+            for posting in shared_postings:
+                posting.append(j)
+            if doc.title:
+                same_title = titles.setdefault(doc.title, [])
+                found.update(same_title)
+                same_title.append(j)
+            if doc.opening and opening_counts[doc.opening] <= RARE_SHINGLE_MAX_DF:
+                same_opening = openings.setdefault(doc.opening, [])
+                found.update(same_opening)
+                same_opening.append(j)
+            for i in sorted(found):
+                yield i, j
 
     @staticmethod
     def evidence(a: _Doc, b: _Doc) -> tuple[str, float] | None:
@@ -243,26 +279,26 @@ def merge_duplicates(
     papers' order gives the authors before one that does not."""
     ordered = sorted(entries, key=ListingEntry.sort_key)
     index = SimilarityIndex()
-    for entry in ordered:
-        index.add(entry.title, entry.abstract, entry.links.get("openreview"))
+    docs = [index.make_doc(entry.title, entry.abstract, entry.links.get("openreview")) for entry in ordered]
 
     edges: list[tuple[float, int, int, str]] = []
-    for i, doc in enumerate(index.docs):
-        for j in index.candidates(doc):
-            if j <= i:
-                continue
-            found = SimilarityIndex.evidence(doc, index.docs[j])
-            if found is not None:
-                edges.append((found[1], i, j, found[0]))
-            elif doc.title and doc.title == index.docs[j].title and warnings is not None:
-                warnings.append(
-                    f"{ordered[i].label()} and {ordered[j].label()} share a title but not their abstracts: kept apart"
-                )
+    kept_apart: list[tuple[int, int]] = []
+    for i, j in SimilarityIndex.candidate_pairs(docs):
+        found = SimilarityIndex.evidence(docs[i], docs[j])
+        if found is not None:
+            edges.append((found[1], i, j, found[0]))
+        elif docs[i].title and docs[i].title == docs[j].title:
+            kept_apart.append((i, j))
+    if warnings is not None:
+        warnings.extend(
+            f"{ordered[i].label()} and {ordered[j].label()} share a title but not their abstracts: kept apart"
+            for i, j in sorted(kept_apart)
+        )
 
     # Strongest evidence first, so a weak link cannot chain two titled papers together.
     edges.sort(key=lambda edge: (-edge[0], edge[1], edge[2]))
     parent = list(range(len(ordered)))
-    titles: dict[int, set[str]] = {i: {d.title} if d.title else set() for i, d in enumerate(index.docs)}
+    titles: dict[int, set[str]] = {i: {d.title} if d.title else set() for i, d in enumerate(docs)}
     evidence: dict[int, list[MergeEvidence]] = {}
 
     def root(i: int) -> int:

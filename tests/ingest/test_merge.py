@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from generator.pages.record import Topic
 
+import importlib.util
 import random
 from pathlib import Path
 
+import pytest
+
 from generator.ingest.listing import ListingEntry, read_listing
-from generator.ingest.merge import merge_duplicates
+from generator.ingest.merge import SimilarityIndex, merge_duplicates
 from generator.text import normalize_text
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "corpus"
+DATASET = ROOT.parent / "shared" / "datasets" / "iclr2025_submissions.jsonl.gz"
 BASE = (
     "We propose a method for aligning sparse graph embeddings across heterogeneous domains using optimal transport. "
     "Our approach learns a coupling between node sets and regularizes it with spectral information from both graphs. "
@@ -132,3 +137,58 @@ def test_same_opening_but_unrelated_rest_stays_apart():
 
 def test_normalize_text_unifies_typography():
     assert normalize_text("\u201cA\u201d \u2014 it\u2019s\u00a0 B") == normalize_text('"a" - it\'s b')
+
+
+# --------------------------------------------------------------------------- the self-join
+
+
+def _pairs_from_candidates(index, docs):
+    """The merge stage's pairs as the per-document lookup gives them (each pair met from both ends)."""
+    for doc in docs:
+        index.insert(doc)
+    return [(i, j) for j in range(len(docs)) for i in index.candidates(docs[j]) if i < j]
+
+
+def _with_duplicates(papers, seed=5):
+    """The papers, and near-copies of some: a dropped sentence, a new title, no title, a shared title
+    over another abstract, and one long opening sentence shared by more papers than the opening table keeps."""
+    rng = random.Random(seed)
+    more = []
+    for paper in rng.sample([p for p in papers if p.get("title")], 60):
+        sentences = (paper.get("abstract") or "").split(". ")
+        more.append({"title": paper["title"], "abstract": ". ".join(sentences[1:]) or None})
+        more.append({"title": None, "abstract": paper.get("abstract")})
+        more.append({"title": paper["title"] + " revisited", "abstract": ". ".join(sentences[:-1]) or None})
+        more.append({"title": paper["title"], "abstract": rng.choice(papers).get("abstract")})
+    for n in range(45):
+        more.append({"title": None, "abstract": OPENING + " " + (rng.choice(papers).get("abstract") or "")})
+    return papers + more
+
+
+def _assert_same_pairs(papers):
+    index = SimilarityIndex()
+    docs = [index.make_doc(p.get("title"), p.get("abstract"), p.get("openreview_url")) for p in _with_duplicates(papers)]
+    pairs = list(SimilarityIndex.candidate_pairs(docs))
+    assert pairs == _pairs_from_candidates(index, docs)
+    assert len(pairs) > len(papers) // 10  # titles, openings and shared phrases all gave pairs
+
+
+def test_the_self_join_pairs_what_the_lookup_pairs_on_the_bundled_corpus():
+    entries = [e for p in sorted(CORPUS.glob("*.txt")) for e in read_listing(p).entries]
+    _assert_same_pairs([{"title": e.title, "abstract": e.abstract} for e in entries])
+
+
+def _bench_corpus():
+    spec = importlib.util.spec_from_file_location("bench_corpus_for_merge", ROOT / "bench" / "corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not DATASET.is_file(), reason="the shared ICLR dataset is not here")
+def test_the_self_join_pairs_what_the_lookup_pairs_on_real_and_grown_papers():
+    corpus = _bench_corpus()
+    real = corpus.real_records(DATASET)[:1500]
+    _assert_same_pairs(real)
+    # grown papers share real sentences: many more pairs per paper than the real ones give
+    _assert_same_pairs(corpus.grow(real, 4000))
