@@ -10,7 +10,8 @@ their abstracts, if both have one, do not contradict that), or when their
 abstracts are near-identical after typography is normalized (word 3-shingle
 Jaccard or containment). Candidates come from an inverted index of rare
 shingles and a title table, never from comparing all pairs, so 20k entries
-stay fast. Placeholder abstracts were already turned into None by the listing
+stay fast; the merge meets each pair once, in one pass over the entries
+(``SimilarityIndex.candidate_pairs``). Placeholder abstracts were already turned into None by the listing
 stage, so "No absctract" twice is no evidence. Authors and topic are never
 evidence: the same group writes several papers on one subject.
 """
