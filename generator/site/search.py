@@ -11,9 +11,26 @@ In: the catalog. Out, all under ``assets/papersite/``:
   (four fifths of all postings), in shards of its own (``abstracts-shards``). Loaded once the first
   results are shown; a paper's score is the sum of its scores in both, so the
   results are those of one index over all five fields.
-- ``search-docs.json.gz``: its ``schema`` (below), what a result shows, and each paper's topic, keywords,
-  authors and decision for Explore's filters and facet counts; the author,
-  keyword and topic names are also what header search offers as pages.
+- ``search-docs.json.gz``, the store: its ``schema`` (below), what a result shows, and each paper's
+  topic, keywords, authors and decision for Explore's filters and facet counts. Explore and the
+  map load it whole (they list and filter every paper), and so does a query with a "quoted
+  phrase" (the phrase is looked for in every hit's title, authors and keywords).
+- What a query needs of the store, in pieces (the store was 1.3 MB gzipped at 11,672 papers, loaded
+  before the first result; a query now fetches a few KB of it):
+
+  - ``search/head.json.gz``: the schema, the topics, decisions and per-paper values (venues), how
+    many papers and how many author, keyword and topic pages there are;
+  - ``search/rows-<n>.json.gz``: the papers' rows ``ROW_CHUNK`` at a time (papers n * ROW_CHUNK ...),
+    with the names of their first three authors: what the shown results are drawn from;
+  - ``search/titles-<n>.json.gz``: exact titles (``exact_title_key``) -> the paper's number, the
+    first paper of the store with that title;
+  - ``search/typed-<n>.json.gz``: each word as written (``normal_words``) in papers' titles,
+    authors and keywords -> the papers holding it: the ranking's "words as typed" among equals;
+  - ``search/names-<n>.json.gz``: each word of the author, keyword and topic names
+    (``folded_words``) -> the page, its name, URL slug and papers: the pages header search offers.
+
+  The last three are tables of consecutive keys in shards with a manifest
+  (``search_index.keyed_shards``), looked up as the indexes are (``shard_of``, ``shards_of_prefix``).
 - ``search-abstracts.json.gz``: each paper's abstract text (as indexed), loaded by
   the abstracts worker when a query has a "quoted phrase", which it checks against it.
 - ``search/texts-<n>.json.gz``: the same texts, ``TEXT_CHUNK`` papers a file (papers
@@ -72,7 +89,7 @@ from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
 from generator.site.memo import Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
-from generator.site.search_index import LunrIndex
+from generator.site.search_index import LunrIndex, keyed_shards
 from generator.text import fold
 from generator.site.render.html import block, esc, page
 from generator.pages.decisions import KEY_ORDER, read_decision
@@ -81,6 +98,15 @@ SHARDS_DIR = "assets/papersite/search"
 INDEX_SHARD = SHARDS_DIR + "/index-{}.json.gz"  # the short fields' index: shard n, and "shards", the manifest (search_index.py)
 ABSTRACTS_SHARD = SHARDS_DIR + "/abstracts-{}.json.gz"  # the abstracts' index
 DOCS_FILE = "assets/papersite/search-docs.json.gz"
+HEAD_FILE = SHARDS_DIR + "/head.json.gz"
+ROWS_FILE = SHARDS_DIR + "/rows-{}.json.gz"
+# tables by key (search_index.keyed_shards): shard n, and "shards", the manifest
+TITLES_SHARD = SHARDS_DIR + "/titles-{}.json.gz"
+TYPED_SHARD = SHARDS_DIR + "/typed-{}.json.gz"
+NAMES_SHARD = SHARDS_DIR + "/names-{}.json.gz"
+# Papers' rows a rows file holds: ten results are at most ten files of ~1.5 KB gzipped (ICLR 2025).
+ROW_CHUNK = 16
+ROW_AUTHORS = 3  # authors whose names a rows file carries (a result's author line names three)
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
 TEXT_CHUNK_FILE = SHARDS_DIR + "/texts-{}.json.gz"
 # Papers' texts a snippets file holds: ten results from ten files are ~60 KB (ICLR 2025: 7 KB
@@ -186,7 +212,9 @@ STORE_COLUMNS = ("slug", "title", "authors", "topic", "keywords", "decision", "o
 # the area's own entry) and its "authors" and "keywords" (the pages header search offers).
 TOPIC_COLUMNS = ("label", "path", "area")
 NAME_COLUMNS = ("name", "slug")
-STORE_VERSION = 2  # 2: the shards are runs of terms, listed in each index's manifest (not a schema's letters)
+# 2: the shards are runs of terms, listed in each index's manifest (not a schema's letters);
+# 3: the store also in pieces (head, rows, titles, typed words, names: the module docstring)
+STORE_VERSION = 3
 
 
 def store_schema() -> dict:
@@ -208,7 +236,30 @@ def store_schema() -> dict:
         "orders": {letter: author_order_words(order, short=True) for order, letter in STORE_ORDER.items()},
         "fields": [{"letter": letter, "name": FIELD_NAMES[letter], "boost": boost} for letter, boost in META_FIELDS + ABSTRACT_FIELDS],
         "text_chunk": TEXT_CHUNK,
+        "row_chunk": ROW_CHUNK,
     }
+
+
+# Python's \w without "_": what JavaScript's [\p{L}\p{N}] matches (papersite-core.js; the contract test
+# compares them on every code point)
+_LETTERS_AND_DIGITS = re.compile(r"[^\W_]+")
+_NOT_KEPT_IN_TITLE_KEY = re.compile(r"[^\w ]|_")
+_SPACES = re.compile(" +")
+
+
+def exact_title_key(title: str) -> str:
+    """What an exact title is compared by (papersite-core.js titleKey): folded, without punctuation."""
+    return _SPACES.sub(" ", _NOT_KEPT_IN_TITLE_KEY.sub("", fold(title))).strip(" ") if title else ""
+
+
+def folded_words(name: str) -> list[str]:
+    """A page name's words as header search matches them (papersite-core.js foldedWords)."""
+    return _LETTERS_AND_DIGITS.findall(fold(name))
+
+
+def normal_words(text: str) -> list[str]:
+    """Text's words as written, in lower case (papersite-core.js normal): what "words as typed" are."""
+    return _LETTERS_AND_DIGITS.findall(unicodedata.normalize("NFKC", text).lower())
 
 
 def _one_line(value: str | None) -> str:
@@ -356,6 +407,7 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     for start in range(0, max(1, len(texts)), TEXT_CHUNK):
         chunk = _json(texts[start:start + TEXT_CHUNK])
         files[TEXT_CHUNK_FILE.format(start // TEXT_CHUNK)] = cache.gzipped(f"texts-{start // TEXT_CHUNK}", chunk)
+    files.update({name: cache.gzipped(name, data) for name, data in store_pieces(store).items()})
     cache.save()
     return {
         **files,
@@ -363,6 +415,67 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
         ABSTRACT_TEXT_FILE: abstract_texts,
         LUNR_FILE: lunr_js_source().read_bytes(),
     }
+
+
+def store_pieces(store: dict) -> dict[str, bytes]:
+    """The store -> its pieces (module docstring), as JSON by file name: what a query fetches of it.
+    A function of the store alone, so that whoever has the store can write them (or one again)."""
+    col = {name: i for i, name in enumerate(STORE_COLUMNS)}
+    name_col, topic_col = NAME_COLUMNS.index("name"), {name: i for i, name in enumerate(TOPIC_COLUMNS)}
+    papers, authors, keywords, topics = store["papers"], store["authors"], store["keywords"], store["topics"]
+
+    def cell(row: list, name: str) -> object:
+        return row[col[name]] if col[name] < len(row) else None
+
+    head = {key: value for key, value in store.items() if key not in ("papers", "authors", "keywords")}
+    head["paper_count"] = len(papers)
+    head["page_counts"] = [len(authors), len(keywords), len(topics)]
+    pieces = {HEAD_FILE: _json(head)}
+    for start in range(0, max(1, len(papers)), ROW_CHUNK):
+        rows = papers[start:start + ROW_CHUNK]
+        named = sorted({a for row in rows for a in cell(row, "authors")[:ROW_AUTHORS]})
+        pieces[ROWS_FILE.format(start // ROW_CHUNK)] = _json({"papers": rows, "authors": [[a, authors[a][name_col]] for a in named]})
+
+    first_with_title: dict[str, int] = {}
+    holders: dict[str, list[int]] = {}
+    for number, row in enumerate(papers):
+        key = exact_title_key(cell(row, "title"))
+        if key and key not in first_with_title:
+            first_with_title[key] = number
+        # what papersite-ranking.js paperText held: the title, the authors' and the keywords' names
+        text = " | ".join([cell(row, "title")] + [authors[a][name_col] for a in cell(row, "authors")]
+                          + [keywords[k][name_col] for k in cell(row, "keywords")])
+        for word in dict.fromkeys(normal_words(text)):
+            holders.setdefault(word, []).append(number)
+    tables = {TITLES_SHARD: keyed_shards([key, number] for key, number in first_with_title.items()),
+              TYPED_SHARD: keyed_shards([word, *_gaps(numbers)] for word, numbers in holders.items())}
+
+    # each page's papers, as header search counts them: an area counts its sub-areas' papers too
+    counts = [[0] * len(authors), [0] * len(keywords), [0] * len(topics)]
+    for row in papers:
+        for a in cell(row, "authors"):
+            counts[0][a] += 1
+        for k in cell(row, "keywords"):
+            counts[1][k] += 1
+        topic = cell(row, "topic")
+        if topic is not None:
+            counts[2][topic] += 1
+            area = topics[topic][topic_col["area"]]
+            if area != topic:
+                counts[2][area] += 1
+    pages = [(entry[name_col], entry[1 - name_col], counts[0][i]) for i, entry in enumerate(authors)]
+    pages += [(entry[name_col], entry[1 - name_col], counts[1][i]) for i, entry in enumerate(keywords)]
+    pages += [(entry[topic_col["label"]], entry[topic_col["path"]], counts[2][i]) for i, entry in enumerate(topics)]
+    tables[NAMES_SHARD] = keyed_shards([word, number, name, slug, count] for number, (name, slug, count) in enumerate(pages)
+                                       for word in dict.fromkeys(folded_words(name)))
+    for pattern, table in tables.items():
+        pieces.update({pattern.format(key): data for key, data in table.items()})
+    return pieces
+
+
+def _gaps(numbers: list[int]) -> list[int]:
+    """Ascending numbers -> each one's gap from the one before (the first's from -1), as postings are written."""
+    return [number - previous for previous, number in zip([-1, *numbers], numbers)]
 
 
 def _decision_options(catalog: Catalog) -> str:

@@ -37,6 +37,7 @@ import json
 import math
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable
 
 # Bytes of JSON a shard holds at most (about a third of that gzipped), unless one term's postings
 # alone are more. Measured at 11,672 papers (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
@@ -67,6 +68,40 @@ def shards_of_prefix(prefix: str, starts: list[str]) -> list[int]:
     while last + 1 < len(starts) and starts[last + 1].startswith(prefix):
         last += 1
     return list(range(first, last + 1))
+
+
+def keyed_shards(rows: Iterable[list], shard_bytes: int = SHARD_BYTES) -> dict[str, bytes]:
+    """Rows whose first item is their key (a string) -> the same shards and manifest as an index's,
+    for a table looked up by key or by a key's beginning (``shard_of``, ``shards_of_prefix``): the
+    rows in UTF-16 order of their key (then of their JSON: the same bytes whatever the input order),
+    cut into runs of at most ``shard_bytes`` of JSON, each ``{"rows": [...]}`` by number, and
+    ``"shards"``: ``{"starts": [...]}``. A start is the shortest beginning of its shard's first key
+    that sorts after the key before it: no key lies between the two, so it finds the same shard,
+    and the manifest holds a few letters a shard where a title would be a whole line."""
+    encoded = sorted(((_utf16(row[0]), _compact(row)) for row in rows))
+    shards: list[list[bytes]] = [[]]
+    starts = [""]
+    size = 0
+    previous = b""
+    for key, data in encoded:
+        if shards[-1] and size + len(data) + 1 > shard_bytes and key != previous:
+            shards.append([])
+            starts.append(_start_after(key.decode("utf-16-be", "surrogatepass"), previous))
+            size = 0
+        shards[-1].append(data)
+        size += len(data) + 1
+        previous = key
+    files = {str(number): b'{"rows":[' + b",".join(shard) + b"]}" for number, shard in enumerate(shards)}
+    files["shards"] = b'{"starts":' + _compact(starts) + b"}"
+    return files
+
+
+def _start_after(key: str, previous: bytes) -> str:
+    """The shortest beginning of ``key`` that sorts after ``previous`` (UTF-16), ``key`` at most."""
+    for end in range(1, len(key)):
+        if _utf16(key[:end]) > previous:
+            return key[:end]
+    return key
 
 
 class LunrIndex:
@@ -129,5 +164,9 @@ class LunrIndex:
         return files
 
 
+# one encoder for every entry (json.dumps with options builds one a call: a third of the tables' time)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _compact(data: object) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _ENCODER.encode(data).encode("utf-8")

@@ -6,11 +6,13 @@ Requests are counted, never timed. Runs on the small site of search_corpus.py.
 
 from __future__ import annotations
 
+import gzip
+import json
 from urllib.parse import urlsplit
 
 import pytest
 
-from search_corpus import search_site, shards_needed  # noqa: F401 (fixture)
+from search_corpus import search_records, search_site, shards_needed  # noqa: F401 (fixture)
 from site_ui import HEADER_SEARCH_INPUT, header_search_settled, paper_slug_of, result_hrefs
 
 pytestmark = pytest.mark.browser
@@ -82,3 +84,66 @@ def test_a_query_fetches_only_the_shards_its_words_are_in(page_factory, search_s
         assert fetched[index] == needed, (index, sorted(fetched[index]), sorted(needed))
     # (this small site's abstracts fit in one shard; its titles, authors and keywords do not)
     assert len(fetched["index"]) < counts["index"], f"all {counts['index']} shards of the index were fetched"
+
+
+def _data_files(asked: list[str]) -> list[str]:
+    """The search data files fetched (not the scripts): the indexes' shards, the store's pieces, the texts."""
+    return [u for u in asked if "/assets/papersite/search" in u and u.endswith(".json.gz")]
+
+
+def _table_shards(root, table: str, keys: list[str], prefix: bool = False) -> set[str]:
+    """The files of a store table (search.py store_pieces) these keys are looked up in, by the build's rule."""
+    from generator.site import search
+    from generator.site.search_index import shard_of, shards_of_prefix
+
+    starts = json.loads(gzip.decompress((root / search.SHARDS_DIR / f"{table}-shards.json.gz").read_bytes()))["starts"]
+    numbers = {n for key in keys for n in (shards_of_prefix(key, starts) if prefix else [shard_of(key, starts)])}
+    return {f"{table}-{n}.json.gz" for n in numbers} | {f"{table}-shards.json.gz"}
+
+
+def _fetched(names: list[str], table: str) -> set[str]:
+    return {n for n in names if n.startswith(table + "-")}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_first_and_a_next_query_fetch_pieces_of_the_store_never_the_whole(page_factory, search_site, width):  # noqa: F811
+    from generator.site import search
+
+    root = search_site.root
+    desk = page_factory(search_site, viewport={"width": width, "height": 900})
+    asked = _watched(desk)
+    desk.goto("")
+    # a known item: its exact title finds it first
+    title = "Weather Prediction with Kernels"
+    _, results = header_search_settled(desk.page, title)
+    assert paper_slug_of(result_hrefs(results)[0]) == "weather-kernels"
+    assert results.first.is_visible()
+    first = _names(_data_files(asked))
+    assert "search-docs.json.gz" not in _names(asked), "the whole store is Explore's, not a query's"
+    assert "head.json.gz" in first
+    rows = _fetched(first, "rows")
+    shown = len([h for h in result_hrefs(results) if paper_slug_of(h)])
+    assert 1 <= len(rows) <= shown, (rows, shown)  # the rows of the papers shown, no others
+    assert len(rows) < -(-len(search_records()) // search.ROW_CHUNK), "every rows file was fetched"
+    words = [w for w in title.lower().split()]
+    assert _fetched(first, "titles") == _table_shards(root, "titles", [search.exact_title_key(title)])
+    assert _fetched(first, "typed") == _table_shards(root, "typed", words)
+    assert _fetched(first, "names") == _table_shards(root, "names", ["prediction"], prefix=True)  # its longest word
+
+    # an author's name: the author's page first, then the author's paper before the decoy whose abstract names them
+    _, results = header_search_settled(desk.page, "Angel Reyero Lobo")
+    hrefs = result_hrefs(results)
+    assert urlsplit(hrefs[0]).path.endswith("/authors/angel-reyero-lobo/"), hrefs[:3]
+    papers = [s for s in map(paper_slug_of, hrefs) if s]
+    assert papers.index("weather-kernels") < papers.index("spectral-clustering")
+    assert results.first.is_visible()
+    every = _names(_data_files(asked))
+    assert len(set(every)) == len(every), "a file fetched twice: what the first query fetched is kept"
+    assert "search-docs.json.gz" not in _names(asked)
+    assert _fetched(every, "names") == _table_shards(root, "names", ["prediction"], prefix=True) | _table_shards(root, "names", ["reyero"], prefix=True)
+    # counted, not timed: the store's pieces both queries fetched, against all of them (on this small site
+    # each table is one shard, so what is left is mostly the rows of papers not shown)
+    pieces = [n for n in every if n.split("-")[0] in ("head.json.gz", "rows", "titles", "typed", "names")]
+    stored = [f for f in (root / search.SHARDS_DIR).iterdir() if f.name.split("-")[0] in ("head.json.gz", "rows", "titles", "typed", "names")]
+    fetched_bytes = sum((root / search.SHARDS_DIR / n).stat().st_size for n in pieces)
+    assert len(pieces) < len(stored) and fetched_bytes < sum(f.stat().st_size for f in stored), (fetched_bytes, pieces)

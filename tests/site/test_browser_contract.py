@@ -64,6 +64,9 @@ out.foldEach = input.codePoints.map(cp => core.fold(String.fromCodePoint(cp)));
 out.words = input.texts.map(t => core.queryWords(t));
 out.terms = input.texts.map(t => core.queryTerms(lunr, t));
 out.wordsEach = input.codePoints.map(cp => core.queryWords("a" + String.fromCodePoint(cp) + " " + String.fromCodePoint(cp)));
+out.keys = input.texts.map(t => [core.titleKey(t), core.foldedWords(t).trim().split(" "), core.normal(t).trim().split(" ")]);
+out.keysEach = input.codePoints.map(cp => { const t = "a" + String.fromCodePoint(cp) + "b " + String.fromCodePoint(cp);
+  return [core.titleKey(t), core.foldedWords(t).trim().split(" "), core.normal(t).trim().split(" ")]; });
 out.shards = input.shardWords.map(w => core.shardOf(input.starts, w));
 out.prefixShards = input.shardWords.map(w => core.shardsOfPrefix(input.starts, w.slice(0, 2)));
 process.stdout.write(JSON.stringify(out));
@@ -119,6 +122,21 @@ def test_query_words_split_and_trim_every_code_point_as_python_does(node_results
         if assigned and _words(text) != js:
             wrong.append((f"U+{cp:04X}", _words(text), js))
     assert not wrong[:20], f"{len(wrong)} code points split or trim differently in papersite-core.js"
+
+
+def _keys(text: str) -> list:
+    """What the store's tables are keyed by (search.py), as papersite-core.js's titleKey, foldedWords and normal give them."""
+    return [search.exact_title_key(text), search.folded_words(text) or [""], search.normal_words(text) or [""]]
+
+
+def test_the_store_tables_keys_are_what_the_browser_looks_up(node_results):
+    assert node_results["keys"] == [_keys(t) for t in HOSTILE]
+    wrong = []
+    for cp, js, assigned in zip(node_results["input"]["codePoints"], node_results["keysEach"], node_results["assigned"]):
+        text = "a" + chr(cp) + "b " + chr(cp)
+        if assigned and _keys(text) != js:
+            wrong.append((f"U+{cp:04X}", _keys(text), js))
+    assert not wrong[:20], f"{len(wrong)} code points give other exact-title, name or typed-word keys in papersite-core.js"
 
 
 def test_a_query_word_goes_to_the_shard_its_terms_are_in(node_results):

@@ -5,9 +5,11 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
+
 from generator.catalog import build_catalog
 from generator.site import search
-from site_fixtures import HOSTILE_TITLE, fixture_records
+from site_fixtures import HOSTILE_TITLE, fixture_records, store_papers
 
 
 def _store(records) -> dict:
@@ -71,3 +73,139 @@ def test_snippet_texts_are_in_chunks_of_the_schemas_size_in_paper_order(monkeypa
     # paper n's text is item n % size of chunk n // size, as search-worker.js someTexts reads it
     assert [text for chunk in chunks for text in chunk] == whole and len(whole) == len(store["papers"])
     assert search.TEXT_CHUNK_FILE.format(len(chunks)) not in files
+
+
+# ---- the store in pieces: what a query fetches of it agrees with the store whole ----
+
+_WORDS = ["graph", "Graph", "graphs", "diffusion", "Diffusion", "models", "modeling", "DRIVE", "driving", "Weiß", "weiss",
+          "José", "jose", "self-supervised", "GPT-4o's", "ﬁnite", "日本語", "𝐁old", "_x_", "O’Brien", "a", "the"]
+_NAMES = ["Kevin Frans", "José García", "jose  garcia", "Ming Zhou", "Ming-Zhou", "Weiß Anna", "O’Brien", "Li Wei", "Wei Li",
+          "Łukasz K", "J. Smith", "<b>Mallory</b>"]
+
+
+def _many_records(count: int, seed: int) -> list:
+    """``count`` papers made of the fixture's, with titles, authors and keywords drawn from hostile words
+    (some titles twice: the exact-title table names the first)."""
+    import random
+
+    rng = random.Random(seed)
+    base = fixture_records()
+    records = []
+    for n in range(count):
+        title = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 6))) if n % 9 else "Graph Transformers at Scale"
+        authors = rng.sample(_NAMES, rng.randint(0, 5))
+        keywords = sorted({" ".join(rng.sample(_WORDS, rng.randint(1, 2))) for _ in range(rng.randint(0, 3))})
+        records.append(base[n % len(base)].replace(id=f"p{n}", slug=f"paper-{n}", title=title, authors=authors, keywords=keywords))
+    return records
+
+
+def _pieces(files: dict[str, bytes], pattern: str) -> list:
+    found, n = [], 0
+    while pattern.format(n) in files:
+        found.append(json.loads(gzip.decompress(files[pattern.format(n)])))
+        n += 1
+    return found
+
+
+def _lookup(files: dict[str, bytes], pattern: str, key: str, prefix: bool = False) -> list[list]:
+    """A table's rows of a key (or beginning with it), read as papersite-engine.js Table reads them: the manifest, then its shards."""
+    from generator.site.search_index import shard_of, shards_of_prefix
+
+    starts = json.loads(gzip.decompress(files[pattern.format("shards")]))["starts"]
+    numbers = shards_of_prefix(key, starts) if prefix else [shard_of(key, starts)]
+    rows = [row for n in numbers for row in json.loads(gzip.decompress(files[pattern.format(n)]))["rows"]]
+    return [row for row in rows if (row[0].startswith(key) if prefix else row[0] == key)]
+
+
+@pytest.fixture(scope="module")
+def many(request) -> tuple[dict, dict]:
+    from functools import partial
+
+    from generator.site.search_index import keyed_shards
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(search, "ROW_CHUNK", 4)
+    patch.setattr(search, "keyed_shards", partial(keyed_shards, shard_bytes=300))  # many shards of each table
+    request.addfinalizer(patch.undo)
+    files = search.search_files(build_catalog(_many_records(150, 1)))
+    return files, json.loads(gzip.decompress(files[search.DOCS_FILE]))
+
+
+def test_rows_files_hold_every_paper_once_in_order_with_its_first_authors_names(many) -> None:
+    files, store = many
+    chunks = _pieces(files, search.ROWS_FILE)
+    assert len(chunks) == -(-len(store["papers"]) // 4) and all(len(c["papers"]) == 4 for c in chunks[:-1])
+    assert [row for chunk in chunks for row in chunk["papers"]] == store["papers"]
+    authors = store_papers(store)
+    for chunk, start in zip(chunks, range(0, len(store["papers"]), 4)):
+        names = dict(chunk["authors"])
+        for row in authors[start:start + 4]:
+            assert {a: store["authors"][a][0] for a in row["authors"][:search.ROW_AUTHORS]}.items() <= names.items()
+    head = json.loads(gzip.decompress(files[search.HEAD_FILE]))
+    assert head["schema"] == store["schema"] and head["topics"] == store["topics"] and head["schema"]["row_chunk"] == 4
+    assert head["paper_count"] == len(store["papers"])
+    assert head["page_counts"] == [len(store["authors"]), len(store["keywords"]), len(store["topics"])]
+
+
+def test_the_exact_title_table_names_the_first_paper_of_each_title(many) -> None:
+    files, store = many
+    rows = store_papers(store)
+    assert len(_pieces(files, search.TITLES_SHARD)) > 3
+    for number, row in enumerate(rows):
+        key = search.exact_title_key(row["title"])
+        first = next(n for n, other in enumerate(rows) if search.exact_title_key(other["title"]) == key)
+        assert _lookup(files, search.TITLES_SHARD, key) == [[key, first]], row["title"]
+    assert _lookup(files, search.TITLES_SHARD, "no such title at all") == []
+    assert search.exact_title_key("Graph  Transformers: at Scale!") == "graph transformers at scale"
+
+
+def test_the_typed_words_table_names_the_papers_holding_each_word_as_written(many) -> None:
+    files, store = many
+    rows = store_papers(store)
+
+    def text(row: dict) -> str:  # what papersite-ranking.js read of the store for "words as typed"
+        return " | ".join([row["title"]] + [store["authors"][a][0] for a in row["authors"]] + [store["keywords"][k][0] for k in row["keywords"]])
+
+    words = {word for row in rows for word in search.normal_words(text(row))}
+    assert {"graph", "weiß", "jose", "josé", "4o", "日本語"} <= words and "GPT" not in words
+    for word in sorted(words) + ["graphs", "nothing"]:
+        found = _lookup(files, search.TYPED_SHARD, word)
+        numbers, at = [], -1
+        for gap in (found[0][1:] if found else []):
+            numbers.append(at := at + gap)
+        assert numbers == [n for n, row in enumerate(rows) if word in search.normal_words(text(row))], word
+
+
+def test_the_names_table_finds_each_page_by_the_beginning_of_any_word_of_its_name(many) -> None:
+    files, store = many
+    rows = store_papers(store)
+    pages = [(a[0], a[1], sum(n in r["authors"] for r in rows)) for n, a in enumerate(store["authors"])]
+    pages += [(k[0], k[1], sum(n in r["keywords"] for r in rows)) for n, k in enumerate(store["keywords"])]
+    areas = {t[2] for t in store["topics"]}
+    pages += [(t[0], t[1], sum(r["topic"] == n or (n in areas and r["topic"] is not None and store["topics"][r["topic"]][2] == n)
+                                for r in rows)) for n, t in enumerate(store["topics"])]
+    for number, (name, slug, count) in enumerate(pages):
+        for word in search.folded_words(name):
+            for prefix in (word, word[:3]):
+                found = {tuple(row[1:]) for row in _lookup(files, search.NAMES_SHARD, prefix, prefix=True)}
+                assert (number, name, slug, count) in found, (name, prefix)
+    assert search.folded_words("Weiß  O’Brien-Smith") == ["weiss", "o", "brien", "smith"]
+    kevin = _lookup(files, search.NAMES_SHARD, "fra", prefix=True)
+    assert [row[2] for row in kevin] == ["Kevin Frans"] and kevin[0][4] == sum("Kevin Frans" in [store["authors"][a][0] for a in r["authors"]] for r in rows)
+
+
+def test_the_pieces_are_the_same_bytes_whatever_the_order_of_the_papers(many) -> None:
+    import random
+
+    from functools import partial
+
+    from generator.site.search_index import keyed_shards
+
+    files, _ = many
+    records = _many_records(150, 1)
+    random.Random(3).shuffle(records)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "ROW_CHUNK", 4)
+        patch.setattr(search, "keyed_shards", partial(keyed_shards, shard_bytes=300))
+        again = search.search_files(build_catalog(records))
+    assert again == files

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from lunr.builder import Builder
 
-from generator.site.search_index import LunrIndex, shard_of, shards_of_prefix
+from generator.site.search_index import LunrIndex, keyed_shards, shard_of, shards_of_prefix
 
 FIELDS = [("t", 10), ("a", 6), ("k", 4)]
 
@@ -146,3 +146,40 @@ def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> Non
     assert built == [search.META_FIELDS], "a title edit leaves the abstracts' index as it was"
     assert tokenised == [retitled[0].title + " "]  # its title's text (no listed title beside it)
     assert again == search.search_files(build_catalog(retitled))  # the same bytes as without any cache
+
+
+def _table(files: dict[str, bytes]) -> tuple[list[str], list[list[list]]]:
+    """(the manifest's starts, each shard's rows)."""
+    starts = json.loads(files["shards"])["starts"]
+    return starts, [json.loads(files[str(n)])["rows"] for n in range(len(starts))]
+
+
+def test_a_keyed_table_holds_every_row_once_in_the_shard_its_key_is_looked_up_in() -> None:
+    rng = random.Random(5)
+    keys = ["", "a", "ab", "abc", "b", "é", "ω", "z", "𝐁old", "graph neural networks", "graph"] + [f"k{rng.randint(0, 300)}" for _ in range(300)]
+    rows = [[key, number] for number, key in enumerate(keys)]
+    files = keyed_shards(rows, shard_bytes=80)
+    starts, shards = _table(files)
+    assert len(shards) > 10 and set(files) == {"shards", *map(str, range(len(shards)))}
+    held = [row for shard in shards for row in shard]
+    assert sorted(map(tuple, held)) == sorted(map(tuple, rows))  # each row once
+    utf16 = [row[0].encode("utf-16-be", "surrogatepass") for row in held]
+    assert utf16 == sorted(utf16)
+    for number, shard in enumerate(shards):
+        for key, _ in shard:
+            assert shard_of(key, starts) == number, key  # a key's rows are all in the shard it is looked up in
+    # a start is a beginning of its shard's first key, after the key before it: short, and in order
+    for number in range(1, len(shards)):
+        first, before = shards[number][0][0], shards[number - 1][-1][0]
+        assert first.startswith(starts[number]) and starts[number].encode("utf-16-be", "surrogatepass") > before.encode("utf-16-be", "surrogatepass")
+    for prefix in ("k1", "k29", "g", "a", "é", "q"):
+        holding = {n for n, shard in enumerate(shards) if any(key.startswith(prefix) for key, _ in shard)}
+        assert holding <= set(shards_of_prefix(prefix, starts)), prefix
+
+
+def test_a_keyed_table_is_the_same_bytes_whatever_the_order_of_its_rows() -> None:
+    rows = [[f"w{i % 37}", i] for i in range(200)]
+    shuffled = rows[:]
+    random.Random(2).shuffle(shuffled)
+    assert keyed_shards(rows, shard_bytes=100) == keyed_shards(shuffled, shard_bytes=100)
+    assert json.loads(keyed_shards([])["0"]) == {"rows": []}

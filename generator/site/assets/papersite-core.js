@@ -2,6 +2,8 @@
  * - fold: generator/text.py fold (names: case, accents and spacing ignored);
  * - queryWords / queryTerms: generator/site/search.py _Terms (how text became index terms);
  * - shardOf, shardsOfPrefix: generator/site/search_index.py shard_of, shards_of_prefix (which shards hold a word's terms);
+ * - titleKey, foldedWords, normal: search.py exact_title_key, folded_words, normal_words (the keys of the
+ *   store's tables: exact titles, page names' words, words as written);
  * - Schema: the store's schema block (search.py store_schema): columns by name, URLs, words.
  * tests/site/test_browser_contract.py runs these under Node against the Python functions.
  * Loaded by papersite.js on pages, by search-worker.js in its worker, and by Node (module.exports). */
@@ -45,6 +47,10 @@
     var f = fold(text);
     return ASCII.test(f) ? f.replace(/[^a-z0-9]+/g, " ") : f.replace(/[^\p{L}\p{N}]+/gu, " ");
   }
+
+  // " words of the text " in lower case, anything but letters and digits one space: what phrases are
+  // found in, and whose words are the "words as typed" (search.py normal_words)
+  function normal(text) { return " " + (text || "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim() + " "; }
 
   // what an exact title match compares: folded, without punctuation
   function titleKey(text) {
@@ -93,7 +99,7 @@
   /* The store's schema block -> what reads the store: column numbers by name (col.title; topicCol, nameCol),
    * a page's URL by kind (url("author", slug), relative to the site root), the words of an
    * author-order letter, and each index field's bit (fieldBit("title")). */
-  var SCHEMA_VERSION = 2; // search.py STORE_VERSION: a store this code can read
+  var SCHEMA_VERSION = 3; // search.py STORE_VERSION: a store this code can read
 
   function Schema(block) {
     if (!block || block.version !== SCHEMA_VERSION) {
@@ -111,6 +117,7 @@
     this.orders = block.orders;
     this.fields = block.fields;
     this.textChunk = block.text_chunk;
+    this.rowChunk = block.row_chunk; // papers a rows file holds (search/rows-<n>.json.gz)
   }
   Schema.prototype.url = function (kind, slug) { return this.urls[kind].replace("{slug}", slug || ""); };
   Schema.prototype.fieldBit = function (name) {
@@ -124,7 +131,7 @@
   };
 
   var core = {
-    fold: fold, casefold: casefold, foldedWords: foldedWords, titleKey: titleKey, queryWords: queryWords,
+    fold: fold, casefold: casefold, foldedWords: foldedWords, normal: normal, titleKey: titleKey, queryWords: queryWords,
     queryTerms: queryTerms, isStopWord: isStopWord, stem: stem, shardOf: shardOf, shardsOfPrefix: shardsOfPrefix, Schema: Schema
   };
   if (typeof module === "object" && module.exports) module.exports = core;

@@ -1,9 +1,13 @@
 /* papersite engine: the prebuilt search indexes and the store, loaded only when someone starts to
  * search. Each index (search/index-*.json.gz: titles, authors, keywords, topics; then
  * search/abstracts-*.json.gz) is searched in a Web Worker (search-worker.js) so the page stays
- * responsive; the store (search-docs.json.gz) is what results show, read through its schema
- * (papersite-core.js Schema). ps.engine.load() resolves with the engine:
- *   {store, schema, byTitle, meta, abstracts, full, onFull, searchable, startAbstracts}. */
+ * responsive. The store is what results show, read through its schema (papersite-core.js Schema):
+ * a query fetches the pieces of it that it needs (generator/site/search.py says which: the head,
+ * the rows of the papers shown, a shard of each table it looks a key up in); Explore, the map and
+ * a "quoted phrase" load it whole (search-docs.json.gz: whole()). ps.engine.load() resolves with
+ * the engine:
+ *   {head, schema, meta, abstracts, full, onFull, searchable, startAbstracts,
+ *    need(numbers), paper(n), authorName(i), exactTitle(text), typed(words), names, whole(), store, byTitle}. */
 (function (ps) {
   "use strict";
 
@@ -127,27 +131,126 @@
   var firstSource = null;
   function firstIndex() { return firstSource || (firstSource = new Source("index")); }
 
-  var afterStore = []; // functions of the engine to run once the store is in (papersite-header.js: page names)
+  // a gzipped JSON file of the search (search.py stores them so)
+  function getJSON(url) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(url + ": " + r.status);
+      return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).json();
+    });
+  }
 
-  /* The store (what results show; load() resolves with the engine once it is in), the first
-   * index (engine.meta), then the abstracts and their texts in the background.
+  // a promise kept in cache[key] unless it fails (asked again, it is fetched again)
+  function kept(cache, key, make) {
+    if (!cache[key]) {
+      cache[key] = make().catch(function (error) { delete cache[key]; throw error; });
+    }
+    return cache[key];
+  }
+
+  /* One of the store's tables (search/<name>-<n>.json.gz: rows whose first item is their key, in
+   * shards of consecutive keys with a manifest, search_index.py keyed_shards), each shard fetched once. */
+  function Table(name) { this.url = ps.asset("search/" + name + "-"); this.cache = {}; }
+  Table.prototype.starts = function () {
+    var url = this.url;
+    return kept(this.cache, "shards", function () { return getJSON(url + "shards.json.gz").then(function (m) { return m.starts; }); });
+  };
+  Table.prototype.shard = function (n) {
+    var url = this.url;
+    return kept(this.cache, n, function () { return getJSON(url + n + ".json.gz").then(function (s) { return s.rows; }); });
+  };
+  // a promise of the rows whose key is key
+  Table.prototype.rows = function (key) {
+    var table = this;
+    return this.starts().then(function (starts) { return table.shard(core.shardOf(starts, key)); }).then(function (rows) {
+      return rows.filter(function (row) { return row[0] === key; });
+    });
+  };
+  // a promise of the rows whose key begins with prefix
+  Table.prototype.rowsBeginning = function (prefix) {
+    var table = this;
+    return this.starts().then(function (starts) {
+      return Promise.all(core.shardsOfPrefix(starts, prefix).map(function (n) { return table.shard(n); }));
+    }).then(function (shards) {
+      var found = [];
+      shards.forEach(function (rows) { rows.forEach(function (row) { if (row[0].lastIndexOf(prefix, 0) === 0) found.push(row); }); });
+      return found;
+    });
+  };
+
+  // ascending numbers written as gaps (the first from -1), as search.py _gaps writes them
+  function ungapped(row, from) {
+    var numbers = [], n = -1;
+    for (var i = from; i < row.length; i++) numbers.push(n += row[i]);
+    return numbers;
+  }
+
+  /* What the engine reads the store through: a paper's row and an author's name from the store
+   * when it is whole, else from the rows files fetched for the papers shown (need). */
+  function storeReaders(eng) {
+    var rows = new Map(), authors = new Map(), chunks = {}, titles = new Table("titles"), typedWords = new Table("typed");
+    eng.names = new Table("names"); // papersite-header.js: the author, keyword and topic pages a query's words begin
+    // a promise that paper(n) can read these papers' rows
+    eng.need = function (numbers) {
+      if (eng.store) return Promise.resolve();
+      var size = eng.schema.rowChunk, wanted = {};
+      numbers.forEach(function (n) { wanted[Math.floor(n / size)] = true; });
+      return Promise.all(Object.keys(wanted).map(function (c) {
+        return kept(chunks, c, function () {
+          return getJSON(ps.asset("search/rows-" + c + ".json.gz")).then(function (chunk) {
+            chunk.papers.forEach(function (row, i) { rows.set(c * size + i, row); });
+            chunk.authors.forEach(function (a) { authors.set(a[0], a[1]); });
+          });
+        });
+      }));
+    };
+    eng.paper = function (n) { return eng.store ? eng.store.papers[n] : rows.get(n); };
+    eng.authorName = function (i) { return eng.store ? eng.store.authors[i][eng.schema.nameCol.name] : authors.get(i); };
+    // a promise of the number of the paper with this exact title (core.titleKey), or undefined
+    eng.exactTitle = function (text) {
+      var key = core.titleKey(text);
+      if (!key) return Promise.resolve(undefined);
+      if (eng.byTitle) return Promise.resolve(eng.byTitle.get(key));
+      return titles.rows(key).then(function (found) { return found.length ? found[0][1] : undefined; });
+    };
+    // a promise, for each word, of the set of papers whose title, authors or keywords hold it as written
+    eng.typed = function (words) {
+      return Promise.all(words.map(function (word) {
+        return typedWords.rows(word).then(function (found) { return new Set(found.length ? ungapped(found[0], 1) : []); });
+      }));
+    };
+    // a promise of the engine with the store whole (search-docs.json.gz): Explore, the map, phrases
+    var whole = null;
+    eng.whole = function () {
+      if (!whole) {
+        var begun = performance.now();
+        whole = getJSON(ps.asset("search-docs.json.gz")).then(function (store) {
+          var title = eng.schema.col.title, byTitle = new Map();
+          store.papers.forEach(function (p, n) {
+            var key = core.titleKey(p[title]);
+            if (key && !byTitle.has(key)) byTitle.set(key, n);
+          });
+          eng.store = store; eng.byTitle = byTitle;
+          measure("papersite search-docs.json.gz fetch+parse", begun);
+          return eng;
+        }, function (error) { whole = null; throw error; });
+      }
+      return whole;
+    };
+  }
+
+  /* The store's head (its schema, topics, decisions; load() resolves with the engine once it is
+   * in), the first index (engine.meta), then the abstracts and their texts in the background.
    * engine.full is true once the abstracts are searched too (or could not
    * load); the functions in engine.onFull run then, to refresh what is shown. */
   function load() {
     if (!engine) {
       var meta = firstIndex();
-      engine = { full: false, onFull: [], meta: meta, abstracts: null };
+      engine = { full: false, onFull: [], meta: meta, abstracts: null, store: null, byTitle: null };
+      storeReaders(engine);
       var begun = performance.now();
-      // The store is parsed once the worker has started (or failed to): parsing 3.6 MB (11,672
-      // papers) holds this thread a few hundred ms, and a worker cannot start while it is held,
-      // so the first shards would only begin to load after the store.
-      var docs = Promise.all([fetch(ps.asset("search-docs.json.gz")).then(function (r) {
-        if (!r.ok) throw new Error("search-docs.json.gz: " + r.status);
-        return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).text();  // stored gzipped (search.py)
-      }), meta.ready.catch(function () { /* search() reports it */ })]).then(function (got) {
-        var store = JSON.parse(got[0]);
-        measure("papersite search-docs.json.gz fetch+parse", begun);
-        return store;
+      var head = getJSON(ps.asset("search/head.json.gz")).then(function (got) {
+        measure("papersite head fetch+parse", begun);
+        return got;
       });
       // The abstracts load once the first results are shown: on two cores, loading
       // them at once slows those down.
@@ -166,15 +269,10 @@
         });
       };
       var helped = helpers().catch(function () { /* highlighting falls back to plain prefixes */ });
-      engine.ready = Promise.all([docs, helped]).then(function (got) {
-        var store = got[0], schema = new core.Schema(store.schema), title = schema.col.title, byTitle = new Map();
-        store.papers.forEach(function (p, n) {
-          var key = core.titleKey(p[title]);
-          if (key && !byTitle.has(key)) byTitle.set(key, n);
-        });
-        engine.store = store; engine.schema = schema; engine.byTitle = byTitle;
-        meta.schema = schema.forWorker();
-        afterStore.forEach(function (fn) { fn(engine); });
+      engine.ready = Promise.all([head, helped]).then(function (got) {
+        engine.head = got[0];
+        engine.schema = new core.Schema(engine.head.schema);
+        meta.schema = engine.schema.forWorker();
         return engine;
       });
     }
@@ -187,5 +285,5 @@
     engine.meta.warm(core.queryWords(text));
   }
 
-  ps.engine = { load: load, warmUp: warmUp, firstIndex: firstIndex, afterStore: afterStore, measure: measure };
+  ps.engine = { load: load, warmUp: warmUp, firstIndex: firstIndex, measure: measure };
 })(window.papersite);

@@ -70,7 +70,8 @@
     document.head.appendChild(preload);
     if (q.value) ps.engine.warmUp(q.value);
 
-    ps.engine.load().then(function (eng) {
+    // Explore lists and filters every paper: the store whole
+    ps.engine.load().then(function (eng) { return eng.whole(); }).then(function (eng) {
       var store = eng.store, col = eng.schema.col, T = eng.schema.topicCol;
       var topicBySlug = {}, topicOptions = [];
       var frag = document.createDocumentFragment();

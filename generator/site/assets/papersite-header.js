@@ -17,8 +17,6 @@
       if (!core) {
         core = ps.core; results = ps.results; ranking = ps.ranking;
         marked = results.marked; paperHref = results.paperHref; paperMeta = results.paperMeta;
-        // the names header search offers as pages, folded while the reader has not typed yet
-        ps.engine.afterStore.push(function (eng) { (window.requestIdleCallback || setTimeout)(function () { pageIndex(eng); }); });
       }
       if (text) ps.engine.warmUp(text);
       return ps.engine.load();
@@ -27,47 +25,38 @@
 
   /* ---- author, keyword and topic pages as results ---- */
 
-  function pageIndex(eng) {
-    var store = eng.store, col = eng.schema.col, T = eng.schema.topicCol, N = eng.schema.nameCol;
-    if (store.pageIndex) return store.pageIndex;
-    var begun = performance.now();
-    var counts = { a: new Int32Array(store.authors.length), k: new Int32Array(store.keywords.length), t: new Int32Array(store.topics.length) };
-    store.papers.forEach(function (p) {
-      var topic = p[col.topic];
-      p[col.authors].forEach(function (a) { counts.a[a]++; });
-      p[col.keywords].forEach(function (k) { counts.k[k]++; });
-      if (topic != null) { counts.t[topic]++; if (store.topics[topic][T.area] !== topic) counts.t[store.topics[topic][T.area]]++; }
-    });
-    var entries = [];
-    // (each page's URL is made when it is shown: 37,000 new URL() calls took 150 ms at 11,672 papers)
-    function add(kind, list, urlKind, count, name, slug) {
-      list.forEach(function (e, i) {
-        entries.push({ kind: kind, name: e[name], path: eng.schema.url(urlKind, e[slug]), count: count[i], folded: " " + core.foldedWords(e[name]) });
-      });
-    }
-    add("Author", store.authors, "author", counts.a, N.name, N.slug);
-    add("Keyword", store.keywords, "keyword", counts.k, N.name, N.slug);
-    add("Topic", store.topics, "topic", counts.t, T.label, T.path);
-    ps.engine.measure("papersite page index", begun);
-    return (store.pageIndex = entries);
+  // a row of the store's names table (search.py store_pieces: [word, number, name, slug, papers]) as a
+  // page: its number says its kind (the authors', then the keywords', then the topics', head.page_counts)
+  function pageOf(eng, row) {
+    var counts = eng.head.page_counts, n = row[1];
+    var kind = n < counts[0] ? ["Author", "author"] : n < counts[0] + counts[1] ? ["Keyword", "keyword"] : ["Topic", "topic"];
+    return { kind: kind[0], number: n, name: row[2], path: eng.schema.url(kind[1], row[3]), count: row[4], folded: " " + core.foldedWords(row[2]) };
   }
 
-  /* Up to `limit` pages whose name holds every word of the query (each at the
-   * start of a word of the name): a name equal to the query first, then by papers. */
+  /* A promise of up to `limit` pages whose name holds every word of the query (each at the start
+   * of a word of the name): a name equal to the query first, then by papers. The names are
+   * fetched by the query's longest word (the shards of the names' words it begins). */
   function matchingPages(eng, text, limit) {
     var words = core.foldedWords(text).trim();
-    if (words.length < 3) return [];
-    var needles = words.split(" ").map(function (w) { return " " + w; }), whole = " " + words;
-    var found = [];
-    pageIndex(eng).forEach(function (e) {
-      for (var i = 0; i < needles.length; i++) if (e.folded.indexOf(needles[i]) < 0) return;
-      found.push({ entry: e, exact: e.folded.trim() === words || e.folded.slice(e.folded.lastIndexOf(" ")) === whole });
-    });
-    found.sort(function (a, b) { return b.exact - a.exact || b.entry.count - a.entry.count || a.entry.name.localeCompare(b.entry.name); });
-    return found.slice(0, limit).map(function (f) {
-      if (!f.entry.href) f.entry.href = ps.href(f.entry.path);
-      return f.entry;
-    });
+    if (words.length < 3) return Promise.resolve([]);
+    var parts = words.split(" "), needles = parts.map(function (w) { return " " + w; }), whole = " " + words;
+    var longest = parts.reduce(function (a, b) { return b.length > a.length ? b : a; });
+    return eng.names.rowsBeginning(longest).then(function (rows) {
+      var seen = new Set(), found = [];
+      rows.sort(function (a, b) { return a[1] - b[1]; }); // in the store's order (authors, keywords, topics): ties keep it
+      rows.forEach(function (row) {
+        if (seen.has(row[1])) return;
+        seen.add(row[1]);
+        var e = pageOf(eng, row);
+        for (var i = 0; i < needles.length; i++) if (e.folded.indexOf(needles[i]) < 0) return;
+        found.push({ entry: e, exact: e.folded.trim() === words || e.folded.slice(e.folded.lastIndexOf(" ")) === whole });
+      });
+      found.sort(function (a, b) { return b.exact - a.exact || b.entry.count - a.entry.count || a.entry.name.localeCompare(b.entry.name); });
+      return found.slice(0, limit).map(function (f) {
+        f.entry.href = ps.href(f.entry.path);
+        return f.entry;
+      });
+    }, function () { return []; }); // (pages that cannot be looked up: the papers alone)
   }
 
   /* ---- header search ---- */
@@ -182,14 +171,14 @@
       ]);
     }
 
-    function show(eng, text, result) {
-      var found = result.numbers, store = eng.store;
+    // (the rows of the papers shown, and the pages, are in: show's caller waited for them)
+    function show(eng, text, result, pages) {
+      var found = result.numbers;
       var match = result.match || ranking.wordMatcher(ranking.parseQuery(text)), col = eng.schema.col;
       var kept = selected() && selected().getAttribute("href");  // a new answer keeps the reader's place
       list.textContent = "";
       list.setAttribute("data-ps-query", text);
       list.setAttribute("data-ps-state", result.exactOnly || !result.full ? "partial" : "full");
-      var pages = result.exactOnly ? [] : matchingPages(eng, text, 3);
       meta.textContent = result.exactOnly ? "A paper with this title (searching for more…)"
         : results.summary(result) + (result.full ? "" : " (searching the abstracts too…)");
       pages.forEach(function (page) {
@@ -199,7 +188,7 @@
       });
       var shownNumbers = found.slice(0, 10), articles = [];
       shownNumbers.forEach(function (n) {
-        var p = store.papers[n];
+        var p = eng.paper(n);
         var li = item(paperHref(eng, p), marked(p[col.title], match), [el("p", {}, [paperMeta(eng, p)])]);
         articles.push(li.querySelector("article"));
         list.appendChild(li);
@@ -224,11 +213,18 @@
       engine(text).then(function (eng) {
         if (!listening) { listening = true; eng.onFull.push(function () { if (input.value.trim()) render(); }); }
         if (input.value !== text) return null;
-        // an exact title shows at once, from the store, while the first index still loads
-        var exact = eng.byTitle.get(core.titleKey(text));
-        if (!eng.searchable && exact !== undefined) show(eng, text, { numbers: [exact], exactOnly: true });
+        // an exact title shows at once, while the first index still loads
+        eng.exactTitle(text).then(function (exact) {
+          return exact !== undefined && !eng.searchable && eng.need([exact]).then(function () {
+            if (!eng.searchable && input.value === text) show(eng, text, { numbers: [exact], exactOnly: true }, []);
+          });
+        }).catch(function () { /* the search's answer comes anyway */ });
+        var pages = matchingPages(eng, text, 3);
         return ranking.search(eng, text).then(function (result) {
-          if (result && input.value === text) show(eng, text, result);
+          if (!result || input.value !== text) return null;
+          return Promise.all([eng.need(result.numbers.slice(0, 10)), pages]).then(function (got) {
+            if (input.value === text) show(eng, text, result, got[1]);
+          });
         });
       }).catch(function () { meta.textContent = "The search index could not be loaded"; });
     }

@@ -240,7 +240,8 @@
         if (!text) { apply(null); return; }
         if (!kept) status.textContent = "Searching…";  // else the last answer stays until the next one
         // the search code loads on its first use (papersite.js ps.searchCode)
-        ps.searchCode().then(function () { return ps.engine.load(); }).then(function (eng) {
+        // (the store whole: every paper found is a point to light, by its URL)
+        ps.searchCode().then(function () { return ps.engine.load(); }).then(function (eng) { return eng.whole(); }).then(function (eng) {
           // once the abstracts are searched too, the highlight is drawn again from the full answer
           if (!hooked) { hooked = true; eng.onFull.push(function () { if (q.value.trim()) update(); }); }
           return ps.ranking.search(eng, text).then(function (result) {

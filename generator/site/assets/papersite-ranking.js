@@ -70,20 +70,19 @@
   }
 
 
-  // What a phrase is looked for in (the abstracts worker looks in the abstracts): title, authors, keywords
+  // What a phrase is looked for in (the abstracts worker looks in the abstracts): title, authors,
+  // keywords (the store whole: a query with a phrase loads it)
   function paperText(eng, n) {
     var cache = eng.paperText || (eng.paperText = new Map());
     if (!cache.has(n)) {
       var store = eng.store, col = eng.schema.col, name = eng.schema.nameCol.name, p = store.papers[n];
       var parts = [p[col.title]].concat(p[col.authors].map(function (a) { return store.authors[a][name]; }),
         p[col.keywords].map(function (k) { return store.keywords[k][name]; }));
-      cache.set(n, window.papersiteIndex ? window.papersiteIndex.normal(parts.join(" | ")) : " " + core.fold(parts.join(" ")) + " ");
+      cache.set(n, core.normal(parts.join(" | ")));
     }
     return cache.get(n);
   }
-  function phraseNeedle(label) {
-    return (window.papersiteIndex ? window.papersiteIndex.normal(label) : " " + core.fold(label) + " ").replace(/ $/, "");
-  }
+  function phraseNeedle(label) { return core.normal(label).replace(/ $/, ""); }
 
   var ABSTRACT_PREFIX_MIN = 4; // letters of a word being typed before it counts as a prefix in the abstracts
 
@@ -104,6 +103,12 @@
         phrases: query.parts.filter(function (p) { return p.phrase; }).map(function (p) { return p.label; }) };
     };
     var sources = [], typos = [];
+    // what the ranking reads of the store, fetched beside the indexes' answers: the paper with this
+    // exact title, the papers holding each word as typed, and for a phrase the store whole
+    // (one that cannot be read leaves the ranking without it, as before the store was in pieces)
+    var exactTitle = eng.exactTitle(text).catch(function () { return undefined; });
+    var typed = eng.typed(query.words).catch(function () { return query.words.map(function () { return new Set(); }); });
+    var whole = query.parts.some(function (p) { return p.phrase; }) ? eng.whole() : null;
     // null: a newer query replaced this one. Without the first index there is no search; without
     // the abstracts' (a shard failed to load) the first index's results stand, as before they load.
     function answered(found) {
@@ -137,7 +142,10 @@
         return found;
       });
     }).then(function (found) {
-      if (!found) return null;
+      return found && Promise.all([exactTitle, typed, whole]).then(function (read) { return ranked(found, read[0], read[1]); });
+    });
+
+    function ranked(found, exact, typedSets) {
       ps.engine.measure("papersite query", begun);
       eng.searchable = true; // the first index has answered: the exact title need not be shown apart any more
       var docs = new Map(), stops = 0;
@@ -185,21 +193,16 @@
       });
       var wanted = mentioned.filter(Boolean).length;
       var missing = query.parts.filter(function (p, k) { return counted[k] && !mentioned[k]; }).map(function (p) { return p.label; });
-      var exact = eng.byTitle.get(core.titleKey(text));
       var numbers = [], all = 0;
       docs.forEach(function (d, n) {
         if (d.parts > 0 || n === exact) { numbers.push(n); if (wanted && d.parts === wanted) all++; }
       });
       if (exact !== undefined && !docs.has(exact)) { numbers.push(exact); docs.set(exact, { parts: 0, taParts: 0, score: 0 }); }
-      // among equals, the words as typed (not only their stems) in the title or authors: "DRIVE" before "driving"
-      var needles = query.words.map(function (w) { return " " + w + " "; });
+      // among equals, the words as typed (not only their stems) in the title, authors or keywords: "DRIVE" before "driving"
       numbers.forEach(function (n) {
         var d = docs.get(n);
         d.asTyped = 0;
-        if (d.taParts) {
-          var text = paperText(eng, n);
-          needles.forEach(function (w) { if (text.indexOf(w) >= 0) d.asTyped++; });
-        }
+        if (d.taParts) typedSets.forEach(function (holders) { if (holders.has(n)) d.asTyped++; });
       });
       numbers.sort(function (a, b) {
         var x = docs.get(a), y = docs.get(b);
@@ -209,7 +212,7 @@
       setTimeout(eng.startAbstracts, 600); // once these results are drawn
       return { numbers: numbers, all: all, parts: wanted, missing: missing, query: query, full: full,
         match: wordMatcher(query, typos.map(function (i) { return query.words[i]; })) };
-    });
+    }
   }
 
 

@@ -51,13 +51,13 @@
   }
 
 
-  // a paper's page (p: its row in the store)
+  // a paper's page (p: its row in the store, eng.paper(n))
   function paperHref(eng, p) { return ps.href(eng.schema.url("paper", p[eng.schema.col.slug])); }
 
   // As paper_pages.author_line: "et al." only where the first author is known (no order letter).
   function authorLine(eng, ids, order) {
-    var store = eng.store, orders = eng.schema.orders, name = eng.schema.nameCol.name;
-    var names = ids.slice(0, 3).map(function (i) { return store.authors[i][name]; });
+    var orders = eng.schema.orders;
+    var names = ids.slice(0, 3).map(function (i) { return eng.authorName(i); }); // (a rows file names the first three)
     if (!ids.length) return "";
     if (!order) return names.join(", ") + (ids.length > 3 ? " et al." : "");
     return names.join(", ") + (ids.length > 3 ? " and " + (ids.length - 3) + " more" : "") + " (" + (orders[order] || orders.u) + ")";
@@ -65,11 +65,11 @@
 
   // "Authors · Topic · Decision" (· Venue, where papers have more than one), leaving out whichever part a paper lacks.
   function paperMeta(eng, p) {
-    var store = eng.store, col = eng.schema.col;
+    var head = eng.head, col = eng.schema.col; // (the store's head: topics, decisions, venues)
     var parts = [authorLine(eng, p[col.authors], p[col.order])];
-    if (p[col.topic] != null) parts.push(store.topics[p[col.topic]][eng.schema.topicCol.label]);
-    if (p[col.decision] != null && store.decisions) parts.push(store.decisions[p[col.decision]]);
-    if (p[col.venue] != null && (store.venues || []).length > 1) parts.push(store.venues[p[col.venue]]);
+    if (p[col.topic] != null) parts.push(head.topics[p[col.topic]][eng.schema.topicCol.label]);
+    if (p[col.decision] != null && head.decisions) parts.push(head.decisions[p[col.decision]]);
+    if (p[col.venue] != null && (head.venues || []).length > 1) parts.push(head.venues[p[col.venue]]);
     return parts.filter(function (part) { return part; }).join(" · ");
   }
 

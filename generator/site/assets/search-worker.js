@@ -48,38 +48,68 @@
     });
   }
 
-  /* Parsed shards (search_index.py's format) -> one lunr.Index of their terms: what
-   * lunr.Index.load builds from a serialised index, without the copy of every
-   * weight that the serialised form holds twice. */
-  function lunrIndex(shards) {
-    var lunr = scope.lunr, invertedIndex = Object.create(null), vectors = Object.create(null), terms = [];
-    shards.forEach(function (shard) {
-      var fields = shard.fields;
-      shard.terms.forEach(function (entry) {
-        var term = entry[0], number = entry[1], posting = { _index: number };
-        for (var f = 0; f < fields.length; f++) {
-          var flat = entry[2 + f], docs = {}, paper = -1;
-          for (var i = 0; i < flat.length; i += 2) {
-            paper += flat[i];
-            docs[paper] = {};
-            var ref = fields[f] + "/" + paper;
-            (vectors[ref] || (vectors[ref] = [])).push(number, flat[i + 1] / 1000);
-          }
-          posting[fields[f]] = docs;
+  /* A parsed shard (search_index.py's format) -> its part of a lunr.Index, made once a shard: its
+   * terms (in order), their postings (lunr's inverted index) and each paper field's weights of
+   * them (a part of lunr's field vector: [term number, weight, ...]). */
+  function shardPart(shard) {
+    var inverted = Object.create(null), vectors = Object.create(null), terms = [], fields = shard.fields;
+    shard.terms.forEach(function (entry) {
+      var term = entry[0], number = entry[1], posting = { _index: number };
+      for (var f = 0; f < fields.length; f++) {
+        var flat = entry[2 + f], docs = {}, paper = -1;
+        for (var i = 0; i < flat.length; i += 2) {
+          paper += flat[i];
+          docs[paper] = {};
+          var ref = fields[f] + "/" + paper;
+          (vectors[ref] || (vectors[ref] = [])).push(number, flat[i + 1] / 1000);
         }
-        invertedIndex[term] = posting;
-        terms.push(term);
-      });
+        posting[fields[f]] = docs;
+      }
+      inverted[term] = posting;
+      terms.push(term);
     });
-    terms.sort(); // shards hold terms in UTF-16 order; several shards together need sorting again
-    var builder = new lunr.TokenSet.Builder();
+    return { fields: fields, inverted: inverted, vectors: vectors, terms: terms, tokenSet: null };
+  }
+
+  function tokenSetOf(terms) {
+    var builder = new scope.lunr.TokenSet.Builder();
     terms.forEach(function (term) { builder.insert(term); });
     builder.finish();
-    var fieldVectors = Object.create(null);
-    Object.keys(vectors).forEach(function (ref) { fieldVectors[ref] = new lunr.Vector(sortedPairs(vectors[ref])); });
+    return builder.root;
+  }
+
+  /* Shards' parts -> one lunr.Index of their terms: what lunr.Index.load builds from a serialised
+   * index, without the copy of every weight that the serialised form holds twice. A paper field's
+   * vector is put together only when a query asks for it (lunr reads the vectors of the fields a
+   * query matched, nothing else), from each shard's part of it: so an index of shards already
+   * loaded costs a few ms, and a new query costs only its new shards. */
+  function lunrIndex(parts) {
+    var lunr = scope.lunr, invertedIndex, tokenSet;
+    if (parts.length === 1) {
+      invertedIndex = parts[0].inverted;
+      tokenSet = parts[0].tokenSet || (parts[0].tokenSet = tokenSetOf(parts[0].terms));
+    } else {
+      invertedIndex = Object.create(null);
+      var terms = [];
+      parts.forEach(function (part) { Object.assign(invertedIndex, part.inverted); terms = terms.concat(part.terms); });
+      terms.sort(); // shards hold terms in UTF-16 order; several shards together need sorting again
+      tokenSet = tokenSetOf(terms);
+    }
+    var made = Object.create(null);
+    var fieldVectors = new Proxy(made, {
+      get: function (target, ref) {
+        if (typeof ref !== "string") return undefined;
+        if (!(ref in made)) {
+          var flat = [];
+          parts.forEach(function (part) { var v = part.vectors[ref]; if (v) flat = flat.concat(v); });
+          made[ref] = flat.length ? new lunr.Vector(sortedPairs(flat)) : undefined;
+        }
+        return made[ref];
+      }
+    });
     return new lunr.Index({
-      invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: builder.root,
-      fields: shards.length ? shards[0].fields : [], pipeline: lunr.Pipeline.load(["stemmer"])
+      invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: tokenSet,
+      fields: parts.length ? parts[0].fields : [], pipeline: lunr.Pipeline.load(["stemmer"])
     });
   }
 
@@ -117,25 +147,34 @@
     return state.starts;
   }
 
+  // a promise of a shard's part of an index (shardPart), fetched and made once
   function shardData(state, key) {
     if (!state.parsed[key]) {
       var start = clock();
       state.parsed[key] = getJSON(state.shards + key + ".json.gz").then(function (shard) {
-        state.timing.push(["shard " + key + " fetch+parse", start, clock()]);
-        return shard;
+        var parsed = clock(), part = shardPart(shard);
+        state.timing.push(["shard " + key + " fetch+parse", start, parsed], ["shard " + key + " part", parsed, clock()]);
+        return part;
+      }, function (error) {
+        delete state.parsed[key]; // asked again, it is fetched again
+        throw error;
       });
     }
     return state.parsed[key];
   }
 
-  // a promise of one lunr.Index of these shards (numbers, ascending), built once for each set
+  // a promise of one lunr.Index of these shards (numbers, ascending), kept for each set: the
+  // words of a query being typed ask the same sets again and again
   function shardsIndex(state, keys) {
     var name = keys.join(",");
     if (!state.indexes[name]) {
-      state.indexes[name] = Promise.all(keys.map(function (key) { return shardData(state, key); })).then(function (shards) {
-        var start = clock(), index = lunrIndex(shards);
-        state.timing.push(["shards " + name + " load", start, clock()]);
+      state.indexes[name] = Promise.all(keys.map(function (key) { return shardData(state, key); })).then(function (parts) {
+        var start = clock(), index = lunrIndex(parts);
+        state.timing.push(["shards " + name + " index", start, clock()]);
         return index;
+      }, function (error) {
+        delete state.indexes[name];
+        throw error;
       });
     }
     return state.indexes[name];
@@ -181,8 +220,8 @@
     }));
   }
 
-  // " words of the text " in lower case, anything but letters and digits one space: what phrases are found in
-  function normal(text) { return " " + (text || "").normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim() + " "; }
+  // " words of the text ": what phrases are found in (papersite-core.js normal)
+  function normal(text) { return scope.papersite.core.normal(text); }
 
   function isStopWord(word) { return scope.papersite.core.isStopWord(scope.lunr, word); }
 
