@@ -39,6 +39,12 @@ import ended with the pages it wrote (the stamp is taken after it). Then:
 
 A page that cannot be read or parsed is in the view by its bytes: the import
 then runs and reports it, as it did before.
+
+What the import would write is then known page by page: a page the merge changes
+(a maintainer replaced a value a reference filled, so its ``filled_from`` no longer
+names that field) is written with the merge's result and nothing else changes. So
+``papersite build`` writes such a page itself (``settle``, through the pages' journal)
+instead of importing every listing again to write it; its view is the merged page's.
 """
 
 from __future__ import annotations
@@ -55,6 +61,8 @@ from generator.config import ProjectConfig
 from generator.ingest.threeway import merge_fields
 from generator.inputs import InputError, lies_inside, load_json
 from generator.pages.folder import Page, display_path, page_files, page_paths, read_pages
+from generator.pages.record import PaperRecord, parse_page, render_page
+from generator.problems import PapersiteError
 
 if TYPE_CHECKING:
     from generator.site.memo import Memo
@@ -71,6 +79,23 @@ def page_view(page: Page | None, base: dict[str, Any] | None) -> Any:
         return {"hand": current}
     merged, _ = merge_fields(base, current, base)
     return [current.get("id"), current.get("slug"), current.get("sources"), merged == current]
+
+
+def settled_text(page: Page | None, base: dict[str, Any] | None) -> str | None:
+    """The text the import would write for a known page it changes (``plan``: the merge of the page
+    with a proposal equal to its state row ``base``), or None: no such page, or no text to trust."""
+    if page is None or page.record is None or base is None:
+        return None
+    current = page.record.to_front_matter()
+    merged, _ = merge_fields(base, current, base)
+    if merged == current or any(merged.get(key) != current.get(key) for key in ("id", "slug", "sources")):
+        return None
+    try:  # as the import's check_plan reads back what it would write
+        text = render_page(PaperRecord.from_front_matter(merged, body=page.record.body, path=page.front.label))
+        parse_page(text, page.front.label)
+    except (PapersiteError, ValueError):
+        return None  # the import runs and says what is wrong
+    return text
 
 
 def _state_rows(config: ProjectConfig) -> dict[str, Any]:
@@ -100,11 +125,16 @@ def _regular(path: Path) -> os.stat_result | None:
 
 
 def pages_view(
-    config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], last: Memo, memo: Callable[[], Memo] | None = None
+    config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], last: Memo, memo: Callable[[], Memo] | None = None,
+    settle: list[tuple[Path, str]] | None = None,
 ) -> str:
     """A digest of every page's view; only pages whose bytes changed since ``last`` was saved are parsed,
     through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build.
-    ``last`` is scoped to the state file (a view depends on it): another state, no view kept."""
+    ``last`` is scoped to the state file (a view depends on it): another state, no view kept.
+
+    ``settle``: a list the caller then writes (``pages.store.write_together``) before anything else:
+    each page the import would write only to record a maintainer's edit (``settled_text``), with
+    the text it would write; the digest is then the one those pages give once written."""
     kept = last.old
     folder_inside = lies_inside(config.papers_dir, config.root)
     views: dict[str, tuple] = {}
@@ -128,7 +158,13 @@ def pages_view(
             cache.save()  # every page went through it (saving a part would drop the others' entries)
         for path, digest in changed.items():
             page = parsed.get(path)
-            view = page_view(page, state.get(page.record.id) if page and page.record else None)
+            base = state.get(page.record.id) if page and page.record else None
+            text = settled_text(page, base) if settle is not None else None
+            view = page_view(page, base)
+            if text is not None:
+                settle.append((path, text))
+                view[-1] = True  # as the page will be once written (``merge_fields`` is idempotent on it)
+                digest = f"to settle:{digest}"  # not kept for these bytes: if the write never happens, the import runs
             shown = json.dumps(view if view is not None else f"bytes:{digest}", sort_keys=True, ensure_ascii=False)
             views[path.name] = (digest, hashlib.sha256(shown.encode("utf-8", "surrogatepass")).hexdigest())
         last.new, last.changed = dict(views), True

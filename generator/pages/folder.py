@@ -18,13 +18,14 @@ what the build would refuse (a symlink out of the project, a FIFO).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from generator.config import ProjectConfig
-from generator.inputs import outside_problem, readable_file
+from generator.inputs import lies_inside, outside_problem, readable_file
 from generator.pages.frontmatter import FrontMatter, decode_text, parse_front_matter, read_text
 from generator.pages.record import IDENTITY_FIELDS, PaperRecord, field_problems, valid_record
 from generator.problems import PapersiteError, Problem, errors_only
@@ -147,9 +148,12 @@ def read_pages(
     """
     found = Pages()
     texts = texts or {}
+    # A regular file (not a link) in the papers folder, itself inside the project, passes
+    # ``readable_file``: one lstat instead of resolving every page's path (seconds at 11,672 pages).
+    folder_inside = lies_inside(config.papers_dir, config.root)
     for path in page_files(config) if paths is None else paths:
         label = display_path(path, config.root)
-        if path not in texts:
+        if path not in texts and not (folder_inside and path.parent == config.papers_dir and _regular(path)):
             try:  # before any read: a FIFO would hang it, a link out of the project would publish its target
                 readable_file(path, config.root, label)
             except PapersiteError as error:
@@ -168,6 +172,13 @@ def read_pages(
         found.problems.extend(_shared(found.pages, key))
     found.problems.sort()
     return found
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _as_page_problem(error: PapersiteError) -> list[Problem]:

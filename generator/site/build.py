@@ -26,7 +26,7 @@ from generator.pages.folder import read_pages
 from generator.config import ProjectConfig
 from generator.outputs import check_output
 from generator.pages.folder import display_path as display
-from generator.pages.store import interrupts_deferred, project_lock, recover
+from generator.pages.store import interrupts_deferred, project_lock, recover, write_together
 from generator.site.engines import EngineError, build_with_engine, serve_with_engine
 from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timings
 from generator.site.zensical_config import read_config
@@ -139,7 +139,9 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     # The import's share of the stamps is most of their cost at scale (every page's view,
     # ingest/pagestamp.py): computed once, for the build stamp and for the import's skip.
     checks = _CheckCache(config)
-    imported = incremental.import_inputs(config, checked=checks)
+    settle: list[tuple[Path, str]] | None = None if clean or getattr(args, "no_import", False) else []
+    imported = incremental.import_inputs(config, checked=checks, settle=settle)
+    _settle_page_edits(config, quiet, settle, imported)
     inputs = _build_inputs(args, config, imported)
     if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs)):
         _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
@@ -150,6 +152,19 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     if getattr(args, "timings", None):
         write_timings(Path(args.timings), import_timings, timings)
     return status
+
+
+def _settle_page_edits(config: ProjectConfig, quiet: bool, settle: list[tuple[Path, str]] | None, imported: str) -> None:
+    """Write the pages the import would write only to record a maintainer's edit of a value a
+    reference filled (``pagestamp.settled_text``), as it would write them, when that is all the
+    import would do: its stamp, which counts them as written, matches. Else the import runs and
+    writes them itself, merged with whatever else changed."""
+    if not settle or not incremental.stamp_matches(config, incremental.IMPORT_STAMP, imported):
+        return
+    write_together(settle, config)
+    names = ", ".join(display(path, config.root) for path, _ in settle[:3]) + (" ..." if len(settle) > 3 else "")
+    _say(quiet, f"import: {len(settle)} edited page(s) no longer credit a reference with a value a maintainer "
+                f"replaced ({names}); no listing changed, nothing else to import")
 
 
 def _build_inputs(args: argparse.Namespace, config: ProjectConfig, imported: str | None = None) -> str:

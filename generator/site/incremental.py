@@ -59,13 +59,17 @@ def file_hashes(config: ProjectConfig) -> FileHashes:
     return FileHashes(config)
 
 
-def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None, checked: Callable[[], Memo] | None = None) -> str:
+def import_inputs(
+    config: ProjectConfig, hashes: FileHashes | None = None, checked: Callable[[], Memo] | None = None,
+    settle: list[tuple[Path, str]] | None = None,
+) -> str:
     """A hash of everything the import reads: every path setting (listings, state,
     taxonomy, references, settled matches, any later one), the settings file and
     papersite's code and data; of the pages, only what can change the import's
     result (``ingest/pagestamp.py``: a page edit the import would keep needs no import).
     ``checked``: gives the check cache the changed pages are parsed through (``memo.CheckedPages``),
-    the build's own, so that it is loaded once."""
+    the build's own, so that it is loaded once. ``settle``: ``pagestamp.pages_view``'s (pages the
+    caller writes as the import would, at once)."""
     from generator.ingest.pagestamp import VIEWS_KIND, pages_view
 
     own = hashes is None
@@ -84,7 +88,7 @@ def import_inputs(config: ProjectConfig, hashes: FileHashes | None = None, check
     state = hashlib.sha256()
     hashes.fold_tree(state, config.state_file, config.root)
     views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False)
-    digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config))).encode())
+    digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config)), settle).encode())
     if own:
         hashes.save()
     return digest.hexdigest()

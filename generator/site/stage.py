@@ -28,7 +28,7 @@ from typing import Any, Callable
 from generator.outputs import check_project_places
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
-from generator.pages.folder import Pages, docs_files, read_pages
+from generator.pages.folder import Page, Pages, docs_files, read_pages
 from generator.pages.record import PaperRecord
 from generator.catalog import Catalog, build_catalog
 from generator import layout
@@ -99,6 +99,15 @@ def read_records(
     return pages.records, {page.record.slug: page.front.label for page in pages.pages if page.record}
 
 
+def known_records(prints: Fingerprints, pages: Memo) -> None:
+    """Each record the build read through ``pages`` is known by its page's bytes (``Fingerprints.known``):
+    a record is a function of its page's bytes alone, so equal bytes are an equal record."""
+    for digest, value in pages.new.values():
+        page = value[0] if isinstance(value, tuple) and value else None
+        if isinstance(page, Page) and page.record is not None:
+            prints.known(page.record, f"page\0{digest}")
+
+
 def _site_src_files(config: ProjectConfig) -> dict[str, bytes]:
     """site_src as it is, minus the paper pages (they become display pages) and the staging dir.
 
@@ -161,7 +170,13 @@ def _generate(
 
     files = _site_src_files(config)
     # index and detail pages first: a worker may still be finding related papers
-    pages = index_pages(catalog, context)
+    lists = Memo(config, "index-lists")
+
+    def keep(render: Callable[..., str], *args: Any) -> str:  # an A to Z list, kept by its entries
+        return lists.value(f"{render.__qualname__}\0{args[0]}", prints.of(render, args), lambda: render(*args))
+
+    pages = index_pages(catalog, context, keep)
+    lists.save()
     pages[layout.STATS.staged()] = stats_page(catalog)
     pages[layout.EXPLORE.staged()] = explore_page(catalog)
     pages[layout.MAP.staged()] = map_page(catalog)
@@ -440,6 +455,7 @@ def stage_docs(
     workers: list = []
     try:
         prints = Fingerprints()
+        known_records(prints, pages)
         related = _Related(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM, prints=prints)
         workers.append(related)
         map_points = _MapPoints(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM, prints=prints)

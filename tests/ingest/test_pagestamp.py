@@ -106,3 +106,72 @@ def test_a_state_row_with_a_line_separator_in_a_string_is_read_whole(tmp_path: P
     (tmp_path / ".papersite" / "last_import.jsonl").write_text(
         json.dumps({"id": "a1", "slug": "s", "fields": fields}, ensure_ascii=False) + "\n", encoding="utf-8")
     assert _state_rows(load_config(tmp_path)) == {"a1": fields}
+
+
+# ---------------------------------------------------------------- a maintainer replaces a value a reference filled
+
+
+@pytest.fixture
+def authoritative(tmp_path: Path) -> Path:
+    """One paper whose title an authoritative reference decided; the listing's title is kept as ``listed``."""
+    from tests.ingest.test_references import ABSTRACT_A, project as reference_project, with_settings
+
+    root = reference_project(tmp_path, jsonl({"title": "How Heads Specialise in Copying Transformers", "abstract": ABSTRACT_A}))
+    with_settings(root, "references:\n- file: corpus/refs/ref.jsonl\n  authority: [title]\n")
+    assert run_import(Namespace(sources=[], report=None, quiet=True), load_config(root)) == 0
+    return root
+
+
+def _retitle_to_listed(root: Path) -> Path:
+    from generator.pages.record import parse_page
+
+    (path,) = (root / PAPERS).glob("*.md")
+    record = parse_page(path.read_text(encoding="utf-8"))
+    assert "title" in record.filled_from[0].fields and record.listed["title"] != record.title
+    edit(path, title=record.listed["title"])
+    return path
+
+
+def test_a_title_edited_back_to_its_listed_value_is_written_as_the_import_would_without_importing(
+    authoritative: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import would only take "title" out of the reference's ``filled_from`` (the maintainer
+    replaced it): ``papersite build`` writes that page itself and imports nothing (it imported every
+    listing again before)."""
+    from generator.ingest import importer
+    from generator.site import build
+
+    path = _retitle_to_listed(authoritative)
+    imported = tmp_path / "imported"
+    shutil.copytree(authoritative, imported)
+    assert run_import(Namespace(sources=[], report=None, quiet=True), load_config(imported)) == 0  # what the import writes
+    expected = snapshot(imported)
+
+    def no_import(*_args, **_kwargs) -> int:
+        raise AssertionError("the build imported the listings again")
+
+    monkeypatch.setattr(importer, "run_import", no_import)
+    monkeypatch.setattr(build, "_checked_stages", lambda *args, **kwargs: 0)  # the site is not what this is about
+    args = Namespace(no_import=False, quiet=True, clean=False, engine="mkdocs", timings=None)
+    assert build.run_build(args, load_config(authoritative)) == 0
+    assert path.read_bytes() == (imported / PAPERS / path.name).read_bytes()
+    assert stamp_matches(authoritative)
+    kept = snapshot(authoritative)
+    for name in (".papersite/last_import.jsonl", *(n for n in expected if n.startswith(str(PAPERS)))):
+        assert kept[name] == expected[name], name
+
+
+def test_a_page_to_settle_is_left_to_the_import_when_a_listing_changed_too(authoritative: Path) -> None:
+    """The import's merge then differs (a new proposal): it runs, and the page is not written first."""
+    from generator.site import build
+
+    path = _retitle_to_listed(authoritative)
+    edited = path.read_bytes()
+    listing = authoritative / "corpus" / "papers.jsonl"
+    listing.write_text(listing.read_text(encoding="utf-8").replace("Copying", "Copy"), encoding="utf-8")
+    config = load_config(authoritative)
+    settle: list = []
+    imported = incremental.import_inputs(config, settle=settle)
+    assert [p for p, _ in settle] == [path]
+    build._settle_page_edits(config, True, settle, imported)
+    assert path.read_bytes() == edited

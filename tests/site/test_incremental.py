@@ -402,3 +402,24 @@ def test_every_part_the_engine_stamp_hashes_exists() -> None:
 
     for part in incremental._ENGINE_PARTS:
         assert (incremental._PACKAGE_DIR / part).exists(), part
+
+
+def test_a_listing_edit_builds_as_a_clean_build_does(tmp_path: Path) -> None:
+    """A listing retitles one paper and adds another: `papersite build` imports them, renders what
+    shows them, and ends with the site a clean build of the imported pages gives."""
+    from tests.ingest.test_importer import jsonl, paper
+
+    root = write_project(tmp_path / "site", records=[])
+    listing = root / "corpus" / "papers.jsonl"
+    listing.parent.mkdir()
+    listing.write_text(jsonl(paper("Graph Things", "graphs"), paper("Wave Things", "waves")), encoding="utf-8")
+    papersite(root, "build", "--quiet")
+    listing.write_text(jsonl(paper("Graph Things", "graphs", authors=["Ada Lovelace", "Grace Hopper"]),
+                             paper("Wave Things", "waves"), paper("Lattice Things", "lattices")), encoding="utf-8")
+    result = papersite(root, "build")
+    assert "import: no listing" not in result.stderr, result.stderr
+    incremental = site_files(root / "site")
+    clean = clean_build_of(root, tmp_path / "clean")
+    assert sorted(incremental) == sorted(clean)
+    assert [name for name in clean if incremental[name] != clean[name]] == []
+    assert "authors/grace-hopper/index.html" in incremental and "papers/lattice-things/index.html" in incremental

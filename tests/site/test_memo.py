@@ -204,3 +204,30 @@ def test_a_renderer_cannot_read_past_what_it_is_handed() -> None:
     with pytest.raises(AttributeError):
         author.coauthors[0][0].papers
     Fingerprints().of(source.render, source.args)  # values: a key
+
+
+def test_a_record_known_by_its_page_bytes_keys_work_as_its_bytes_do(tmp_path: Path) -> None:
+    """``stage.known_records``: a record read through the check cache stands for its page's bytes, so
+    its fields are not hashed; equal bytes give the key they gave, other bytes another key."""
+    from generator.pages.folder import read_pages
+    from generator.site.stage import known_records
+
+    root = write_project(tmp_path / "site")
+    config = load_config(root)
+
+    def keys() -> dict[str, str]:
+        pages = Memo(config, "records")
+        found = read_pages(config, cache=pages)
+        prints = Fingerprints()
+        known_records(prints, pages)
+        pages.save()
+        plain = Fingerprints()
+        assert all(prints.of(r) != plain.of(r) for r in found.records)  # known, not hashed field by field
+        return {record.slug: prints.of(paper_pages.paper_page, record) for record in found.records}
+
+    before = keys()
+    assert keys() == before  # read again (from the cache): the same keys
+    page = root / "site_src" / "papers" / "graph-transformers.md"
+    _edit(page, title="Graph Transformers, Revisited")
+    after = keys()
+    assert {slug for slug in before if after[slug] != before[slug]} == {"graph-transformers"}

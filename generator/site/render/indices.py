@@ -28,6 +28,13 @@ from generator.site.render.components import (
 from generator.site.render.paper_pages import SiteContext
 
 GENERATED = {"search": {"exclude": True}}
+# keep(render, *args): ``render(*args)``, or what it gave for equal arguments (the stage keeps the
+# A to Z lists so: 35k authors' links at 11,672 papers, unchanged by most edits).
+Keep = Callable[..., str]
+
+
+def fresh(render: Callable[..., str], *args: object) -> str:
+    return render(*args)
 
 
 def _front(title: str, hide_toc: bool = True) -> dict:
@@ -265,17 +272,17 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
     return pages
 
 
-def _a_to_z_index_page(title: str, here: str, named: list, intro: str) -> str:
+def _a_to_z_index_page(title: str, here: str, named: list, intro: str, keep: Keep = fresh) -> str:
     """An index page listing ``named`` (keywords or authors) A to Z with their paper counts."""
     entries = [(item.name, item.url, len(item.papers)) for item in named]
-    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", _a_to_z(here, entries, "paper")))
+    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", keep(_a_to_z, here, entries, "paper")))
 
 
 MOST_USED = 60  # keywords in the keyword index's "most used" list
 RELATED_KEYWORDS = 12  # other keywords a keyword page shows: those on most of its papers
 
 
-def keywords_index_page(catalog: Catalog) -> str:
+def keywords_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
     count = _plural(len(catalog.keywords), "keyword")
     here = layout.KEYWORDS.url()
     used = sorted(catalog.keywords, key=lambda k: (-len(k.papers), fold(k.name)))[:MOST_USED]
@@ -293,7 +300,7 @@ def keywords_index_page(catalog: Catalog) -> str:
             '<h2 id="most-used">Most used</h2>',
             f'<ol class="ps-columns ps-ranked">{most}</ol>',
             '<h2 id="a-to-z">A to Z</h2>',
-            _a_to_z(here, entries, "paper"),
+            keep(_a_to_z, here, entries, "paper"),
         ),
     )
 
@@ -374,7 +381,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     return DetailPage(here, plain_title(author.name), body)
 
 
-def authors_index_page(catalog: Catalog) -> str:
+def authors_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
     count = _plural(len(catalog.authors), "author")
     return _a_to_z_index_page(
         "Authors",
@@ -383,6 +390,7 @@ def authors_index_page(catalog: Catalog) -> str:
         f"{count}, A to Z; the number is how many papers each wrote. {_authors_known(catalog.papers)} "
         "Spellings that differ only in case, accents or spacing are one author; any other difference stays a "
         "separate page.",
+        keep,
     )
 
 
@@ -470,12 +478,12 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
     return page(_front("About", hide_toc=False), body)
 
 
-def index_pages(catalog: Catalog, context: SiteContext) -> dict[str, str]:
+def index_pages(catalog: Catalog, context: SiteContext, keep: Keep = fresh) -> dict[str, str]:
     """Every index page the engine renders one by one (author and keyword pages are separate)."""
     pages = {layout.HOME.staged(): home_page(catalog, context), layout.PAPERS.staged(): papers_page(catalog)}
     pages.update(topics_pages(catalog))
-    pages[layout.KEYWORDS.staged()] = keywords_index_page(catalog)
-    pages[layout.AUTHORS.staged()] = authors_index_page(catalog)
+    pages[layout.KEYWORDS.staged()] = keywords_index_page(catalog, keep)
+    pages[layout.AUTHORS.staged()] = authors_index_page(catalog, keep)
     pages["about.md"] = about_page(catalog, context)
     return pages
 
