@@ -75,3 +75,68 @@ def test_each_citation_opens_shows_its_text_and_copies(page_factory, site, paper
     results = header_search(page, " ".join(paper.title.split()))
     assert " ".join(paper.title.split())[:40] in results.first.inner_text()
     page.screenshot(path=str(tmp_path / f"paper-{width}.png"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_detail_pages_load_no_script_of_materials_and_still_do_what_it_did(page_factory, site, paper, width):
+    """templates/partials/ps-light.html: the generated detail pages leave out Material's script and
+    what only it reads; papersite.js does what it did there. A section page keeps it."""
+    scripted = page_factory(site, **WIDTHS[width])
+    page = scripted.page
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    scripted.goto("papers/")
+    page.wait_for_load_state("networkidle")
+    assert any("/assets/javascripts/bundle." in url for url in asked), "a section page loads Material's script"
+    for path in (f"papers/{paper.slug}/", None):  # the paper page, then its first author's
+        asked.clear()
+        if path:
+            scripted.goto(path)
+        else:
+            with page.expect_navigation():
+                page.locator(".ps-authors a").first.click()
+        page.wait_for_load_state("networkidle")
+        where = page.url
+        assert not [url for url in asked if "/assets/javascripts/" in url or url.endswith("/scope.js")], (where, asked)
+        assert not page.locator("#__drawer, [data-md-component], #__config, .md-dialog").count(), where
+        assert page.evaluate("document.documentElement.className") == "js", where  # the header search shows with it
+        assert page.locator("[data-ps-search-input]").count() == 1, where
+
+        # the header's shadow once the page is scrolled, none at the top
+        shadow = "document.querySelector('.md-header').classList.contains('md-header--shadow')"
+        assert not page.evaluate(shadow), where
+        if page.evaluate("document.documentElement.scrollHeight - innerHeight") > 200:  # (a short author page does not scroll)
+            page.evaluate("window.scrollTo(0, 200)")
+            page.wait_for_function(shadow, timeout=5_000)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_function(f"!({shadow})", timeout=5_000)
+        else:
+            assert path is None, "the paper page scrolls"
+
+        # a keyboard's focus ring on the header's links and buttons (Material's CSS draws it on ".focus-visible" only)
+        logo = page.locator(".md-header .md-header__button:visible").first  # the logo, on a phone the search button
+        logo.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        assert logo.evaluate("el => el === document.activeElement"), where
+        assert "focus-visible" in (logo.get_attribute("class") or "") and logo.evaluate("a => getComputedStyle(a).outlineStyle") != "none", where
+        page.mouse.click(5, 400)
+        assert "focus-visible" not in (logo.get_attribute("class") or ""), where
+
+    # on the paper page: folded citations open for printing and close again; a citation wider than its box is reachable by Tab
+    scripted.goto(f"papers/{paper.slug}/")
+    page.wait_for_load_state("networkidle")
+    folded = "document.querySelectorAll('.md-content details:not([open])').length"
+    page.evaluate("document.querySelectorAll('.md-content details').forEach(d => d.open = false)")
+    before = page.evaluate(folded)
+    assert before >= 1
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert page.evaluate(folded) == 0
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert page.evaluate(folded) == before
+    page.evaluate("document.querySelectorAll('.md-content details').forEach(d => d.open = true)")
+    bibtex = page.locator("#ps-bibtex")
+    assert bibtex.get_attribute("tabindex") is None, "a citation that wraps does not scroll: nothing for Tab to reach"
+    bibtex.evaluate("code => { code.style.whiteSpace = 'pre'; code.parentElement.style.width = '12rem'; }")  # now it scrolls
+    page.wait_for_function("document.getElementById('ps-bibtex').getAttribute('tabindex') === '0'", timeout=5_000)
+    assert not scripted.log.page_errors and not scripted.log.console_errors, scripted.log

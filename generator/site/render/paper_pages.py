@@ -346,11 +346,13 @@ def render_paper_page(
 ) -> str:
     """The paper's page as a Markdown page of its own, for the engine."""
     parts = paper_page(paper, catalog, related, context)
-    body = parts.body
+    body, front = parts.body, detail_front(parts)
     if paper.body.strip():
         # `papersite check` rejects what safe_body neutralises; this is for builds that skip it
         body += "\n\n" + safe_body(paper.body.strip()) + "\n"
-    return page(detail_front(parts), body)
+        # its Markdown may hold what Material's script serves (tables, tabs, code): the page keeps it
+        front["ps_markdown_body"] = True
+    return page(front, body)
 
 
 def detail_front(parts: DetailPage) -> dict:
