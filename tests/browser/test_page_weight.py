@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from site_ui import header_search
+from site_ui import citation_shown, header_search
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +41,11 @@ def test_without_scripts_every_link_and_every_citation_is_there(page_factory, si
         assert tab in links, f"the {tab} tab is not a link a reader without scripts can follow"
     for name in paper.authors:
         assert " ".join(name.split()) in links, f"no link to the author page of {name!r}"
-    for label, (selector, start) in FORMATS.items():
-        text = page.locator(selector).inner_text()
-        assert page.locator(selector).is_visible() and text.startswith(start) and title[:30] in text, (label, text[:80])
+    # BibTeX is on the page; RIS and plain text are shown by papersite.js from the citation shards
+    text = page.locator("#ps-bibtex").inner_text()
+    assert page.locator("#ps-bibtex").is_visible() and text.startswith("@") and title[:30] in text, text[:80]
+    for label in ("RIS", "Plain text"):
+        assert not page.locator(".ps-cite summary", has_text=label).is_visible(), f"{label}: an empty block without scripts"
 
     with page.expect_navigation():
         page.locator(".ps-authors a").first.click()
@@ -56,17 +58,20 @@ def test_without_scripts_every_link_and_every_citation_is_there(page_factory, si
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_each_citation_opens_shows_its_text_and_copies(page_factory, site, paper, width, tmp_path):
+def test_each_citation_opens_shows_its_text_and_copies(page_factory, site, site_project, paper, width, tmp_path):
+    from generator.config import load_config
+    from generator.site.render import cite
+
+    config = load_config(site_project)
+    venue = cite.venue_of(paper, cite.Venue.from_settings(config.venue, config.site_name))
+    written = {"BibTeX": cite.bibtex(paper, venue), "RIS": cite.ris(paper, venue), "Plain text": cite.citation_line(paper, venue)}
     scripted = page_factory(site, **WIDTHS[width])
     scripted.goto(f"papers/{paper.slug}/")
     page = scripted.page
     for label, (selector, start) in FORMATS.items():
-        block = page.locator(selector)
-        if not block.is_visible():  # folded on a phone
-            page.locator("summary", has_text=re.compile(f"^{label}$")).click()
-        block.wait_for(state="visible")
-        shown = block.inner_text()
+        shown = citation_shown(page, selector, label)
         assert shown.startswith(start) and shown.strip()
+        assert shown.strip() == written[label].strip(), f"{label}: the page shows {shown[:80]!r}, cite.py writes {written[label][:80]!r}"
         page.evaluate("navigator.clipboard.writeText('')")
         page.get_by_role("button", name=f"Copy {label}").click()
         page.wait_for_function("async () => (await navigator.clipboard.readText()).length > 0", timeout=5_000)

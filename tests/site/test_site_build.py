@@ -147,6 +147,15 @@ def test_math_is_rendered_as_mathml(real):
     assert not re.search(r"\$[^$<>]+\$", abstract)
 
 
+def _citation_row(config, slug: str) -> dict:
+    """A paper's row of the citation shards, as papersite-saved.js reads it (exports.json)."""
+    assets = config.site_dir / "assets" / "papersite"
+    schema = json.loads((assets / "exports.json").read_text(encoding="utf-8"))
+    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    rows = json.loads(gzip.decompress((config.site_dir / schema["shard_path"].format(shard=key)).read_bytes()))
+    return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)
+
+
 def test_paper_page_has_links_cite_meta_and_actions(real):
     config, catalog = real
     accepted = next(p for p in catalog.papers if (p.decision or "").startswith("Accept") and not p.title_derived)
@@ -155,14 +164,16 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     assert '<meta name="citation_title"' in html and '<meta name="citation_conference_title"' in html
     article = _article(html)
     has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
-    assert has("@inproceedings{") and has("TY  - CONF") and has('<code id="ps-bibtex">') and has('<code id="ps-text">')
+    # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js shows them from
+    assert has("@inproceedings{") and has('<code id="ps-bibtex">') and has('data-ps-cite="ris" hidden') and has('<code id="ps-text">')
+    assert "TY  - CONF" in _citation_row(config, accepted.slug)["ris"]
     assert has('class="ps-badge ps-decision ps-decision-')
     rejected_article = _article(_html(config, f"papers/{rejected.slug}"))
     assert "@misc{" in rejected_article and "@inproceedings{" not in rejected_article
     assert "Submitted to " in rejected_article and ">Rejected</span>" in rejected_article
     paper = accepted
     assert has(f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md")
-    assert has("Fix this paper") and has("/issues/new?template=correct-paper.yml&amp;title=")
+    assert has("Fix this paper") and has(f"/issues/new?template=correct-paper.yml&amp;paper_id={paper.id}")
     assert has("Search by title") or has("openreview.net/forum")
 
 
