@@ -9,8 +9,8 @@ In: the catalog and the site's venue. Out, under ``assets/papersite/``:
   ``cite.ris`` and ``cite.citation_line``: the browser joins records and shows them (a paper page's
   RIS and plain text come from here: 1.1 KB of each page at 12k papers), it never formats one.
 - ``fixes/<shard>.json.gz`` (same shards): each paper's "Fix this paper" link, pre-filled with what
-  its page says (``form.prefill_url`` without the abstract) and the abstract the browser adds while
-  the link stays within ``form.MAX_URL_BYTES``. The page links to the bare form (``form.form_url``);
+  its page says (``form.prefill_url`` without the abstract) and the abstract the browser appends
+  (where the link then stays within ``form.MAX_URL_BYTES``: ``fix_row``). The page links to the bare form (``form.form_url``);
   the script swaps in this one. On every page they were 2.3 KB (the link and a ``citation_abstract``
   tag to take the abstract from).
 - ``exports.json``: what ``papersite-saved.js`` knows of the build (``exports_schema``): the
@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from urllib.parse import quote
 
 from generator import layout
 from generator.catalog import Catalog
@@ -103,11 +104,19 @@ def citation_row(paper: PaperRecord, site_venue: cite.Venue) -> list[str]:
     return [values[name] for name in CITATION_COLUMNS]
 
 
+# What JavaScript's encodeURIComponent leaves as it is: papersite.js encodes the abstract with it.
+_URI_COMPONENT_SAFE = "-_.!~*'()"
+
+
 def fix_row(paper: PaperRecord, repo_url: str, taxonomy) -> list[str]:  # noqa: ANN001 (a Taxonomy, or None)
     """A paper's row of FIX_COLUMNS: its pre-filled correction link without the abstract, and the
-    abstract (none for a derived title, whose abstract is all the page has)."""
+    abstract papersite.js appends to it: whole, and only where the link then stays within
+    MAX_URL_BYTES (else none: an empty field changes nothing; the abstracts are most of these
+    shards' bytes). None for a derived title (the page never offered one: it had no Scholar tags)."""
     url = prefill_url(repo_url, paper, taxonomy, with_abstract=False)
     abstract = " ".join(paper.abstract.split()) if paper.abstract and not paper.title_derived else ""
+    if len(url) + len("&abstract=") + len(quote(abstract, safe=_URI_COMPONENT_SAFE)) > MAX_URL_BYTES:
+        abstract = ""
     return [paper.slug, url, abstract]
 
 
@@ -125,7 +134,6 @@ def exports_schema(shards: list[str], site_name: str) -> dict:
         "shard_path": CITATION_SHARD.format("{shard}"),
         "fix_columns": list(FIX_COLUMNS),
         "fix_path": FIX_SHARD.format("{shard}"),
-        "fix_max_bytes": MAX_URL_BYTES,
         "urls": {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()},
         "csv_header": csv_header(),
         "file_stem": file_stem(site_name),

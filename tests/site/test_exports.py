@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import re
+from urllib.parse import quote
 
 from generator import layout
 from generator.catalog import build_catalog
@@ -55,12 +56,18 @@ def test_each_paper_has_its_citations_and_its_prefilled_fix_link(tmp_path) -> No
     files = exports.citation_files(build_catalog(papers), SITE, "X", config)
     rows, fixes = _rows(files), _fixes(files)
     schema = json.loads(files[exports.EXPORTS_FILE])
-    assert schema["fix_max_bytes"] == 4000 and schema["fix_path"] == "assets/papersite/fixes/{shard}.json.gz"
+    assert schema["fix_path"] == "assets/papersite/fixes/{shard}.json.gz"
     for p in papers:
         assert rows[p.slug]["ris"] == cite.ris(p, SITE) and rows[p.slug]["text"] == cite.citation_line(p, SITE)
         assert fixes[p.slug]["url"] == prefill_url(config.repo_url, p, read_taxonomy(config), with_abstract=False)
     assert fixes["9-lives"]["abstract"] == "Line one. Line two."  # on one line, as the form takes it
     assert fixes["derived"]["abstract"] == ""  # as before: a page with a derived title had no Scholar tags to take it from
+    # an abstract the link cannot hold whole is left out (the form leaves the page's as it is)
+    long = paper(id="d" * 12, slug="long", title="Long", abstract="word " * 900)
+    assert _fixes(exports.citation_files(build_catalog([long]), SITE, "X", config))["long"]["abstract"] == ""
+    fitting = paper(id="c" * 12, slug="fitting", title="Fitting", abstract="Ünïcode & 'quotes' (*)! " * 20)
+    row = exports.fix_row(fitting, config.repo_url, read_taxonomy(config))
+    assert row[2] and len(row[1] + "&abstract=" + quote(row[2], safe="-_.!~*'()")) <= 4000
     # no repository, no form to link to: the shards are there, empty
     bare = exports.citation_files(build_catalog(papers), SITE, "X")
     assert _fixes(bare) == {} and _rows(bare) == rows

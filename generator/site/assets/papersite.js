@@ -178,8 +178,8 @@
   /* ---- "Fix this paper": the form pre-filled with what the page says ----
      The page links to the bare form (a reader without scripts still reaches it, on this paper); the
      pre-filled link is in the site's fix shards (site/exports.py, corrections/form.py), without the
-     abstract, which is added whole while the URL stays within the schema's bytes, else left out: an
-     empty field changes nothing. Put in the link's place when the reader comes near it, so that
+     abstract, which is appended whole where the shard gives it (where it fits the link's bytes; else
+     left out: an empty field changes nothing). Put in the link's place when the reader comes near it, so that
      opening it in a new tab gets it too; a click before it is in waits for it. */
   function setupFixLink() {
     var link = document.querySelector("a[data-ps-fix]");
@@ -189,11 +189,8 @@
       if (!ready) {
         var slug = link.getAttribute("data-ps-fix");
         ready = loadModules(["saved"]).then(function () { return ps.fixLink(slug); }).then(function (row) {
-          var url = row.url;
-          if (row.abstract) {
-            var whole = url + "&abstract=" + encodeURIComponent(row.abstract);
-            if (whole.length <= row.schema.fix_max_bytes) url = whole;
-          }
+          // the abstract is there only where the link stays within its bytes (exports.fix_row)
+          var url = row.abstract ? row.url + "&abstract=" + encodeURIComponent(row.abstract) : row.url;
           link.href = url;
           return url;
         });
