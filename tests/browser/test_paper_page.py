@@ -111,4 +111,16 @@ def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_
     fits = len(without + "&abstract=" + quote(flat, safe="-_.!~*'()")) <= MAX_URL_BYTES
     assert parse_qs(urlsplit(without).query) == {k: v for k, v in query.items() if k != "abstract"}
     assert query.get("abstract") == ([flat] if fits else None)
+
+    # followed from the keyboard on a fresh load, before anything pre-filled it: the form opens pre-filled
+    # (GitHub answered here by a stand-in: the test browser may not leave the local site)
+    page.route("https://github.com/**", lambda route: route.fulfill(status=200, content_type="text/html", body="<title>form</title>"))
+    page.mouse.move(0, 0)  # (not over the link when the page comes back)
+    site_page.goto(f"papers/{math_paper.slug}/")
+    link = page.get_by_role("link", name="Fix this paper", exact=True)
+    assert "paper_title=" not in link.get_attribute("href")
+    link.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url == href
     # Not followed: the test browser may not leave the local site.
