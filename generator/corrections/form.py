@@ -34,10 +34,11 @@ MAX_URL_BYTES = 4000
 # Ends an abstract the link had to shorten; ``papersite correct`` knows the mark,
 # so a reader who leaves a shortened abstract alone does not cut the page's.
 CUT_MARK = "[…]"
-# The attribute of the paper page's "Fix this paper" link that asks papersite.js to add
-# the abstract from the page's citation_abstract tag, whole, while the URL stays within
-# its value (MAX_URL_BYTES); a longer abstract is left out, and an empty field changes nothing.
-ABSTRACT_FROM_PAGE = "data-ps-abstract-max"
+# The attribute of the paper page's "Fix this paper" link (its value: the paper's slug) that asks
+# papersite.js to put the pre-filled link in its place: ``prefill_url`` without the abstract, from
+# the site's fix shards (site/exports.py), with the abstract added whole while the URL stays within
+# MAX_URL_BYTES; a longer abstract is left out, and an empty field changes nothing.
+PREFILL_FROM_SITE = "data-ps-fix"
 
 NO_RESPONSE = "_No response_"  # what GitHub writes for a field left empty
 NO_CHOICE = "None"  # what a dropdown nobody touched may read
@@ -150,10 +151,8 @@ def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None, wi
 
     A long abstract is cut at a word and ends with CUT_MARK; if even the cut does
     not fit, the longest lists are left out: an empty field changes nothing.
-    ``with_abstract=False`` leaves the abstract out (the paper page's link: the
-    abstract URL-encoded was 1.8 KB of each page, and ``papersite.js`` adds it from
-    the page's ``citation_abstract`` when the reader follows the link; see
-    ``ABSTRACT_FROM_PAGE``).
+    ``with_abstract=False`` leaves the abstract out (the paper page's link, which
+    ``papersite.js`` completes with it; see ``PREFILL_FROM_SITE``).
     """
     title = " ".join(paper.title.split())
     values: dict[str, str] = {"paper_id": paper.id, "paper_title": title}
@@ -197,6 +196,12 @@ def prefill_url(repo_url: str, paper: PaperRecord, taxonomy: Taxonomy | None, wi
     if len(url(values)) > MAX_URL_BYTES:
         values["paper_title"] = ""  # an absurd title: the form still opens, on the right paper
     return url({k: v for k, v in values.items() if v})
+
+
+def form_url(repo_url: str, paper: PaperRecord) -> str:
+    """The form for this paper with only its id filled: the link of a paper page as written (a reader
+    without scripts reaches the form on the right paper; papersite.js puts ``prefill_url``'s in its place)."""
+    return f"{repo_url}/issues/new?template={TEMPLATE_FILE}&paper_id={quote(paper.id, safe='')}"
 
 
 def _cut_to_fit(text: str, room: int) -> str:

@@ -3,10 +3,16 @@
 In: the catalog and the site's venue. Out, under ``assets/papersite/``:
 
 - ``citations/<shard>.json.gz``: every paper's row (``CITATION_COLUMNS``: its slug, title, the
-  short line lists show under it, and its BibTeX, RIS and CSV record), in shards by the slug's
-  first character, so saving three papers fetches three small files, not every citation of the
-  site (5 MB at 11,672 papers). The BibTeX and RIS are ``cite.bibtex`` and ``cite.ris``, the text
-  on the paper's own page: the browser joins records, it never formats a citation.
+  short line lists show under it, and its BibTeX, RIS, CSV record and plain-text citation), in
+  shards by the slug's first character, so saving three papers fetches three small files, not
+  every citation of the site (5 MB at 11,672 papers). The BibTeX, RIS and text are ``cite.bibtex``,
+  ``cite.ris`` and ``cite.citation_line``: the browser joins records and shows them (a paper page's
+  RIS and plain text come from here: 1.1 KB of each page at 12k papers), it never formats one.
+- ``fixes/<shard>.json.gz`` (same shards): each paper's "Fix this paper" link, pre-filled with what
+  its page says (``form.prefill_url`` without the abstract) and the abstract the browser appends
+  (where the link then stays within ``form.MAX_URL_BYTES``: ``fix_row``). The page links to the bare form (``form.form_url``);
+  the script swaps in this one. On every page they were 2.3 KB (the link and a ``citation_abstract``
+  tag to take the abstract from).
 - ``exports.json``: what ``papersite-saved.js`` knows of the build (``exports_schema``): the
   columns, the shard keys and the shards' path, the URL patterns of a paper and of the Saved page
   (from ``layout``), the CSV header and the stem of the files it downloads.
@@ -20,21 +26,26 @@ from __future__ import annotations
 import csv
 import io
 import json
+from urllib.parse import quote
 
 from generator import layout
 from generator.catalog import Catalog
 from generator.config import ProjectConfig
+from generator.corrections.form import MAX_URL_BYTES, prefill_url
 from generator.site.memo import Fingerprints, Memo
 from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord
 from generator.site.render import cite
 from generator.site.render.components import author_line
+from generator.site.render.paper_pages import read_taxonomy
 from generator.site.render.html import block, esc, page
 from generator.site.search import gzipped
 
 EXPORTS_FILE = "assets/papersite/exports.json"
 CITATION_SHARD = "assets/papersite/citations/{}.json.gz"
-CITATION_COLUMNS = ("slug", "title", "meta", "bibtex", "ris", "csv")
+CITATION_COLUMNS = ("slug", "title", "meta", "bibtex", "ris", "csv", "text")
+FIX_SHARD = "assets/papersite/fixes/{}.json.gz"
+FIX_COLUMNS = ("slug", "url", "abstract")
 # One CSV row a paper: what a spreadsheet of a reading list needs, and the citation as the page gives it.
 CSV_COLUMNS = ("title", "authors", "author_order", "venue", "year", "decision", "topic", "keywords", "url", "bibtex_key", "citation")
 EXPORTS_VERSION = 1
@@ -88,8 +99,25 @@ def citation_row(paper: PaperRecord, site_venue: cite.Venue) -> list[str]:
     values = {
         "slug": paper.slug, "title": " ".join(paper.title.split()), "meta": meta,
         "bibtex": cite.bibtex(paper, venue), "ris": cite.ris(paper, venue), "csv": csv_record(paper, venue),
+        "text": cite.citation_line(paper, venue),
     }
     return [values[name] for name in CITATION_COLUMNS]
+
+
+# What JavaScript's encodeURIComponent leaves as it is: papersite.js encodes the abstract with it.
+_URI_COMPONENT_SAFE = "-_.!~*'()"
+
+
+def fix_row(paper: PaperRecord, repo_url: str, taxonomy) -> list[str]:  # noqa: ANN001 (a Taxonomy, or None)
+    """A paper's row of FIX_COLUMNS: its pre-filled correction link without the abstract, and the
+    abstract papersite.js appends to it: whole, and only where the link then stays within
+    MAX_URL_BYTES (else none: an empty field changes nothing; the abstracts are most of these
+    shards' bytes). None for a derived title (the page never offered one: it had no Scholar tags)."""
+    url = prefill_url(repo_url, paper, taxonomy, with_abstract=False)
+    abstract = " ".join(paper.abstract.split()) if paper.abstract and not paper.title_derived else ""
+    if len(url) + len("&abstract=") + len(quote(abstract, safe=_URI_COMPONENT_SAFE)) > MAX_URL_BYTES:
+        abstract = ""
+    return [paper.slug, url, abstract]
 
 
 def file_stem(site_name: str) -> str:
@@ -104,6 +132,8 @@ def exports_schema(shards: list[str], site_name: str) -> dict:
         "columns": list(CITATION_COLUMNS),
         "shards": shards,
         "shard_path": CITATION_SHARD.format("{shard}"),
+        "fix_columns": list(FIX_COLUMNS),
+        "fix_path": FIX_SHARD.format("{shard}"),
         "urls": {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()},
         "csv_header": csv_header(),
         "file_stem": file_stem(site_name),
@@ -115,18 +145,29 @@ def _json(data: object) -> bytes:
 
 
 def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, config: ProjectConfig | None = None) -> dict[str, bytes]:
-    """The citation shards and ``exports.json`` (module docstring), rows in slug order in each shard.
-    With ``config``, a paper's row is kept from the last build while the paper and the venue are
-    as they were (``memo.py``): the three citations of every paper were 1 s a thousand papers."""
+    """The citation and fix shards and ``exports.json`` (module docstring), rows in slug order in each
+    shard (fix rows only where ``config`` names a repository). With ``config``, a paper's rows are kept
+    from the last build while the paper and what they read are as they were (``memo.py``): the three
+    citations of every paper were 1 s a thousand papers."""
     memo, prints = (Memo(config, "citations") if config else None), Fingerprints()
+    repo_url = config.repo_url if config else None
+    taxonomy = read_taxonomy(config) if repo_url else None
     rows: dict[str, list[list[str]]] = {}
+    fixes: dict[str, list[list[str]]] = {}
     for paper in sorted(catalog.papers, key=lambda p: p.slug):
         row = (memo.value(paper.slug, prints.of(paper, site_venue), lambda: citation_row(paper, site_venue)) if memo
                else citation_row(paper, site_venue))
         rows.setdefault(shard_of(paper.slug), []).append(row)
+        if repo_url:
+            # the link names the topic only where the taxonomy has it: that, not the taxonomy, is what it reads
+            known = bool(paper.topic and taxonomy and taxonomy.contains(paper.topic.area, paper.topic.subarea))
+            fix = (memo.value(f"fix {paper.slug}", prints.of(paper, repo_url, known), lambda: fix_row(paper, repo_url, taxonomy)) if memo
+                   else fix_row(paper, repo_url, taxonomy))
+            fixes.setdefault(shard_of(paper.slug), []).append(fix)
     if memo:
         memo.save()
     files = {CITATION_SHARD.format(key): gzipped(_json(rows.get(key, []))) for key in CITATION_SHARDS}
+    files.update({FIX_SHARD.format(key): gzipped(_json(fixes.get(key, []))) for key in CITATION_SHARDS})
     files[EXPORTS_FILE] = _json(exports_schema(list(CITATION_SHARDS), site_name))
     return files
 

@@ -134,3 +134,16 @@ def wait_for_search_answer(page, query: str, state: str = "full") -> None:
 def option_hrefs(page) -> list[str]:
     """The links of header search's results, in order."""
     return page.locator(SEARCH_OPTIONS).evaluate_all("options => options.map(o => o.href)")
+
+
+def citation_shown(page, selector: str, label: str) -> str:
+    """The text a reader sees in a paper page's citation block (``#ps-bibtex``, ``#ps-ris``,
+    ``#ps-text``): scrolled to, unfolded if folded (on a phone), and, for the formats papersite.js
+    fetches from the citation shards, once its text is in."""
+    block = page.locator(selector)
+    block.locator("xpath=ancestor::div[contains(@class, 'ps-cite-item')]").scroll_into_view_if_needed()
+    if not block.is_visible():
+        page.locator(".ps-cite summary", has_text=re.compile(f"^{re.escape(label)}$")).click()
+    block.wait_for(state="visible")
+    page.wait_for_function("selector => document.querySelector(selector).textContent.length > 0", arg=selector, timeout=10_000)
+    return block.inner_text()

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from site_ui import header_search
+from site_ui import citation_shown, header_search
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +41,11 @@ def test_without_scripts_every_link_and_every_citation_is_there(page_factory, si
         assert tab in links, f"the {tab} tab is not a link a reader without scripts can follow"
     for name in paper.authors:
         assert " ".join(name.split()) in links, f"no link to the author page of {name!r}"
-    for label, (selector, start) in FORMATS.items():
-        text = page.locator(selector).inner_text()
-        assert page.locator(selector).is_visible() and text.startswith(start) and title[:30] in text, (label, text[:80])
+    # BibTeX is on the page; RIS and plain text are shown by papersite.js from the citation shards
+    text = page.locator("#ps-bibtex").inner_text()
+    assert page.locator("#ps-bibtex").is_visible() and text.startswith("@") and title[:30] in text, text[:80]
+    for label in ("RIS", "Plain text"):
+        assert not page.locator(".ps-cite summary", has_text=label).is_visible(), f"{label}: an empty block without scripts"
 
     with page.expect_navigation():
         page.locator(".ps-authors a").first.click()
@@ -56,17 +58,20 @@ def test_without_scripts_every_link_and_every_citation_is_there(page_factory, si
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_each_citation_opens_shows_its_text_and_copies(page_factory, site, paper, width, tmp_path):
+def test_each_citation_opens_shows_its_text_and_copies(page_factory, site, site_project, paper, width, tmp_path):
+    from generator.config import load_config
+    from generator.site.render import cite
+
+    config = load_config(site_project)
+    venue = cite.venue_of(paper, cite.Venue.from_settings(config.venue, config.site_name))
+    written = {"BibTeX": cite.bibtex(paper, venue), "RIS": cite.ris(paper, venue), "Plain text": cite.citation_line(paper, venue)}
     scripted = page_factory(site, **WIDTHS[width])
     scripted.goto(f"papers/{paper.slug}/")
     page = scripted.page
     for label, (selector, start) in FORMATS.items():
-        block = page.locator(selector)
-        if not block.is_visible():  # folded on a phone
-            page.locator("summary", has_text=re.compile(f"^{label}$")).click()
-        block.wait_for(state="visible")
-        shown = block.inner_text()
+        shown = citation_shown(page, selector, label)
         assert shown.startswith(start) and shown.strip()
+        assert shown.strip() == written[label].strip(), f"{label}: the page shows {shown[:80]!r}, cite.py writes {written[label][:80]!r}"
         page.evaluate("navigator.clipboard.writeText('')")
         page.get_by_role("button", name=f"Copy {label}").click()
         page.wait_for_function("async () => (await navigator.clipboard.readText()).length > 0", timeout=5_000)
@@ -75,3 +80,68 @@ def test_each_citation_opens_shows_its_text_and_copies(page_factory, site, paper
     results = header_search(page, " ".join(paper.title.split()))
     assert " ".join(paper.title.split())[:40] in results.first.inner_text()
     page.screenshot(path=str(tmp_path / f"paper-{width}.png"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_detail_pages_load_no_script_of_materials_and_still_do_what_it_did(page_factory, site, paper, width):
+    """templates/partials/ps-light.html: the generated detail pages leave out Material's script and
+    what only it reads; papersite.js does what it did there. A section page keeps it."""
+    scripted = page_factory(site, **WIDTHS[width])
+    page = scripted.page
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    scripted.goto("papers/")
+    page.wait_for_load_state("networkidle")
+    assert any("/assets/javascripts/bundle." in url for url in asked), "a section page loads Material's script"
+    for path in (f"papers/{paper.slug}/", None):  # the paper page, then its first author's
+        asked.clear()
+        if path:
+            scripted.goto(path)
+        else:
+            with page.expect_navigation():
+                page.locator(".ps-authors a").first.click()
+        page.wait_for_load_state("networkidle")
+        where = page.url
+        assert not [url for url in asked if "/assets/javascripts/" in url or url.endswith("/scope.js")], (where, asked)
+        assert not page.locator("#__drawer, [data-md-component], #__config, .md-dialog").count(), where
+        assert page.evaluate("document.documentElement.className") == "js", where  # the header search shows with it
+        assert page.locator("[data-ps-search-input]").count() == 1, where
+
+        # the header's shadow once the page is scrolled, none at the top
+        shadow = "document.querySelector('.md-header').classList.contains('md-header--shadow')"
+        assert not page.evaluate(shadow), where
+        if page.evaluate("document.documentElement.scrollHeight - innerHeight") > 200:  # (a short author page does not scroll)
+            page.evaluate("window.scrollTo(0, 200)")
+            page.wait_for_function(shadow, timeout=5_000)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_function(f"!({shadow})", timeout=5_000)
+        else:
+            assert path is None, "the paper page scrolls"
+
+        # a keyboard's focus ring on the header's links and buttons (Material's CSS draws it on ".focus-visible" only)
+        logo = page.locator(".md-header .md-header__button:visible").first  # the logo, on a phone the search button
+        logo.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        assert logo.evaluate("el => el === document.activeElement"), where
+        assert "focus-visible" in (logo.get_attribute("class") or "") and logo.evaluate("a => getComputedStyle(a).outlineStyle") != "none", where
+        page.mouse.click(5, 400)
+        assert "focus-visible" not in (logo.get_attribute("class") or ""), where
+
+    # on the paper page: folded citations open for printing and close again; a citation wider than its box is reachable by Tab
+    scripted.goto(f"papers/{paper.slug}/")
+    page.wait_for_load_state("networkidle")
+    folded = "document.querySelectorAll('.md-content details:not([open])').length"
+    page.evaluate("document.querySelectorAll('.md-content details').forEach(d => d.open = false)")
+    before = page.evaluate(folded)
+    assert before >= 1
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert page.evaluate(folded) == 0
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert page.evaluate(folded) == before
+    page.evaluate("document.querySelectorAll('.md-content details').forEach(d => d.open = true)")
+    bibtex = page.locator("#ps-bibtex")
+    assert bibtex.get_attribute("tabindex") is None, "a citation that wraps does not scroll: nothing for Tab to reach"
+    bibtex.evaluate("code => { code.style.whiteSpace = 'pre'; code.parentElement.style.width = '12rem'; }")  # now it scrolls
+    page.wait_for_function("document.getElementById('ps-bibtex').getAttribute('tabindex') === '0'", timeout=5_000)
+    assert not scripted.log.page_errors and not scripted.log.console_errors, scripted.log

@@ -76,8 +76,12 @@ def test_paper_bibtex_copy_button_copies_the_citation(site_page, math_paper):
 
 
 @pytest.mark.parametrize("viewport", ["site_page", "phone_page"])
-def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_paper, site_dir):
+def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_paper, site_dir, site_project):
     from urllib.parse import parse_qs, urlsplit
+
+    from generator.config import load_config
+    from generator.corrections.form import form_url, prefill_url
+    from generator.site.render.paper_pages import read_taxonomy
 
     site_page = request.getfixturevalue(viewport)
     site_page.goto(f"papers/{math_paper.slug}/")
@@ -88,16 +92,35 @@ def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_
     box = link.bounding_box()
     width = page.viewport_size["width"]
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, f"link runs off a {width}px screen: {box}"
+    # as built: the bare form on this paper (a reader without scripts reaches it); papersite.js puts the
+    # pre-filled link in its place as the reader comes near it (the fix shards, site/exports.py)
+    built = re.search(r'<a href="([^"]+)"[^>]*>Fix this paper</a>', (site_dir / "papers" / math_paper.slug / "index.html").read_text(encoding="utf-8"))
+    assert html.unescape(built.group(1)) == form_url(load_config(site_project).repo_url, math_paper)
+    link.hover()
+    page.wait_for_function("() => document.querySelector('a[data-ps-fix]').href.includes('paper_title=')", timeout=10_000)
     href = link.get_attribute("href")
     parts = urlsplit(href)
     assert parts.netloc == "github.com" and parts.path.endswith("/issues/new"), href
     query = parse_qs(parts.query)
     assert query["template"] == ["correct-paper.yml"] and query["paper_id"] == [math_paper.id]
     assert query["paper_title"] == [" ".join(math_paper.title.split())]
-    # the built link leaves the abstract out (1.8 KB a page); the page adds it, formulas as written
-    built = re.search(r'<a href="([^"]+)"[^>]*>Fix this paper</a>', (site_dir / "papers" / math_paper.slug / "index.html").read_text(encoding="utf-8"))
-    assert "abstract=" not in built.group(1)
+    # the form as before: prefill_url's link without the abstract, and the abstract whole, formulas as written, where it fits
+    config = load_config(site_project)
+    without = prefill_url(config.repo_url, math_paper, read_taxonomy(config), with_abstract=False)
     flat = " ".join(math_paper.abstract.split())
-    fits = len(html.unescape(built.group(1)) + "&abstract=" + quote(flat, safe="-_.!~*'()")) <= MAX_URL_BYTES
+    fits = len(without + "&abstract=" + quote(flat, safe="-_.!~*'()")) <= MAX_URL_BYTES
+    assert parse_qs(urlsplit(without).query) == {k: v for k, v in query.items() if k != "abstract"}
     assert query.get("abstract") == ([flat] if fits else None)
+
+    # followed from the keyboard on a fresh load, before anything pre-filled it: the form opens pre-filled
+    # (GitHub answered here by a stand-in: the test browser may not leave the local site)
+    page.route("https://github.com/**", lambda route: route.fulfill(status=200, content_type="text/html", body="<title>form</title>"))
+    page.mouse.move(0, 0)  # (not over the link when the page comes back)
+    site_page.goto(f"papers/{math_paper.slug}/")
+    link = page.get_by_role("link", name="Fix this paper", exact=True)
+    assert "paper_title=" not in link.get_attribute("href")
+    link.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url == href
     # Not followed: the test browser may not leave the local site.

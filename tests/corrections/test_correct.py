@@ -302,12 +302,22 @@ def test_a_batch_of_forms_filled_from_the_same_page_undoes_nothing(project: Path
 # --- the whole loop, offline ------------------------------------------------------------------
 
 
-def fix_this_paper_link(page_html: str) -> str:
+def fix_this_paper_link(page_html: str, site_dir: Path) -> str:
+    """The link a reader follows: the page's, which papersite.js replaces by the pre-filled one of the
+    site's fix shards (site/exports.py), the abstract appended where the shard gives it, as the script does."""
+    import gzip
     import html
+    import json
+    from urllib.parse import quote
 
-    match = re.search(r'<a href="([^"]+)"[^>]*>Fix this paper</a>', page_html)
-    assert match, "the paper page has no 'Fix this paper' link"
-    return html.unescape(match.group(1))
+    match = re.search(r'<a href="([^"]+)"[^>]*data-ps-fix="([^"]+)"[^>]*>Fix this paper</a>', page_html)
+    assert match, "the paper page has no 'Fix this paper' link for the script to pre-fill"
+    slug = html.unescape(match.group(2))
+    schema = json.loads((site_dir / "assets" / "papersite" / "exports.json").read_text(encoding="utf-8"))
+    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    rows = json.loads(gzip.decompress((site_dir / schema["fix_path"].format(shard=key)).read_bytes()))
+    row = next(dict(zip(schema["fix_columns"], r)) for r in rows if r[schema["fix_columns"].index("slug")] == slug)
+    return row["url"] + "&abstract=" + quote(row["abstract"], safe="-_.!~*'()") if row["abstract"] else row["url"]
 
 
 @pytest.mark.slow
@@ -322,7 +332,7 @@ def test_the_whole_loop_link_form_correct_check_reimport_rebuild(tmp_path: Path,
     page_path = pages[0]
     record = read_page(page_path)
     built = (root / "site" / "papers" / record.slug / "index.html").read_text(encoding="utf-8")
-    values = form_values_from_link(fix_this_paper_link(built))
+    values = form_values_from_link(fix_this_paper_link(built, root / "site"))
     assert values["paper_id"] == record.id
 
     values["paper_title"] = "A Corrected Title for the Loop Test"
@@ -345,7 +355,7 @@ def test_the_whole_loop_link_form_correct_check_reimport_rebuild(tmp_path: Path,
     assert "set by a maintainer" in rebuilt
     assert record.title not in rebuilt
     # the link now offers the corrected values
-    assert form_values_from_link(fix_this_paper_link(rebuilt))["paper_title"] == "A Corrected Title for the Loop Test"
+    assert form_values_from_link(fix_this_paper_link(rebuilt, root / "site"))["paper_title"] == "A Corrected Title for the Loop Test"
 
 
 # --- the identity rule: a form cannot turn one paper into another -----------------------------

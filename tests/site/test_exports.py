@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import re
+from urllib.parse import quote
 
 from generator import layout
 from generator.catalog import build_catalog
@@ -27,13 +28,49 @@ def paper(**changes) -> PaperRecord:
     return base.replace(**changes)
 
 
-def _rows(files: dict[str, bytes]) -> dict[str, list]:
+def _rows(files: dict[str, bytes], path: str = "shard_path", columns: str = "columns") -> dict[str, dict]:
+    """slug -> {column: value} of a shard family, read as papersite-saved.js reads it (exports.json)."""
     schema = json.loads(files[exports.EXPORTS_FILE])
     found = {}
     for key in schema["shards"]:
-        for row in json.loads(gzip.decompress(files[schema["shard_path"].format(shard=key)])):
-            found[row[schema["columns"].index("slug")]] = dict(zip(schema["columns"], row))
+        for row in json.loads(gzip.decompress(files[schema[path].format(shard=key)])):
+            found[row[schema[columns].index("slug")]] = dict(zip(schema[columns], row))
     return found
+
+
+def _fixes(files: dict[str, bytes]) -> dict[str, dict]:
+    return _rows(files, "fix_path", "fix_columns")
+
+
+def test_each_paper_has_its_citations_and_its_prefilled_fix_link(tmp_path) -> None:
+    """The paper page's RIS and plain text, and its "Fix this paper" link as papersite.js completes it:
+    the link as the page wrote it before (form.prefill_url without the abstract) and the abstract."""
+    from generator.config import load_config
+    from generator.corrections.form import prefill_url
+    from generator.site.render.paper_pages import read_taxonomy
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path))
+    papers = [paper(), paper(id="f" * 12, slug="9-lives", title="Nine $x^2$ lives", abstract="Line one.\n  Line   two."),
+              paper(id="e" * 12, slug="derived", title="Derived", title_derived=True, abstract="Only this.")]
+    files = exports.citation_files(build_catalog(papers), SITE, "X", config)
+    rows, fixes = _rows(files), _fixes(files)
+    schema = json.loads(files[exports.EXPORTS_FILE])
+    assert schema["fix_path"] == "assets/papersite/fixes/{shard}.json.gz"
+    for p in papers:
+        assert rows[p.slug]["ris"] == cite.ris(p, SITE) and rows[p.slug]["text"] == cite.citation_line(p, SITE)
+        assert fixes[p.slug]["url"] == prefill_url(config.repo_url, p, read_taxonomy(config), with_abstract=False)
+    assert fixes["9-lives"]["abstract"] == "Line one. Line two."  # on one line, as the form takes it
+    assert fixes["derived"]["abstract"] == ""  # as before: a page with a derived title had no Scholar tags to take it from
+    # an abstract the link cannot hold whole is left out (the form leaves the page's as it is)
+    long = paper(id="d" * 12, slug="long", title="Long", abstract="word " * 900)
+    assert _fixes(exports.citation_files(build_catalog([long]), SITE, "X", config))["long"]["abstract"] == ""
+    fitting = paper(id="c" * 12, slug="fitting", title="Fitting", abstract="Ünïcode & 'quotes' (*)! " * 20)
+    row = exports.fix_row(fitting, config.repo_url, read_taxonomy(config))
+    assert row[2] and len(row[1] + "&abstract=" + quote(row[2], safe="-_.!~*'()")) <= 4000
+    # no repository, no form to link to: the shards are there, empty
+    bare = exports.citation_files(build_catalog(papers), SITE, "X")
+    assert _fixes(bare) == {} and _rows(bare) == rows
 
 
 def test_each_paper_has_the_citations_of_its_page_in_the_shard_its_slug_names() -> None:
@@ -79,14 +116,20 @@ def test_rows_kept_from_the_last_build_are_those_a_full_build_makes(tmp_path) ->
     from generator.config import load_config
     from site_fixtures import write_project
 
-    config = load_config(write_project(tmp_path))
+    config = load_config(write_project(tmp_path / "project"))
+    made = iter(range(100))
+
+    def full(papers: list) -> dict:  # a build of another project, with nothing kept yet
+        return exports.citation_files(build_catalog(papers), SITE, "X", load_config(write_project(tmp_path / f"fresh{next(made)}")))
+
     papers = [paper(), paper(id="f" * 12, slug="zeta-paper", title="Zeta")]
     first = exports.citation_files(build_catalog(papers), SITE, "X", config)
-    assert first == exports.citation_files(build_catalog(papers), SITE, "X")
+    assert first == full(papers)
     edited = [papers[0], papers[1].replace(title="Zeta, edited")]
     again = exports.citation_files(build_catalog(edited), SITE, "X", config)
-    assert again == exports.citation_files(build_catalog(edited), SITE, "X")
+    assert again == full(edited)
     assert "Zeta, edited" in _rows(again)["zeta-paper"]["bibtex"]
+    assert "Zeta%2C%20edited" in _fixes(again)["zeta-paper"]["url"]
 
 
 def test_every_shard_is_written_so_none_is_left_from_a_paper_that_left() -> None:

@@ -213,3 +213,40 @@ def test_hostile_records_stay_escaped_on_every_minified_page(tmp_path) -> None:
     paper = site / "papers" / "hostile-paper" / "index.html"
     assert " ".join(HOSTILE_TITLE.split()) in " ".join(_reading(paper.read_text(encoding="utf-8")).texts)
     assert shown >= 3  # its page, the papers index, its authors' and keywords' pages
+
+
+def _material_page(scripts: str) -> str:
+    """A page as Material writes its chrome around an article, loading ``scripts``."""
+    return (
+        '<!doctype html>\n<html class="no-js" lang="en">\n<head><title>T</title></head>\n<body dir="ltr">\n'
+        '  <input class="md-toggle" data-md-toggle="drawer" type="checkbox" id="__drawer" autocomplete="off">\n'
+        '  <input class="md-toggle" data-md-toggle="search" type="checkbox" id="__search" autocomplete="off">\n'
+        '  <label class="md-overlay" for="__drawer"></label>\n  <div data-md-component="skip">\n  </div>\n'
+        '  <div data-md-component="announce">\n  </div>\n'
+        '  <header class="md-header" data-md-component="header"><label for="__search">S</label></header>\n'
+        '  <div class="md-container" data-md-component="container"><main class="md-main" data-md-component="main">'
+        '<div class="md-content" data-md-component="content"><article class="md-content__inner md-typeset">'
+        '<p data-md-component="content">kept: the article is content</p><label for="__drawer">kept</label></article></div>'
+        '<button type="button" class="md-top md-icon" data-md-component="top" hidden>Back to top</button></main></div>\n'
+        '  <div class="md-dialog" data-md-component="dialog">\n    <div class="md-dialog__inner md-typeset"></div>\n  </div>\n'
+        f"  {scripts}\n</body>\n</html>\n"
+    )
+
+
+def test_a_page_without_materials_script_loses_what_only_the_script_reads() -> None:
+    light = minify_page(_material_page('<script src="../../assets/papersite/papersite.js"></script>'))
+    for gone in ("__drawer\"", "md-overlay", "data-md-component=skip", "data-md-component=announce", "md-dialog",
+                 "data-md-component=header", "data-md-component=container", "data-md-component=main", "data-md-component=top"):
+        assert gone not in light.replace('<label for="__drawer">kept', ""), gone
+    assert light.count("data-md-component") == 1 and '<p data-md-component="content">kept' in light  # the article's own
+    assert "id=__search" in light and "for=__search" in light  # the header search opens with it
+    assert "<header class=md-header>" in light and "<button class=\"md-top md-icon\" hidden type=button>" in light
+    assert minify_page(light) == light
+
+
+def test_a_page_with_materials_script_keeps_its_slots() -> None:
+    page = _material_page('<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>')
+    full = minify_page(page)
+    for kept in ("id=__drawer", "md-overlay", "data-md-component=skip", "md-dialog", "data-md-component=top"):
+        assert kept in full, kept
+    assert _reading(full, ends=False) == _reading(page, ends=False)

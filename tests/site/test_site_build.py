@@ -147,6 +147,27 @@ def test_math_is_rendered_as_mathml(real):
     assert not re.search(r"\$[^$<>]+\$", abstract)
 
 
+def _citation_row(config, slug: str) -> dict:
+    """A paper's row of the citation shards, as papersite-saved.js reads it (exports.json)."""
+    assets = config.site_dir / "assets" / "papersite"
+    schema = json.loads((assets / "exports.json").read_text(encoding="utf-8"))
+    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    rows = json.loads(gzip.decompress((config.site_dir / schema["shard_path"].format(shard=key)).read_bytes()))
+    return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)
+
+
+def _fix_link(config, slug: str) -> str:
+    """The pre-filled "Fix this paper" link papersite.js puts on a paper page: its fix-shard row's, and the abstract it gives."""
+    from urllib.parse import quote
+
+    assets = config.site_dir / "assets" / "papersite"
+    schema = json.loads((assets / "exports.json").read_text(encoding="utf-8"))
+    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    rows = json.loads(gzip.decompress((config.site_dir / schema["fix_path"].format(shard=key)).read_bytes()))
+    row = next(dict(zip(schema["fix_columns"], r)) for r in rows if r[schema["fix_columns"].index("slug")] == slug)
+    return row["url"] + "&abstract=" + quote(row["abstract"], safe="-_.!~*'()") if row["abstract"] else row["url"]
+
+
 def test_paper_page_has_links_cite_meta_and_actions(real):
     config, catalog = real
     accepted = next(p for p in catalog.papers if (p.decision or "").startswith("Accept") and not p.title_derived)
@@ -155,14 +176,16 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     assert '<meta name="citation_title"' in html and '<meta name="citation_conference_title"' in html
     article = _article(html)
     has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
-    assert has("@inproceedings{") and has("TY  - CONF") and has('<code id="ps-bibtex">') and has('<code id="ps-text">')
+    # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js shows them from
+    assert has("@inproceedings{") and has('<code id="ps-bibtex">') and has('data-ps-cite="ris" hidden') and has('<code id="ps-text">')
+    assert "TY  - CONF" in _citation_row(config, accepted.slug)["ris"]
     assert has('class="ps-badge ps-decision ps-decision-')
     rejected_article = _article(_html(config, f"papers/{rejected.slug}"))
     assert "@misc{" in rejected_article and "@inproceedings{" not in rejected_article
     assert "Submitted to " in rejected_article and ">Rejected</span>" in rejected_article
     paper = accepted
     assert has(f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md")
-    assert has("Fix this paper") and has("/issues/new?template=correct-paper.yml&amp;title=")
+    assert has("Fix this paper") and has(f"/issues/new?template=correct-paper.yml&amp;paper_id={paper.id}")
     assert has("Search by title") or has("openreview.net/forum")
 
 
@@ -400,6 +423,7 @@ def test_hostile_listing_text_is_shown_not_run(fixture_site):
 def test_fix_this_paper_opens_the_form_holding_the_page_values(fixture_site):
     from urllib.parse import parse_qs
 
+    from generator.corrections.form import form_url
     from generator.pages.record import read_page
 
     for slug in ("one-step-diffusion-via-shortcut-models", "hostile-paper"):
@@ -407,7 +431,9 @@ def test_fix_this_paper_opens_the_form_holding_the_page_values(fixture_site):
         links = [(tag, value) for tag, attr, value in _refs(fixture_site.site_dir / "papers" / slug / "index.html")
                  if tag == "a" and "/issues/new?" in value]
         assert len(links) == 1, links
-        url = links[0][1]  # the parser has decoded the attribute, as a browser does
+        # the page links to the bare form on the paper; papersite.js puts the pre-filled link of the fix shards in its place
+        assert links[0][1] == form_url("https://github.com/example/papers", record)  # (the parser decodes, as a browser does)
+        url = _fix_link(fixture_site, slug)
         parts = urlsplit(url)
         assert (parts.scheme, parts.netloc, parts.path) == ("https", "github.com", "/example/papers/issues/new")
         query = {key: values[0] for key, values in parse_qs(parts.query).items()}

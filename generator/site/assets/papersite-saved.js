@@ -102,27 +102,46 @@
   }
 
   var shards = new Map();
-  function shard(s, key) {
-    if (!shards.has(key)) {
-      shards.set(key, fetch(ps.href(s.shard_path.split("{shard}").join(key))).then(function (r) {
+  // ``path``: a shard family's path pattern (the citations', the fix links')
+  function shard(path, key) {
+    var url = ps.href(path.split("{shard}").join(key));
+    if (!shards.has(url)) {
+      shards.set(url, fetch(url).then(function (r) {
         if (!r.ok) throw new Error(key + ": " + r.status);
         return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).json(); // stored gzipped (exports.py)
       }));
     }
-    return shards.get(key);
+    return shards.get(url);
   }
+  // a slug's shard: its first character, else "_" (exports.shard_of)
+  function shardOf(s, slug) { return s.shards.indexOf(slug.charAt(0)) >= 0 ? slug.charAt(0) : "_"; }
   // slug -> citation row, for the papers of ``slugs`` that the site has (a slug it has not is left out)
   function rows(slugs) {
     return schema().then(function (s) {
-      // a slug's shard: its first character, else "_" (exports.shard_of)
-      var keys = Array.from(new Set(slugs.map(function (slug) { return s.shards.indexOf(slug.charAt(0)) >= 0 ? slug.charAt(0) : "_"; })));
-      return Promise.all(keys.map(function (k) { return shard(s, k); })).then(function (found) {
+      var keys = Array.from(new Set(slugs.map(function (slug) { return shardOf(s, slug); })));
+      return Promise.all(keys.map(function (k) { return shard(s.shard_path, k); })).then(function (found) {
         var bySlug = new Map();
         found.forEach(function (shardRows) { shardRows.forEach(function (row) { bySlug.set(row[s.col.slug], row); }); });
         return { schema: s, bySlug: bySlug };
       });
     });
   }
+  // One paper's row of a shard family as {column: value} (the paper page's RIS and plain text, its
+  // "Fix this paper" link: papersite.js); rejected when the site has no such paper.
+  function paperRow(slug, path, columns) {
+    return schema().then(function (s) {
+      return shard(s[path], shardOf(s, slug)).then(function (found) {
+        var names = s[columns], at = names.indexOf("slug");
+        var row = found.filter(function (r) { return r[at] === slug; })[0];
+        if (!row) throw new Error("no row for " + slug);
+        var out = { schema: s };
+        names.forEach(function (name, i) { out[name] = row[i]; });
+        return out;
+      });
+    });
+  }
+  ps.citation = function (slug) { return paperRow(slug, "shard_path", "columns"); };
+  ps.fixLink = function (slug) { return paperRow(slug, "fix_path", "fix_columns"); };
 
   /* ---- downloads ---- */
   var FORMATS = [

@@ -13,8 +13,9 @@
  * loads on first use, ps.searchCode(): when a reader focuses or opens the header search, or
  * opens Explore. Loaded with every page, it was ~45 KB of scripts and ~115 KB of lunr and its
  * worker that most readers never used.
- * It also does the small things of a page itself: copy buttons, citation blocks on phones, the
- * "Fix this paper" link, the back-to-top arrow. No build step, no request off this site. */
+ * It also does the small things of a page itself: copy buttons, citation blocks on phones and the
+ * paper's RIS and plain text (from the citation shards), the pre-filled "Fix this paper" link, the back-to-top arrow, and on pages drawn without Material's script
+ * what that script did there. No build step, no request off this site. */
 (function () {
   "use strict";
 
@@ -92,6 +93,14 @@
       if (!button) return;
       var source = document.getElementById(button.getAttribute("data-copy"));
       if (!source) return;
+      // a block filled from the citation shards is copied once its text is in
+      if (source.closest("[data-ps-cite]") && !source.textContent) {
+        loadCitation().then(function () { copy(source, button); }, function () { copy(source, button); });
+        return;
+      }
+      copy(source, button);
+    });
+    function copy(source, button) {
       var text = source.textContent;
       function done(ok) {
         button.textContent = ok ? "Copied" : "Select and copy";
@@ -108,7 +117,7 @@
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(text).then(function () { done(true); }, fallback);
       } else { fallback(); }
-    });
+    }
   }
 
   /* ---- citation blocks: collapsed on phones, where they filled the screen ---- */
@@ -118,24 +127,90 @@
     for (var i = 0; i < blocks.length; i++) blocks[i].open = false;
   }
 
-  /* ---- "Fix this paper": the pre-filled form gets the abstract from the page's own tag ----
-     The link is built without it (URL-encoded, it was 1.8 KB of every paper page); it is added
-     whole while the URL stays within the attribute's bytes (corrections/form.py), else left
-     out: an empty field changes nothing. */
+  /* ---- the paper's RIS and plain text, from the site's citation shards (site/exports.py) ----
+     Written empty and hidden (render/paper_pages.py _cite_block), shown here; their text is fetched
+     when the Cite section comes near the screen, or a block or its Copy button is first used. */
+  var citation = null;
+  function paperSlug() {
+    var save = document.querySelector(".ps-paper [data-ps-save]");
+    return save && save.getAttribute("data-ps-save");
+  }
+  function loadCitation() {
+    if (!citation) {
+      var slug = paperSlug();
+      citation = (slug ? loadModules(["saved"]).then(function () { return ps.citation(slug); }) : Promise.reject(new Error("no paper")))
+        .then(function (row) {
+          Array.prototype.forEach.call(document.querySelectorAll("[data-ps-cite]"), function (item) {
+            var code = item.querySelector("code");
+            if (code && typeof row[item.getAttribute("data-ps-cite")] === "string") code.textContent = row[item.getAttribute("data-ps-cite")];
+          });
+          return row;
+        });
+      citation.catch(function () {
+        Array.prototype.forEach.call(document.querySelectorAll("[data-ps-cite] code"), function (code) {
+          if (!code.textContent) code.textContent = "This citation could not be loaded; BibTeX above has the same facts.";
+        });
+      });
+    }
+    return citation;
+  }
+  function setupCiteFromSite() {
+    var items = document.querySelectorAll("[data-ps-cite]");
+    if (!items.length) return;
+    Array.prototype.forEach.call(items, function (item) {
+      item.hidden = false;
+      var details = item.querySelector("details");
+      if (details) details.addEventListener("toggle", function () { if (details.open) loadCitation(); });
+      item.addEventListener("pointerenter", loadCitation);
+      item.addEventListener("focusin", loadCitation);
+    });
+    var section = items[0].parentNode;
+    if (window.IntersectionObserver) {
+      var seen = new IntersectionObserver(function (entries) {
+        if (entries.some(function (e) { return e.isIntersecting; })) { seen.disconnect(); loadCitation(); }
+      }, { rootMargin: "300px" });
+      seen.observe(section);
+    } else {
+      loadCitation();
+    }
+  }
+
+  /* ---- "Fix this paper": the form pre-filled with what the page says ----
+     The page links to the bare form (a reader without scripts still reaches it, on this paper); the
+     pre-filled link is in the site's fix shards (site/exports.py, corrections/form.py), without the
+     abstract, which is appended whole where the shard gives it (where it fits the link's bytes; else
+     left out: an empty field changes nothing). Put in the link's place when the reader comes near it, so that
+     opening it in a new tab gets it too; a click before it is in waits for it. */
   function setupFixLink() {
-    var link = document.querySelector("a[data-ps-abstract-max]");
-    var tag = document.querySelector('meta[name="citation_abstract"]');
-    if (!link || !tag || !tag.content) return;
-    var abstract = tag.content.split(/\s+/).filter(Boolean).join(" ");
-    var url = link.href + "&abstract=" + encodeURIComponent(abstract);
-    if (url.length <= Number(link.getAttribute("data-ps-abstract-max"))) link.href = url;
+    var link = document.querySelector("a[data-ps-fix]");
+    if (!link) return;
+    var ready = null;
+    function prefilled() {
+      if (!ready) {
+        var slug = link.getAttribute("data-ps-fix");
+        ready = loadModules(["saved"]).then(function () { return ps.fixLink(slug); }).then(function (row) {
+          // the abstract is there only where the link stays within its bytes (exports.fix_row)
+          var url = row.abstract ? row.url + "&abstract=" + encodeURIComponent(row.abstract) : row.url;
+          link.href = url;
+          return url;
+        });
+      }
+      return ready;
+    }
+    ["pointerenter", "focus", "touchstart"].forEach(function (name) { link.addEventListener(name, function () { prefilled().catch(function () { /* the bare form stays */ }); }, { passive: true }); });
+    link.addEventListener("click", function (e) {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      var bare = link.href;
+      e.preventDefault();
+      prefilled().then(function (url) { location.href = url; }, function () { location.href = bare; });
+    });
   }
 
   /* ---- the back-to-top button's arrow on the detail pages (templates/partials/top.html) ----
-     The button is hidden until Material's script shows it, so its arrow is drawn here (it was
+     The button is hidden until a script shows it, so its arrow is drawn here (it was
      0.1 KB of each of 48k pages at 12k papers). */
   function addTopArrow() {
-    var button = document.querySelector('.md-top[data-md-component="top"]');
+    var button = document.querySelector(".md-top");
     if (!button || button.querySelector("svg")) return;
     var svgNS = "http://www.w3.org/2000/svg";
     var svg = document.createElementNS(svgNS, "svg"), use = document.createElementNS(svgNS, "use");
@@ -146,6 +221,74 @@
     button.insertBefore(svg, button.firstChild);
   }
 
+  /* ---- where Material's script is not loaded (the generated detail pages: templates/partials/ps-light.html) ----
+     What it did there, done as it did it: the page's "js" class (the header search shows with it),
+     the header's shadow once the page is scrolled, the back-to-top button while the reader scrolls
+     back up, folded blocks opened for printing, code blocks that scroll reachable by Tab, the
+     keyboard's focus ring, and the search closed when the address's #fragment changes. Its ~70 KB script and its chrome were
+     0.5 KB of each of ~48k pages at 12k papers, for these alone. */
+  var html = document.documentElement, materialRan = !html.classList.contains("no-js");
+  if (!materialRan) { html.classList.remove("no-js"); html.classList.add("js"); }
+
+  function standInForMaterial() {
+    if (materialRan) return;
+    var header = document.querySelector(".md-header"), main = document.querySelector(".md-main");
+    var top = document.querySelector(".md-top"), lastY = window.scrollY;
+    function scrolled() {
+      var y = window.scrollY;
+      // past the top of the content (as Material's main component says), the header casts its shadow
+      var active = main ? main.offsetTop - (header ? header.offsetHeight : 0) <= y : y > 0;
+      if (header) header.classList.toggle("md-header--shadow", active);
+      if (top) {
+        var hidden = !(active && y < lastY && y > 0);  // shown while scrolling back up
+        if (top.hidden !== hidden) {
+          top.hidden = hidden;
+          if (hidden) { top.setAttribute("tabindex", "-1"); if (document.activeElement === top) top.blur(); }
+          else top.removeAttribute("tabindex");
+        }
+      }
+      lastY = y;
+    }
+    if (top) {
+      top.setAttribute("tabindex", "-1");
+      top.addEventListener("click", function (e) { e.preventDefault(); window.scrollTo({ top: 0 }); });
+    }
+    window.addEventListener("scroll", scrolled, { passive: true });
+    scrolled();
+
+    var folded = [];
+    window.addEventListener("beforeprint", function () {
+      folded = Array.prototype.filter.call(document.querySelectorAll(".md-content details:not([open])"), function (d) { return (d.open = true); });
+    });
+    window.addEventListener("afterprint", function () { folded.forEach(function (d) { d.open = false; }); folded = []; });
+
+    // a code block wider than the screen scrolls, and a keyboard scrolls only what it can focus
+    var codes = document.querySelectorAll(".md-typeset pre > code");
+    if (codes.length && window.ResizeObserver) {
+      var watch = new ResizeObserver(function (entries) {
+        entries.forEach(function (entry) {
+          var code = entry.target;
+          if (code.scrollWidth > code.clientWidth || code.scrollHeight > code.clientHeight) code.setAttribute("tabindex", "0");
+          else code.removeAttribute("tabindex");
+        });
+      });
+      Array.prototype.forEach.call(codes, function (code) { watch.observe(code); });
+    }
+
+    // Material's CSS draws a keyboard's focus ring on links, summaries, code and header buttons only
+    // where its script marked the element ".focus-visible" (and takes the ring off the others)
+    document.addEventListener("focusin", function (e) {
+      var el = e.target;
+      if (el && el.matches && el.matches(":focus-visible")) el.classList.add("focus-visible");
+    });
+    document.addEventListener("focusout", function (e) { if (e.target && e.target.classList) e.target.classList.remove("focus-visible"); });
+
+    window.addEventListener("hashchange", function () {
+      var toggle = document.getElementById("__search");
+      if (toggle && toggle.checked) { toggle.checked = false; toggle.dispatchEvent(new Event("change")); }
+    });
+  }
+
   ps.ready(function () {
     // Save buttons before Explore, which adds them to its results (modules run in the order asked for)
     if (document.querySelector(".ps-papers, [data-ps-save], [data-ps-saved], [data-ps-explore]")) loadModules(["saved"]).catch(function () { /* warned */ });
@@ -153,6 +296,6 @@
     if (document.querySelector("[data-ps-list]")) loadModules(["core", "lists"]).catch(function () { /* warned */ });
     // the map's own search filter loads the search code when it is first used
     if (document.querySelector("[data-ps-map]")) loadModules(["map"]).catch(function () { /* warned */ });
-    setupCopy(); setupCite(); setupFixLink(); addTopArrow();
+    setupCiteFromSite(); setupCopy(); setupCite(); setupFixLink(); addTopArrow(); standInForMaterial();
   });
 })();

@@ -28,7 +28,7 @@ from generator.site.render.mathml import render_abstract, render_text
 from generator.pages.markup import safe_body, theme_meta
 from generator.ingest.titles import plain_text, split_sentences
 from generator.problems import PapersiteError
-from generator.corrections.form import ABSTRACT_FROM_PAGE, MAX_URL_BYTES, prefill_url
+from generator.corrections.form import PREFILL_FROM_SITE, form_url
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page", "doi": "DOI", "url": "Web page"}
 
@@ -55,11 +55,10 @@ class SiteContext:
         return f"{self.config.repo_url}/edit/{self.config.repo_branch}/{quote(self.source_of[slug])}"
 
     def issue_url(self, paper: PaperRecord) -> str | None:
-        """The "Fix this paper" issue form, pre-filled with what the page says now."""
+        """The "Fix this paper" issue form for this paper (papersite.js pre-fills it: ``form.PREFILL_FROM_SITE``)."""
         if not self.config.repo_url:
             return None
-        taxonomy = self.taxonomy[0] if self.taxonomy else read_taxonomy(self.config)
-        return prefill_url(self.config.repo_url, paper, taxonomy, with_abstract=False)
+        return form_url(self.config.repo_url, paper)
 
     def reference_url(self, name: str) -> str | None:
         """The reference catalogue of this file name in the repository, if it is there."""
@@ -197,15 +196,23 @@ def _fills_html(paper: PaperRecord, context: SiteContext) -> str:
     )
 
 
-def _cite_block(kind: str, label: str, text: str) -> str:
+def _cite_block(kind: str, label: str, text: str | None) -> str:
     """A citation format in a <details>: open as built, closed on phones by papersite.js.
 
     On a 390 px screen the RIS block took a third of the screen. papersite.js adds
     a Copy button after the <details> (it copies only with scripts: no dead button
     without them, and 0.3 KB less on each paper page), outside the <summary>: a
     control inside a control is announced as neither (axe: nested-interactive).
+    ``text`` None: the block is written empty and hidden, and papersite.js shows it
+    with the paper's text from the citation shards (``site/exports.py``: the RIS and
+    plain text were 1.1 KB of each paper page; BibTeX stays for readers without scripts).
     """
     code_id = f"ps-{kind}"
+    if text is None:
+        return (
+            f'<div class="ps-cite-item" data-ps-cite="{kind}" hidden><details class="ps-cite-details" open><summary>{label}</summary>'
+            f'<pre><code id="{code_id}"></code></pre></details></div>'
+        )
     return (
         f'<div class="ps-cite-item"><details class="ps-cite-details" open><summary>{label}</summary>'
         # newlines inside <pre> are encoded so that the raw HTML block has no blank line
@@ -281,9 +288,7 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
     if edit_url:
         actions.append(out_link(edit_url, "Edit this page"))
     if issue_url:
-        # papersite.js adds the abstract from the page's citation_abstract tag
-        adds = {ABSTRACT_FROM_PAGE: str(MAX_URL_BYTES)} if paper.abstract and cite.scholar_meta(paper, venue) else {}
-        actions.append(out_link(issue_url, "Fix this paper", adds))
+        actions.append(out_link(issue_url, "Fix this paper", {PREFILL_FROM_SITE: paper.slug}))
 
     body = block(
         '<div class="ps-paper">',
@@ -302,8 +307,8 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         '<h2 id="cite">Cite</h2>',
         '<div class="ps-cite">'
         + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, venue))
-        + _cite_block("ris", "RIS", cite.ris(paper, venue))
-        + _cite_block("text", "Plain text", cite.citation_line(paper, venue))
+        + _cite_block("ris", "RIS", None)
+        + _cite_block("text", "Plain text", None)
         + "</div>",
         '<h2 id="related">Related papers</h2>' if related else "",
         paper_list(related, here, catalog) if related else "",
@@ -346,11 +351,13 @@ def render_paper_page(
 ) -> str:
     """The paper's page as a Markdown page of its own, for the engine."""
     parts = paper_page(paper, catalog, related, context)
-    body = parts.body
+    body, front = parts.body, detail_front(parts)
     if paper.body.strip():
         # `papersite check` rejects what safe_body neutralises; this is for builds that skip it
         body += "\n\n" + safe_body(paper.body.strip()) + "\n"
-    return page(detail_front(parts), body)
+        # its Markdown may hold what Material's script serves (tables, tabs, code): the page keeps it
+        front["ps_markdown_body"] = True
+    return page(front, body)
 
 
 def detail_front(parts: DetailPage) -> dict:

@@ -172,3 +172,9 @@ def test_a_doi_link_is_cited_as_a_doi_and_a_web_page_as_the_url():
     assert got["doi"] == "10.5555/12345" and got["url"] == "https://example.org/p"
     assert "DO  - 10.5555/12345" in cite.ris(linked, ICLR).splitlines()
     assert "doi" not in fields(cite.bibtex(paper(links={"doi": "javascript:x"}), ICLR))
+
+
+def test_scholar_tags_do_not_repeat_the_abstract():
+    """The abstract is on the page; the tag was 1.3 KB of each paper page (issue 31)."""
+    names = [name for name, _ in cite.scholar_meta(paper(abstract="We show that x."), ICLR)]
+    assert names[0] == "citation_title" and "citation_abstract" not in names

@@ -68,3 +68,36 @@ def test_only_a_page_with_a_maintainers_body_needs_the_engine(setup) -> None:
     paper = catalog.papers[0]
     assert not needs_engine(paper.replace(body=""))
     assert needs_engine(paper.replace(body="## Errata\n\nTable 2 is fixed."))
+
+
+def test_a_page_with_a_maintainers_body_keeps_materials_script(setup) -> None:
+    """Its Markdown may hold tables, tabs or code that Material's script serves (templates/partials/ps-light.html)."""
+    from generator.site.render.paper_pages import render_paper_page
+
+    catalog, context = setup
+    paper = catalog.papers[0]
+    assert "ps_markdown_body" not in render_paper_page(paper.replace(body=""), catalog, [], context)
+    assert "ps_markdown_body: true" in render_paper_page(paper.replace(body="| a | b |\n|---|---|\n| 1 | 2 |"), catalog, [], context)
+
+
+def test_bibtex_is_on_the_page_and_ris_and_plain_text_come_from_the_citation_shards(setup) -> None:
+    from generator.site.render import cite
+
+    page = _page(setup, "one-step-diffusion-via-shortcut-models")
+    catalog, context = setup
+    paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models")
+    bibtex = re.search(r'<code id="ps-bibtex">(.*?)</code>', page.body).group(1)
+    assert bibtex.replace("&#10;", "\n").startswith("@") and "title = {" in bibtex
+    for kind in ("ris", "text"):  # written empty and hidden: papersite.js shows and fills them (site/exports.py)
+        assert re.search(rf'<div class="ps-cite-item" data-ps-cite="{kind}" hidden><details[^>]*><summary>[^<]+</summary><pre><code id="ps-{kind}"></code>', page.body), kind
+    assert cite.ris(paper, context.venue).splitlines()[0] not in page.body
+
+
+def test_the_fix_link_is_the_bare_form_for_this_paper_and_names_it_for_the_script(setup) -> None:
+    page = _page(setup, "one-step-diffusion-via-shortcut-models")
+    catalog, context = setup
+    paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models")
+    link = re.search(r'<a href="([^"]+)"([^>]*)>Fix this paper</a>', page.body)
+    assert link.group(1) == f"{context.config.repo_url}/issues/new?template=correct-paper.yml&amp;paper_id={paper.id}"
+    assert f'data-ps-fix="{paper.slug}"' in link.group(2)
+    assert "citation_abstract" not in page.head and "citation_title" in page.head
