@@ -7,6 +7,8 @@ variants, a paper with no topic, and hostile listing text.
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import yaml
@@ -159,3 +161,12 @@ markdown_extensions:
 plugins:
   - search
 """
+
+
+def citation_row(site: Path, slug: str) -> dict:
+    """A paper's row of a built site's citation shards, read as papersite.js reads it (exports.json):
+    the RIS and plain text a paper page shows come from here, not from its HTML."""
+    schema = json.loads((site / "assets" / "papersite" / "exports.json").read_text(encoding="utf-8"))
+    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    rows = json.loads(gzip.decompress((site / schema["shard_path"].format(shard=key)).read_bytes()))
+    return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)

@@ -15,6 +15,7 @@ import pytest
 from generator.cli import main
 from generator.corrections.form import FIELD_BY_ID, prefill_url
 from generator.pages.record import read_page
+from site_fixtures import citation_row
 
 PAPERS = [
     {"title": "Sparse Attention for Long Robot Trajectories", "authors": ["Ana Lee", "Bo Chen", "Cy Diaz"],
@@ -63,7 +64,8 @@ def test_the_listing_venue_reaches_the_page_one_line(site: Path) -> None:
 
 def test_citations_use_the_papers_own_venue_and_fall_back_to_the_sites(site: Path) -> None:
     own = _html(site, _page(site, PAPERS[0]["title"]).slug)
-    assert "booktitle = {ICML 2025}" in own and "year = {2025}" in own and "T2  - ICML 2025" in own
+    assert "booktitle = {ICML 2025}" in own and "year = {2025}" in own
+    assert "T2  - ICML 2025" in citation_row(site / "site", _page(site, PAPERS[0]["title"]).slug)["ris"]
     assert "Accept (Poster) (ICML 2025)" in re.sub(r"<[^>]+>", "", own)
     corl = _html(site, _page(site, PAPERS[1]["title"]).slug)
     assert "booktitle = {CoRL 2024}" in corl and "year = {2024}" in corl

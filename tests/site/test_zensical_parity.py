@@ -28,7 +28,7 @@ from generator.site.engines import page_urls
 from generator.site.zensical_config import ZENSICAL_TESTED_VERSION
 from generator.pages.record import PaperRecord
 from generator.site.stage import read_records
-from site_fixtures import REPO_ROOT
+from site_fixtures import REPO_ROOT, citation_row
 
 pytestmark = [
     pytest.mark.slow,
@@ -166,16 +166,6 @@ def read_paper(site: Path, slug: str) -> _PaperPage:
     return page
 
 
-def _citation(site: Path, slug: str) -> dict:
-    """A paper's row of the citation shards, as papersite-saved.js reads it (exports.json)."""
-    import json
-
-    schema = json.loads((site / "assets" / "papersite" / "exports.json").read_text(encoding="utf-8"))
-    key = slug[:1] if slug[:1] in schema["shards"] else "_"
-    rows = json.loads(gzip.decompress((site / schema["shard_path"].format(shard=key)).read_bytes()))
-    return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)
-
-
 def _has_math(record: PaperRecord, site: Path) -> bool:
     return "$" in (record.abstract or "") and read_paper(site, record.slug).math > 0
 
@@ -217,7 +207,7 @@ def test_paper_page_is_the_same_under_both_engines(built, chosen, kind):
         assert zs.value(field) == mk.value(field), f"{field} of papers/{record.slug}/ differs"
     assert zs.text["bibtex"] == mk.text["bibtex"], f"bibtex of papers/{record.slug}/ differs"  # whitespace and all
     # the RIS the page shows (papersite.js) is the citation shards' (written beside the engine)
-    ris = {engine: _citation(sites[engine], record.slug)["ris"] for engine in ENGINES}
+    ris = {engine: citation_row(sites[engine], record.slug)["ris"] for engine in ENGINES}
     assert ris["zensical"] == ris["mkdocs"], f"ris of papers/{record.slug}/ differs"
     assert zs.keywords == mk.keywords
     assert zs.math == mk.math
