@@ -115,12 +115,18 @@ def test_query_words_and_terms_are_the_indexed_ones(node_results):
     assert node_results["terms"] == [terms(t) for t in HOSTILE]
 
 
-def test_query_words_split_and_trim_every_code_point_as_python_does(node_results):
+def _differing(node_results, column: str, python, template: str) -> list:
+    """The assigned code points whose text (``template`` around the code point) Python and Node answer differently."""
     wrong = []
-    for cp, js, assigned in zip(node_results["input"]["codePoints"], node_results["wordsEach"], node_results["assigned"]):
-        text = "a" + chr(cp) + " " + chr(cp)
-        if assigned and _words(text) != js:
-            wrong.append((f"U+{cp:04X}", _words(text), js))
+    for cp, js, assigned in zip(node_results["input"]["codePoints"], node_results[column], node_results["assigned"]):
+        text = template.format(c=chr(cp))
+        if assigned and python(text) != js:
+            wrong.append((f"U+{cp:04X}", python(text), js))
+    return wrong
+
+
+def test_query_words_split_and_trim_every_code_point_as_python_does(node_results):
+    wrong = _differing(node_results, "wordsEach", _words, "a{c} {c}")
     assert not wrong[:20], f"{len(wrong)} code points split or trim differently in papersite-core.js"
 
 
@@ -131,11 +137,7 @@ def _keys(text: str) -> list:
 
 def test_the_store_tables_keys_are_what_the_browser_looks_up(node_results):
     assert node_results["keys"] == [_keys(t) for t in HOSTILE]
-    wrong = []
-    for cp, js, assigned in zip(node_results["input"]["codePoints"], node_results["keysEach"], node_results["assigned"]):
-        text = "a" + chr(cp) + "b " + chr(cp)
-        if assigned and _keys(text) != js:
-            wrong.append((f"U+{cp:04X}", _keys(text), js))
+    wrong = _differing(node_results, "keysEach", _keys, "a{c}b {c}")
     assert not wrong[:20], f"{len(wrong)} code points give other exact-title, name or typed-word keys in papersite-core.js"
 
 
