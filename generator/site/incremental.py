@@ -82,7 +82,8 @@ def import_inputs(
             continue
         digest.update(f"{field.name}\0".encode())
         for path in paths:  # one setting may name several files (references)
-            hashes.fold_tree(digest, path, config.root)
+            # the taxonomy by its bytes alone: the bundled one lies in whichever checkout of papersite runs
+            hashes.fold_tree(digest, path, path.parent if field.name == "taxonomy_file" else config.root)
     hashes.fold_tree(digest, config.root / "papersite.yml", config.root)
     hashes.fold_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)
     state = hashlib.sha256()

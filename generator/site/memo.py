@@ -213,6 +213,17 @@ class Fingerprints:
         records' fields are not hashed again on every build to find the few pages that changed."""
         self._done[id(obj)] = (obj, (_digest_of, (f"known\0{digest}",)))
 
+    def known_settings(self, config: ProjectConfig) -> None:
+        """Stand the settings for ``config`` in keys with the taxonomy file as its bytes, not its path: the
+        bundled taxonomy lies inside whichever checkout of papersite runs (a project whose ``generator`` is
+        a link to it, another worktree), and a page must not be rendered again for where the code is."""
+        try:
+            taxonomy = content_hash(config.taxonomy_file.read_bytes())
+        except OSError:
+            taxonomy = "missing"
+        values = [taxonomy if f.name == "taxonomy_file" else getattr(config, f.name) for f in dataclasses.fields(config) if f.compare]
+        self.known(config, self.of(type(config).__qualname__, *values))
+
     def reduce(self, obj: Any) -> tuple:
         """What pickle writes for the dataclass ``obj``: its digest."""
         kept = self._done.get(id(obj))

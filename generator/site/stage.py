@@ -166,6 +166,7 @@ def _generate(
     # the taxonomy read once for all pages (SiteContext.for_paper)
     context = SiteContext(config, Venue.from_settings(config.venue, config.site_name), source_of, (read_taxonomy(config),))
     prints = prints or Fingerprints()
+    prints.known_settings(config)  # the taxonomy by its bytes: the pages' context holds the settings
     by_slug = {p.slug: p for p in catalog.papers}
 
     files = _site_src_files(config)

@@ -423,3 +423,31 @@ def test_a_listing_edit_builds_as_a_clean_build_does(tmp_path: Path) -> None:
     assert sorted(incremental) == sorted(clean)
     assert [name for name in clean if incremental[name] != clean[name]] == []
     assert "authors/grace-hopper/index.html" in incremental and "papers/lattice-things/index.html" in incremental
+
+
+def test_another_checkout_of_the_same_code_builds_nothing_again(tmp_path: Path) -> None:
+    """``python -m generator.cli`` from a folder whose ``generator`` is a link to this code (how the
+    benchmark projects run a worktree) finds the bundled taxonomy at another path: the import's stamp
+    and each page's key hold the taxonomy's bytes, not its path, so nothing is imported or rendered again."""
+    import generator
+
+    root = _skeleton(tmp_path)
+    papersite(root, "build")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "generator").symlink_to(Path(generator.__file__).resolve().parent, target_is_directory=True)
+
+    def build_from_checkout() -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(
+            [sys.executable, "-m", "generator.cli", "--project", str(root), "build"],
+            capture_output=True, text=True, timeout=600, cwd=checkout,
+        )
+        assert result.returncode == 0, result.stderr
+        return result
+
+    assert NOTHING in build_from_checkout().stderr
+    page = sorted((root / PAPERS).glob("*.md"))[0]
+    edit_front_matter(page, lambda data: data.update(title="A Title Only This Test Gives"))
+    edited = build_from_checkout()
+    assert SKIPPED in edited.stderr, edited.stderr
+    assert int(PAPER_PAGES_RENDERED.search(edited.stderr).group(1)) < len(list((root / PAPERS).glob("*.md"))), edited.stderr
