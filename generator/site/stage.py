@@ -173,8 +173,8 @@ def _generate(
     # index and detail pages first: a worker may still be finding related papers
     lists = Memo(config, "index-lists")
 
-    def keep(render: Callable[..., str], *args: Any) -> str:  # an A to Z list, kept by its entries
-        return lists.value(f"{render.__qualname__}\0{args[0]}", prints.of(render, args), lambda: render(*args))
+    def keep(label: str, render: Callable[..., str], *args: Any) -> str:  # an A to Z list or a list's row, kept by what it shows
+        return lists.value(f"{render.__qualname__}\0{label}", prints.of(render, args), lambda: render(*args))
 
     pages = index_pages(catalog, context, keep)
     lists.save()

@@ -8,7 +8,6 @@ so an edit to a paper page shows up in every index after the next build.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -21,22 +20,12 @@ from generator.text import fold
 from generator.site.render.views import Views
 from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
-    DETAIL_TEMPLATE, author_line, crumbs, decision_filter, decision_key, explore_link, first_author_key, is_uncertain, item_text,
-    list_controls, paper_list,
-    paper_venue,
+    DETAIL_TEMPLATE, Keep, author_line, crumbs, decision_filter, decision_key, explore_link, first_author_key, is_uncertain, item_text,
+    fresh, list_controls, paper_list, paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
 
 GENERATED = {"search": {"exclude": True}}
-# keep(render, *args): ``render(*args)``, or what it gave for equal arguments (the stage keeps the
-# A to Z lists so: 35k authors' links at 11,672 papers, unchanged by most edits).
-Keep = Callable[..., str]
-
-
-def fresh(render: Callable[..., str], *args: object) -> str:
-    return render(*args)
-
-
 def _front(title: str, hide_toc: bool = True) -> dict:
     return {"title": plain_title(title), **({"hide": ["toc"]} if hide_toc else {}), **GENERATED}
 
@@ -143,7 +132,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
     return page({"title": plain_title(name), "hide": ["toc"], **GENERATED}, body)
 
 
-def papers_page(catalog: Catalog) -> str:
+def papers_page(catalog: Catalog, keep: Keep = fresh) -> str:
     here = layout.PAPERS.url()
     options = "".join(f'<option value="{esc(a.name)}">{esc(a.name)}</option>' for a in catalog.areas)
     decision_select = decision_filter(catalog.papers)
@@ -152,26 +141,8 @@ def papers_page(catalog: Catalog) -> str:
     if len(venues) > 1:  # one venue, or none of the papers' own, is the project's: nothing to choose
         choices = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in venues)
         venue_select = f'<label>Venue <select data-ps-venue><option value="">All venues</option>{choices}</select></label>'
-    rows = []
-    for paper in catalog.papers:
-        decision = read_decision(paper.decision)
-        venue = f' data-venue="{esc(paper_venue(paper))}"' if venue_select else ""
-        area = paper.topic.area if paper.topic else NO_TOPIC
-        sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
-        first = first_author_key(paper)
-        text = item_text(paper)
-        rows.append(
-            f'<li data-area="{esc(area)}" data-decision="{esc(decision_key(paper))}" '
-            f'data-first="{esc(first)}" data-text="{esc(text)}"{venue}>'
-            f"{link(layout.relative(here, layout.paper_url(paper.slug)), paper.title)}"
-            + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
-            + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
-            + '<br><span class="ps-meta">'
-            + " <span class=ps-sep>·</span> ".join(
-                ([esc(author_line(paper))] if paper.authors else []) + [esc(topic_label(area, sub))]
-            )
-            + "</span></li>"
-        )
+    with_venue = bool(venue_select)
+    rows = [keep(f"{paper.slug}\0{with_venue:d}", _papers_row, paper, here, with_venue) for paper in catalog.papers]
     controls = (
         '<div class="ps-controls" data-ps-list="ps-all-papers">'
         '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
@@ -195,6 +166,28 @@ def papers_page(catalog: Catalog) -> str:
     return page(_front("All papers"), body)
 
 
+def _papers_row(paper: PaperRecord, here: str, with_venue: bool) -> str:
+    """A paper's row of All papers: what its filters and sorts read, its link, badges and authors."""
+    decision = read_decision(paper.decision)
+    venue = f' data-venue="{esc(paper_venue(paper))}"' if with_venue else ""
+    area = paper.topic.area if paper.topic else NO_TOPIC
+    sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
+    first = first_author_key(paper)
+    text = item_text(paper)
+    return (
+        f'<li data-area="{esc(area)}" data-decision="{esc(decision_key(paper))}" '
+        f'data-first="{esc(first)}" data-text="{esc(text)}"{venue}>'
+        f"{link(layout.relative(here, layout.paper_url(paper.slug)), paper.title)}"
+        + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
+        + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
+        + '<br><span class="ps-meta">'
+        + " <span class=ps-sep>·</span> ".join(
+            ([esc(author_line(paper))] if paper.authors else []) + [esc(topic_label(area, sub))]
+        )
+        + "</span></li>"
+    )
+
+
 def _guesses_note(papers: list[PaperRecord]) -> str:
     """How many of a topic's papers are there by the model's guess (marked in the list)."""
     guessed = [p for p in papers if p.topic and p.topic.source == "inferred"]
@@ -209,7 +202,7 @@ def _guesses_note(papers: list[PaperRecord]) -> str:
     )
 
 
-def topics_pages(catalog: Catalog) -> dict[str, str]:
+def topics_pages(catalog: Catalog, keep: Keep = fresh) -> dict[str, str]:
     pages: dict[str, str] = {}
     here = layout.TOPICS.url()
     sections = []
@@ -253,7 +246,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                 f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
                 f'<h2 id="area-only">{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
                 list_controls(only, here, "ps-list", None if subs else {"topic": area.slug}) if only else "",
-                paper_list(only, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list") if only else "",
+                paper_list(only, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list", keep=keep) if only else "",
             ),
         )
         for sub in area.subareas:
@@ -266,7 +259,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
                     f"<p>{_plural(len(sub.papers), 'paper')} in {link(layout.relative(here, area.url), area.name)} › {esc(sub.name)}."
                     f"{_guesses_note(sub.papers)}</p>",
                     list_controls(sub.papers, here, "ps-list", {"topic": f"{area.slug}/{sub.slug}"}),
-                    paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list"),
+                    paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list", keep=keep),
                 ),
             )
     return pages
@@ -275,7 +268,7 @@ def topics_pages(catalog: Catalog) -> dict[str, str]:
 def _a_to_z_index_page(title: str, here: str, named: list, intro: str, keep: Keep = fresh) -> str:
     """An index page listing ``named`` (keywords or authors) A to Z with their paper counts."""
     entries = [(item.name, item.url, len(item.papers)) for item in named]
-    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", keep(_a_to_z, here, entries, "paper")))
+    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", keep(here, _a_to_z, here, entries, "paper")))
 
 
 MOST_USED = 60  # keywords in the keyword index's "most used" list
@@ -300,7 +293,7 @@ def keywords_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
             '<h2 id="most-used">Most used</h2>',
             f'<ol class="ps-columns ps-ranked">{most}</ol>',
             '<h2 id="a-to-z">A to Z</h2>',
-            keep(_a_to_z, here, entries, "paper"),
+            keep(here, _a_to_z, here, entries, "paper"),
         ),
     )
 
@@ -480,8 +473,8 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
 
 def index_pages(catalog: Catalog, context: SiteContext, keep: Keep = fresh) -> dict[str, str]:
     """Every index page the engine renders one by one (author and keyword pages are separate)."""
-    pages = {layout.HOME.staged(): home_page(catalog, context), layout.PAPERS.staged(): papers_page(catalog)}
-    pages.update(topics_pages(catalog))
+    pages = {layout.HOME.staged(): home_page(catalog, context), layout.PAPERS.staged(): papers_page(catalog, keep)}
+    pages.update(topics_pages(catalog, keep))
     pages[layout.KEYWORDS.staged()] = keywords_index_page(catalog, keep)
     pages[layout.AUTHORS.staged()] = authors_index_page(catalog, keep)
     pages["about.md"] = about_page(catalog, context)
