@@ -24,7 +24,7 @@ from pathlib import Path
 
 from generator.config import ProjectConfig
 from generator.inputs import lies_inside
-from generator.site.memo import Memo
+from generator.site.memo import PAGE_SHARDS, Memo
 
 KIND = "files"
 RACY_NS = 2_000_000_000  # a file modified this close to the save is hashed again next time
@@ -35,7 +35,7 @@ class FileHashes:
     """The hash of each file by its stat, kept between builds (``memo.py``: path -> (stat, hash))."""
 
     def __init__(self, config: ProjectConfig) -> None:
-        self.memo = Memo(config, KIND, versioned=False)  # a file's hash does not depend on papersite's code
+        self.memo = Memo(config, KIND, versioned=False, shards=PAGE_SHARDS)  # a file's hash does not depend on papersite's code
         self.read = 0  # files whose bytes were read (tests count them)
 
     def file_hash(self, path: Path | str, stat: os.stat_result | None = None) -> str:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from generator.config import ProjectConfig
 from generator.site.filehashes import FileHashes
-from generator.site.memo import Memo
+from generator.site.memo import PAGE_SHARDS, Memo
 
 STAMPS = "stamps"  # memo.py's kind: stamp name -> its value
 IMPORT_STAMP = "import"
@@ -88,7 +88,7 @@ def import_inputs(
     hashes.fold_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)
     state = hashlib.sha256()
     hashes.fold_tree(state, config.state_file, config.root)
-    views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False)
+    views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False, shards=PAGE_SHARDS)
     digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config)), settle).encode())
     if own:
         hashes.save()

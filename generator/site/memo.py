@@ -35,6 +35,7 @@ import mmap
 import os
 import pickle
 import shutil
+import zlib
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from enum import Enum
@@ -74,8 +75,12 @@ def forget_all(config: ProjectConfig) -> None:
     """Forget everything kept (``papersite build --clean``); the stamps stay (``incremental.py``)."""
     if memo_dir(config).is_symlink():
         return  # none of ours: the build refuses it (outputs.check_project_places)
-    for path in memo_dir(config).glob("*.pickle"):
-        if path.stem not in KEPT_BY_CLEAN:
+    for path in memo_dir(config).glob("*"):
+        if path.name.removesuffix(".pickle") in KEPT_BY_CLEAN:
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.suffix == ".pickle":
             path.unlink(missing_ok=True)
 
 
@@ -96,21 +101,53 @@ class Memo:
     ``scope``: anything every value of the kind depends on beside its own key and digest
     (the taxonomy for the page checks, the site dir for the filled pages): another scope
     starts empty. ``versioned=False``: the values do not depend on papersite's code (file hashes).
+
+    ``shards``: a kind with an entry per page (11,672 pages' checks are 35 MB) is kept in that many
+    files, ``build/memo/<kind>/<n>.pickle`` by a hash of the key, and a build writes only the files
+    whose entries changed: an edit of one page saves one of them, not the whole kind. ``forget``
+    then marks the folder ``incomplete`` until the next ``save``, rather than removing it.
     """
 
-    def __init__(self, config: ProjectConfig, kind: str, scope: str = "", versioned: bool = True) -> None:
-        self.path = memo_dir(config) / f"{kind}.pickle"
+    def __init__(self, config: ProjectConfig, kind: str, scope: str = "", versioned: bool = True, shards: int = 1) -> None:
+        self.shards = shards
+        self.path = memo_dir(config) / (f"{kind}.pickle" if shards == 1 else kind)
         self.scope = f"{code_version() if versioned else ''}\0{scope}"
         self.old: dict[str, tuple[str, Any]] = {}
         self.new: dict[str, tuple[str, Any]] = {}
         self.changed = True  # until the file is read as it was saved
+        self._sizes: dict[int, int] = {}  # shard -> how many entries its file holds
+        self._dirty: set[int] = set()  # shards whose file could not be read
+        if shards == 1:
+            entries = self._read(self.path)
+            if entries is not None:
+                self.old, self.changed = entries, False
+            return
+        self._dirty = set(range(shards))
+        if self.path.is_symlink() or not self.path.is_dir() or (self.path / INCOMPLETE).exists():
+            return
+        for number in range(shards):
+            entries = self._read(self._shard_path(number))
+            if entries is not None:
+                self.old.update(entries)
+                self._sizes[number] = len(entries)
+                self._dirty.discard(number)
+        self.changed = bool(self._dirty)
+
+    def _read(self, path: Path) -> dict | None:
         try:
-            with self.path.open("rb") as handle:
+            with path.open("rb") as handle:
                 form, scope, entries = pickle.load(handle)
             if form == FORMAT and scope == self.scope and isinstance(entries, dict):
-                self.old, self.changed = entries, False
+                return entries
         except Exception:  # noqa: BLE001 - whatever the file holds, a cache that cannot be read is empty
             pass
+        return None
+
+    def _shard_path(self, number: int) -> Path:
+        return self.path / f"{number}.pickle"
+
+    def _shard_of(self, key: str) -> int:
+        return zlib.crc32(key.encode("utf-8", "surrogatepass")) % self.shards
 
     def get(self, key: str, digest: str) -> Any:
         """The value kept for ``key`` if it was made from inputs hashing to ``digest``; else None."""
@@ -144,18 +181,58 @@ class Memo:
 
     def forget(self) -> None:
         """Before rewriting what the entries describe: a step that fails half-way leaves nothing to trust."""
-        self.path.unlink(missing_ok=True)
+        if self.shards == 1:
+            self.path.unlink(missing_ok=True)
+            return
+        if self.path.is_symlink() or self.path.is_file():
+            self.path.unlink()
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / INCOMPLETE).touch()
 
     def save(self) -> None:
         """Keep the entries used or made by this build (those of deleted pages drop out)."""
+        if self.shards > 1:
+            self._save_shards()
+            return
         if not self.changed and self.new.keys() == self.old.keys():
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        with tmp.open("wb") as handle:
-            pickle.dump((FORMAT, self.scope, self.new), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, self.path)
+        self._write(self.path, self.new)
         self.old, self.changed = dict(self.new), False  # a later reader in this build finds them
+
+    def _save_shards(self) -> None:
+        """Write the shards holding an entry that is not the one read from their file, or fewer entries
+        than it (an entry kept is the very object read: ``get``, or a caller that copies it)."""
+        parts: list[dict[str, tuple[str, Any]]] = [{} for _ in range(self.shards)]
+        dirty, old, shard_of = set(self._dirty), self.old, self._shard_of
+        for key, entry in self.new.items():
+            number = shard_of(key)
+            parts[number][key] = entry
+            if old.get(key) is not entry:
+                dirty.add(number)
+        dirty.update(n for n, part in enumerate(parts) if len(part) != self._sizes.get(n))
+        incomplete = self.path / INCOMPLETE
+        if not dirty and not incomplete.exists():
+            return
+        if self.path.is_symlink() or self.path.is_file():
+            self.path.unlink()
+        self.path.mkdir(parents=True, exist_ok=True)
+        for number in sorted(dirty):
+            self._write(self._shard_path(number), parts[number])
+            self._sizes[number] = len(parts[number])
+        incomplete.unlink(missing_ok=True)
+        self.path.with_name(f"{self.path.name}.pickle").unlink(missing_ok=True)  # the kind in one file, before
+        self.old, self.changed, self._dirty = dict(self.new), False, set()
+
+    def _write(self, path: Path, entries: dict) -> None:
+        tmp = path.with_suffix(".tmp")
+        with tmp.open("wb") as handle:
+            pickle.dump((FORMAT, self.scope, entries), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+
+
+INCOMPLETE = "incomplete"  # in a sharded kind's folder: a step rewriting what it describes has not finished
+PAGE_SHARDS = 32  # files of a kind with an entry per page (Memo's shards)
 
 
 KEPT_BY_CLEAN = ("stamps", "files", "page-views", "filled")  # the stamps decide what they are worth; filled: what site/ holds
@@ -397,7 +474,7 @@ class CheckedPages(Memo):
             taxonomy = content_hash(config.taxonomy_file.read_bytes())
         except OSError:
             taxonomy = "missing"
-        super().__init__(config, "checked", scope=f"{config.root}\0{taxonomy}")
+        super().__init__(config, "checked", scope=f"{config.root}\0{taxonomy}", shards=PAGE_SHARDS)
 
     def site_urls(self, inputs: str, compute: Callable[[], Any]) -> Any:
         """The site's index and detail page URLs, kept for the names the pages give (check._site_index)."""

@@ -283,13 +283,13 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
     that is still on disk is not filled again, and a page no longer staged is removed.
     An incremental build writes a handful of files and ends with the site a clean build gives.
     """
-    from generator.site.memo import Memo
+    from generator.site.memo import PAGE_SHARDS, Memo
 
     site_dir = Path(site_dir)
     written = 0
     filled: dict[str, list[str]] = {}
     # keyed on what each page is made of (its shell and row), not on the code; another site dir: nothing known
-    memo = Memo(config, FILLED, scope=str(site_dir.resolve()), versioned=False)
+    memo = Memo(config, FILLED, scope=str(site_dir.resolve()), versioned=False, shards=PAGE_SHARDS)
     before = memo.old
     now = memo.new
     memo.forget()  # until this step completes

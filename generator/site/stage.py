@@ -34,7 +34,7 @@ from generator.catalog import Catalog, build_catalog
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
-from generator.site.memo import Fingerprints, KnownSlugs, Memo, remove_old_formats, write_rows
+from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, remove_old_formats, write_rows
 from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
 from generator.site.render.views import Views
 from generator.workers import Forked, Threaded, can_fork
@@ -91,7 +91,7 @@ def read_records(
     A page whose bytes are those the last build read is not parsed again (``memo.py``);
     ``cache``: the one the build's check read the pages through (they are not parsed twice).
     ``save=False``: the caller saves ``cache``. ``read``: the pages as the build's check read them."""
-    cache = cache or Memo(config, "records")
+    cache = cache or Memo(config, "records", shards=PAGE_SHARDS)
     pages = read if read is not None else read_pages(config, cache=cache)
     pages.raise_errors()
     if save:
@@ -171,7 +171,7 @@ def _generate(
 
     files = _site_src_files(config)
     # index and detail pages first: a worker may still be finding related papers
-    lists = Memo(config, "index-lists")
+    lists = Memo(config, "index-lists", shards=PAGE_SHARDS)
 
     def keep(label: str, render: Callable[..., str], *args: Any) -> str:  # an A to Z list or a list's row, kept by what it shows
         return lists.value(f"{render.__qualname__}\0{label}", prints.of(render, args), lambda: render(*args))
@@ -451,7 +451,7 @@ def stage_docs(
     # (a `mkdocs serve` may be staging): that build's site is no base for a dirty one.
     clear_stamp(config, ENGINE_STAMP)
     remove_old_formats(config)
-    pages = pages or Memo(config, "records")
+    pages = pages or Memo(config, "records", shards=PAGE_SHARDS)
     records, source_of = read_records(config, pages, save=False, read=checked)
     workers: list = []
     try:
