@@ -24,10 +24,9 @@ from pathlib import Path
 
 from generator.config import ProjectConfig
 from generator.inputs import lies_inside
-from generator.site.memo import PAGE_SHARDS, Memo
+from generator.site.memo import PAGE_SHARDS, RACY_NS, Memo
 
 KIND = "files"
-RACY_NS = 2_000_000_000  # a file modified this close to the save is hashed again next time
 _NO_STAT = (-1, -1, -1)
 
 

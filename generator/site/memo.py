@@ -35,6 +35,7 @@ import mmap
 import os
 import pickle
 import shutil
+import time
 import zlib
 from collections.abc import Callable, Iterable
 from contextlib import suppress
@@ -464,6 +465,9 @@ class _mapped:
 
 
 SITE_URLS = "\0site urls"  # a key no page label can be
+STAT = "\0stat\0"  # before a page's label: the stat it had when read, and the digest of its bytes then
+# A file modified this close to when it was hashed may change again without its stat changing ("racy git")
+RACY_NS = 2_000_000_000
 
 
 class CheckedPages(Memo):
@@ -475,6 +479,29 @@ class CheckedPages(Memo):
         except OSError:
             taxonomy = "missing"
         super().__init__(config, "checked", scope=f"{config.root}\0{taxonomy}", shards=PAGE_SHARDS)
+
+    def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any:
+        """``Memo.page``, but a page whose stat is the one it had when it was last read is not read again
+        (11,672 files at every build): its digest is the one kept with that stat. The stamps' file hashes
+        follow the same rule (``filehashes.py``); a file changed within ``RACY_NS`` of its reading keeps no stat."""
+        try:
+            seen = os.stat(path)
+        except OSError:
+            return compute(None)  # it says what is wrong with the file
+        stat_key, stamp = f"{STAT}{label}", f"{seen.st_size} {seen.st_mtime_ns} {seen.st_ino}"
+        known = self.get(stat_key, stamp)
+        entry = self.new.get(label) or self.old.get(label)
+        if isinstance(known, str) and isinstance(entry, tuple) and len(entry) == 2 and entry[0] == known:
+            self.new[label] = entry
+            return entry[1]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return compute(None)
+        digest = content_hash(data)
+        if time.time_ns() - seen.st_mtime_ns > RACY_NS:
+            self.put(stat_key, stamp, digest)
+        return self.value(label, digest, lambda: compute(data))
 
     def site_urls(self, inputs: str, compute: Callable[[], Any]) -> Any:
         """The site's index and detail page URLs, kept for the names the pages give (check._site_index)."""
