@@ -4,7 +4,9 @@ In: papers. Out: for each paper slug, up to k other slugs, most similar first.
 TF-IDF vectors are compared through a pruned posting list: each term keeps only
 its ``POSTINGS`` highest-weighted papers, so the work grows with papers x terms
 per paper x POSTINGS instead of with all pairs. Ties are broken by slug so the
-result never depends on input order.
+result never depends on input order. The vectors are made from each text's term
+counts (``termcounts.py``), which a build keeps for the next: an edit tokenises
+only the papers it changed, and gives the lists a clean build gives.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from generator.pages.record import PaperRecord
 if TYPE_CHECKING:
     from scipy import sparse
 
+    from generator.site.termcounts import TermCounts
+
 POSTINGS = 200  # papers kept per term: above a few thousand papers this bounds the work
 CHUNK = 512
+MAX_DF = 0.5  # a term in more than half the papers says nothing of what two of them share
 
 
 def _text(paper: PaperRecord) -> str:
@@ -71,26 +76,33 @@ def related_papers(papers: list[PaperRecord], k: int = 5) -> dict[str, list[str]
 
 def related_of_texts(texts: list[tuple[str, str]], k: int = 5) -> dict[str, list[str]]:
     """``related_papers`` of (slug, text) pairs in slug order (``related_texts``)."""
-    # Imported here: scikit-learn takes a second to load, which a build that reuses
-    # the last related lists does not pay.
-    import numpy as np
-    from scipy import sparse
-    from sklearn.feature_extraction.text import TfidfVectorizer
+    return related_and_counts(texts, None, k)[0]
 
-    ordered = texts
-    slugs = [slug for slug, _ in ordered]
+
+def related_and_counts(
+    texts: list[tuple[str, str]], kept: "TermCounts | None", k: int = 5
+) -> tuple[dict[str, list[str]], "TermCounts"]:
+    """``related_of_texts``, with the texts' counts: ``kept`` (the last build's) spares the texts it counted."""
+    from generator.site.termcounts import counted
+
+    counts = counted([text for _, text in texts], kept)
+    return related_of_counts([slug for slug, _ in texts], counts, k), counts
+
+
+def related_of_counts(slugs: list[str], counts: "TermCounts", k: int = 5) -> dict[str, list[str]]:
+    """The related lists of papers ``slugs`` (slug order) whose texts were counted into ``counts``."""
+    import numpy as np
+
+    from generator.site.termcounts import tfidf
+
     result: dict[str, list[str]] = {slug: [] for slug in slugs}
-    if len(ordered) < 2:
+    if len(slugs) < 2:
         return result
-    try:
-        vectors = TfidfVectorizer(
-            stop_words="english", sublinear_tf=True, max_df=0.5, min_df=1, dtype=np.float64
-        ).fit_transform([text for _, text in ordered])
-    except ValueError:  # every text empty or stop words only
+    vectors = tfidf(counts, MAX_DF)
+    if vectors is None:  # every text empty or stop words only
         return result
-    vectors = sparse.csr_matrix(vectors)
-    targets = _prune_postings(vectors, POSTINGS).T.tocsc() if len(ordered) > POSTINGS else vectors.T.tocsc()
-    for start in range(0, len(ordered), CHUNK):
+    targets = _prune_postings(vectors, POSTINGS).T.tocsc() if len(slugs) > POSTINGS else vectors.T.tocsc()
+    for start in range(0, len(slugs), CHUNK):
         # Stay sparse: each row holds only the papers that share a kept posting
         # with it, so the work grows with the papers, not with their square.
         scores = (vectors[start : start + CHUNK] @ targets).tocsr()
