@@ -354,29 +354,45 @@ RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 class _KeptWork:
     """Work on texts that a build keeps in the memo: the last build's result while the texts have the
-    same fingerprint, else computed, in a forked worker with ``fork``. Each kind names its memo and
-    its computation, imported only when it runs (scikit-learn costs a second to load)."""
+    same fingerprint, else computed, in a forked worker with ``fork``. The texts' term counts are kept
+    too (``termcounts.py``), so the computation tokenises only the texts the last one did not count.
+    Each kind names its memo and its computation, imported only when it runs (scikit-learn costs a
+    second to load)."""
 
     KIND = ENTRY = LABEL = ""
+    COUNTS = "term counts"
 
     def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints) -> None:
+        from generator.site.termcounts import COUNTS_VERSION
+
         self.texts = texts
         self.cache = Memo(config, self.KIND)
         self.key = prints.of(texts)
         self.value = self.cache.get(self.ENTRY, self.key)
         self.worker = None
+        self.kept_counts = None if self.value is not None else self.cache.get(self.COUNTS, COUNTS_VERSION)
         if self.value is None and fork:
-            self.worker = Forked(self.LABEL, self.computation(), texts)
+            self.worker = Forked(self.LABEL, self.computation(), texts, self.kept_counts)
 
     @staticmethod
-    def computation() -> Callable[[Any], Any]:
+    def computation() -> Callable[[Any, Any], tuple[Any, Any]]:
+        """(texts, the last build's term counts or None) -> (result, the texts' term counts)."""
         raise NotImplementedError
 
+    def stale(self) -> Any:
+        """The last build's result, whatever texts it was computed from (None if there was none)."""
+        entry = self.cache.old.get(self.ENTRY)
+        return entry[1] if isinstance(entry, tuple) and len(entry) == 2 else None
+
     def result(self) -> Any:
+        from generator.site.termcounts import COUNTS_VERSION
+
         if self.value is None:
-            self.value = self.worker.result() if self.worker is not None else self.computation()(self.texts)
-            self.worker = None
+            outcome = self.worker.result() if self.worker is not None else self.computation()(self.texts, self.kept_counts)
+            self.value, counts = outcome
+            self.worker = self.kept_counts = None
             self.cache.put(self.ENTRY, self.key, self.value)
+            self.cache.put(self.COUNTS, COUNTS_VERSION, counts)
             self.cache.save()
         return self.value
 
@@ -398,10 +414,10 @@ class _Related(_KeptWork):
         super().__init__(config, related_texts(records), fork, prints)
 
     @staticmethod
-    def computation() -> Callable[[Any], dict[str, list[str]]]:
-        from generator.site.related import related_of_texts
+    def computation() -> Callable[[Any, Any], tuple[dict[str, list[str]], Any]]:
+        from generator.site.related import related_and_counts
 
-        return related_of_texts
+        return related_and_counts
 
 
 class _MapPoints(_KeptWork):
@@ -415,10 +431,10 @@ class _MapPoints(_KeptWork):
         super().__init__(config, map_texts(records), fork, prints)
 
     @staticmethod
-    def computation() -> Callable[[Any], dict[str, tuple[int, int]]]:
-        from generator.site.paper_map import layout_of_texts
+    def computation() -> Callable[[Any, Any], tuple[dict[str, tuple[int, int]], Any]]:
+        from generator.site.paper_map import layout_and_counts
 
-        return layout_of_texts
+        return layout_and_counts
 
 
 def stage_docs(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from generator.pages.record import PaperRecord
 from generator.site import related
@@ -68,3 +70,27 @@ def test_the_texts_change_exactly_when_what_is_read_changes():
 @pytest.mark.parametrize("k", [1, 3])
 def test_at_most_k_relatives(k):
     assert all(len(v) <= k for v in related_papers(PAPERS, k=k).values())
+
+
+# ---------------------------------------------------------------- an edit gives a clean build's lists (issue 31)
+
+_WORDS = "diffusion graph policy reward image score matching message passing solver sampling agent".split()
+
+
+@pytest.mark.parametrize("postings", [3, related.POSTINGS])
+@given(
+    texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6), min_size=2, max_size=14),
+    edits=st.lists(st.tuples(st.integers(0, 13), st.lists(st.sampled_from(_WORDS), max_size=6)), max_size=4),
+)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # the same setting for every example
+def test_lists_from_the_last_builds_counts_are_a_clean_builds(monkeypatch, postings, texts, edits) -> None:  # noqa: ANN001
+    monkeypatch.setattr(related, "POSTINGS", postings)  # small: the pruned postings are exercised too
+    before = [(f"p{i:02d}", " ".join(words)) for i, words in enumerate(texts)]
+    _, kept = related.related_and_counts(before, None)
+    after = list(before)
+    for row, words in edits:
+        if row < len(after):
+            after[row] = (after[row][0], " ".join(words))
+    found, counts = related.related_and_counts(after, kept)
+    assert found == related.related_of_texts(after)
+    assert counts.same_as(related.related_and_counts(after, None)[1])
