@@ -358,13 +358,14 @@ RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 class _KeptWork:
     """Work on texts that a build keeps in the memo: the last build's result while the texts have the
-    same fingerprint, else computed, in a forked worker with ``fork``. The texts' term counts are kept
-    too (``termcounts.py``), so the computation tokenises only the texts the last one did not count.
+    same fingerprint, else computed, in a forked worker with ``fork``. What the computation leaves for
+    the next is kept too (the texts' term counts, ``termcounts.py``; related papers' postings and
+    scored lists, ``related.Scored``), so an edit tokenises only the texts the last one did not count.
     Each kind names its memo and its computation, imported only when it runs (scikit-learn costs a
     second to load)."""
 
     KIND = ENTRY = LABEL = ""
-    COUNTS = "term counts"
+    KEPT = "kept for the next computation"  # its term counts, and what else it starts from
 
     def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints, later: bool = False) -> None:
         from generator.site.termcounts import COUNTS_VERSION
@@ -374,7 +375,7 @@ class _KeptWork:
         self.key = prints.of(texts)
         self.value = self.cache.get(self.ENTRY, self.key)
         self.worker = None
-        self.kept_counts = None if self.value is not None else self.cache.get(self.COUNTS, COUNTS_VERSION)
+        self.kept_counts = None if self.value is not None else self.cache.get(self.KEPT, COUNTS_VERSION)
         # ``later`` (papersite serve): the last build's result stands in until ``compute`` runs after the build
         self.later = later and self.value is None and self.stale() is not None
         if self.value is None and fork and not self.later:
@@ -382,7 +383,7 @@ class _KeptWork:
 
     @staticmethod
     def computation() -> Callable[[Any, Any], tuple[Any, Any]]:
-        """(texts, the last build's term counts or None) -> (result, the texts' term counts)."""
+        """(texts, what the last computation kept or None) -> (result, what the next one may start from)."""
         raise NotImplementedError
 
     def stale(self) -> Any:
@@ -402,10 +403,10 @@ class _KeptWork:
 
         if self.value is None:
             outcome = self.worker.result() if self.worker is not None else self.computation()(self.texts, self.kept_counts)
-            self.value, counts = outcome
+            self.value, kept = outcome
             self.worker = self.kept_counts = None
             self.cache.put(self.ENTRY, self.key, self.value)
-            self.cache.put(self.COUNTS, COUNTS_VERSION, counts)
+            self.cache.put(self.KEPT, COUNTS_VERSION, kept)
             self.cache.save()
         self.later = False
         return self.value

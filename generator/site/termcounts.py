@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-COUNTS_VERSION = "sklearn-english-1"  # the memo entry of counts made by another tokeniser is not reused
+COUNTS_VERSION = "sklearn-english-2"  # what a build keeps of another tokeniser or layout is not reused
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,6 +102,19 @@ def counted(texts: Sequence[str], kept: TermCounts | None = None) -> TermCounts:
     return TermCounts(digests, tuple(vocabulary), indptr, indices.astype(np.int32), counts.astype(np.int32))
 
 
+def _kept(counts: TermCounts, max_df: float, min_df: int):  # noqa: ANN202 (document frequencies, kept mask)
+    import numpy as np
+
+    document_frequency = np.bincount(counts.indices, minlength=len(counts.vocabulary))
+    return document_frequency, (document_frequency >= min_df) & (document_frequency <= max_df * len(counts))
+
+
+def kept_terms(counts: TermCounts, max_df: float, min_df: int = 1) -> tuple[str, ...]:
+    """The terms ``tfidf`` keeps: its columns, in order."""
+    kept = _kept(counts, max_df, min_df)[1].tolist()
+    return tuple(term for term, keep in zip(counts.vocabulary, kept) if keep)
+
+
 def tfidf(counts: TermCounts, max_df: float, min_df: int = 1):  # noqa: ANN201 (a scipy CSR matrix, or None)
     """``TfidfVectorizer(sublinear_tf=True, max_df=max_df, min_df=min_df).fit_transform`` of the counted
     texts, rows L2-normalised; its columns are the kept terms in vocabulary order. None when no term is
@@ -110,8 +123,7 @@ def tfidf(counts: TermCounts, max_df: float, min_df: int = 1):  # noqa: ANN201 (
     from scipy import sparse
 
     n = len(counts)
-    document_frequency = np.bincount(counts.indices, minlength=len(counts.vocabulary))
-    kept = (document_frequency >= min_df) & (document_frequency <= max_df * n)
+    document_frequency, kept = _kept(counts, max_df, min_df)
     if not n or not kept.any():
         return None
     column = (np.cumsum(kept) - 1).astype(np.int32)

@@ -87,5 +87,5 @@ def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path
     write_project(tmp_path / "edited", edited)
     incremental = _derived(config)
     assert incremental != first
-    assert Memo(config, "related").get(_Related.COUNTS, COUNTS_VERSION) is not None  # kept for the next edit
+    assert Memo(config, "related").get(_Related.KEPT, COUNTS_VERSION) is not None  # kept for the next edit
     assert incremental == _derived(load_config(write_project(tmp_path / "clean", edited)))
