@@ -33,12 +33,20 @@ def _timed(what: str, fn, *args):  # noqa: ANN001, ANN202
     return value
 
 
-def run(size: int) -> None:
+def run(size: int, parts: set[str]) -> None:
     records = grow(real_records(), size)
     slugs = [f"p{i:06d}" for i in range(len(records))]
     texts = [f"{r['title']}\n{r.get('abstract') or ''}" for r in records]
     print(f"{size} papers (load {' '.join(f'{x:.1f}' for x in os.getloadavg())})", flush=True)
     related_texts = list(zip(slugs, texts))
+    if "related" in parts:
+        _related(slugs, texts, related_texts)
+    if "map" in parts:
+        _map(related_texts)
+    print(f"  peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB", flush=True)
+
+
+def _related(slugs: list[str], texts: list[str], related_texts: list[tuple[str, str]]) -> None:
     lists, counts = _timed("related, clean (tokenise + TF-IDF + product)", related.related_and_counts, related_texts, None)
     edited = list(related_texts)
     edited[len(edited) // 2] = (slugs[len(edited) // 2], "Edited title about graph diffusion\n" + texts[len(edited) // 2])
@@ -48,6 +56,9 @@ def run(size: int) -> None:
     print(f"  rows compared again: {scored.compared}; lists changed by the edit: {changed}", flush=True)
     clean = _timed("related, the same edit from scratch", related.related_of_texts, edited)
     print(f"  equal to the clean lists: {clean == again}", flush=True)
+
+
+def _map(related_texts: list[tuple[str, str]]) -> None:
     map_texts = [paper_map.MapText(s, t, f"Area {i % 40}\0") for i, (s, t) in enumerate(related_texts)]
     _, map_counts = _timed("map, clean", paper_map.layout_and_counts, map_texts, None)
     map_edited = list(map_texts)
@@ -56,14 +67,15 @@ def run(size: int) -> None:
     _timed("map, one title edited, counts kept", paper_map.layout_and_counts, map_edited, map_counts)
     kept = termcounts.counted([t.text for t in map_edited], map_counts)
     _timed("  of which TF-IDF + SVD + landmarks", paper_map.layout_of_counts, map_edited, kept)
-    print(f"  peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB", flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="11672")
-    for size in (int(s) for s in parser.parse_args().sizes.split(",")):
-        run(size)
+    parser.add_argument("--parts", default="related,map")
+    args = parser.parse_args()
+    for size in (int(s) for s in args.sizes.split(",")):
+        run(size, set(args.parts.split(",")))
     return 0
 
 
