@@ -199,13 +199,17 @@ def _stages(args, config, quiet, clean, timings, import_timings, imported: str, 
         if status is not None:  # the import ran and wrote its pages: the steps below read those
             inputs = _build_inputs(args, config)
             checks = _CheckCache(config)  # and saved its own check cache
-    status = _checked_stages(args, config, quiet, clean, timings, checks)
-    if status == 0:
+    later: list = []  # related lists and map points staged from the last build's (papersite serve)
+    status = _checked_stages(args, config, quiet, clean, timings, checks, later)
+    if status == 0 and later:
+        # not stamped: the site is not this build's whole result until the caller computes them and builds again
+        args.derived_later(later)
+    elif status == 0:
         incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
     return status
 
 
-def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache) -> int:  # noqa: ANN001
+def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, later: list) -> int:  # noqa: ANN001
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
     from generator.site.memo import forget_all
@@ -243,9 +247,12 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache) ->
         # `papersite serve` builds beside its server threads: no forked workers there (see
         # stage_docs); the search index is built in a thread beside the engine instead.
         parallel = getattr(args, "parallel", True)
-        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked, checked=found)
+        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked, checked=found,
+                            derived_later=getattr(args, "derived_later", None) is not None)
     try:
-        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=not parallel)
+        status = _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=not parallel)
+        later.extend(staged.later)
+        return status
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()

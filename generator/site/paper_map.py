@@ -17,7 +17,9 @@ Why landmarks rather than t-SNE or UMAP of every paper: the 2-D step sees a hund
 centroids, not 11,672 papers, so it costs milliseconds, and a paper's point is a smooth
 function of the corpus: editing one paper moves the centroids by a hair and that paper,
 where t-SNE of all papers may redraw the whole picture. Papers are taken in slug order
-and every random generator is seeded, so the points never depend on file order.
+and every random generator is seeded, so the points never depend on file order. The
+TF-IDF is made from each text's term counts (``termcounts.py``), which a build keeps for
+the next: an edit tokenises only the papers it changed and gives a clean build's points.
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 from generator.pages.record import PaperRecord
+
+if TYPE_CHECKING:
+    from generator.site.termcounts import TermCounts
 
 GRID = 4096  # cells a side: integer coordinates, a pixel each on a 4k screen
 DIMENSIONS = 48  # the LSA space
@@ -60,12 +67,25 @@ def paper_points(papers: list[PaperRecord]) -> dict[str, tuple[int, int]]:
 
 def layout_of_texts(texts: list[MapText]) -> dict[str, tuple[int, int]]:
     """Slug -> (x, y), integers in [0, GRID), x to the right and y downwards, for papers in slug order."""
+    return layout_and_counts(texts, None)[0]
+
+
+def layout_and_counts(texts: list[MapText], kept: "TermCounts | None") -> tuple[dict[str, tuple[int, int]], "TermCounts"]:
+    """``layout_of_texts``, with the texts' term counts: ``kept`` (the last build's) spares the texts it counted."""
+    from generator.site.termcounts import counted
+
+    counts = counted([t.text for t in texts], kept)
+    return layout_of_counts(texts, counts), counts
+
+
+def layout_of_counts(texts: list[MapText], counts: "TermCounts") -> dict[str, tuple[int, int]]:
+    """``layout_of_texts`` of texts whose words were counted into ``counts`` (row i: ``texts[i].text``)."""
     import numpy as np
 
     slugs = [t.slug for t in texts]
     if not slugs:
         return {}
-    space = _lsa_space([t.text for t in texts])
+    space = _lsa_space(counts)
     if space is None:
         points = np.zeros((len(slugs), 2))
     else:
@@ -73,21 +93,18 @@ def layout_of_texts(texts: list[MapText]) -> dict[str, tuple[int, int]]:
     return dict(zip(slugs, _on_grid(points)))
 
 
-def _lsa_space(texts: list[str]):  # noqa: ANN202 (numpy array or None)
+def _lsa_space(counts: "TermCounts"):  # noqa: ANN202 (numpy array or None)
     """Unit rows in the LSA space; None when the texts have too few words to compare."""
-    import numpy as np
     from sklearn.decomposition import TruncatedSVD
-    from sklearn.feature_extraction.text import TfidfVectorizer
 
-    if len(texts) < 3:
+    from generator.site.termcounts import tfidf
+
+    if len(counts) < 3:
         return None
-    try:
-        vectors = TfidfVectorizer(
-            stop_words="english", sublinear_tf=True, max_df=0.5, min_df=2 if len(texts) >= 50 else 1, dtype=np.float64
-        ).fit_transform(texts)
-    except ValueError:  # every text empty or stop words only
+    vectors = tfidf(counts, max_df=0.5, min_df=2 if len(counts) >= 50 else 1)
+    if vectors is None:  # every text empty or stop words only
         return None
-    dimensions = min(DIMENSIONS, vectors.shape[1] - 1, len(texts) - 1)
+    dimensions = min(DIMENSIONS, vectors.shape[1] - 1, len(counts) - 1)
     if dimensions < 2:
         return None
     space = TruncatedSVD(n_components=dimensions, algorithm="randomized", n_iter=7, random_state=0).fit_transform(vectors)

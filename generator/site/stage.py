@@ -64,6 +64,8 @@ class StageResult:
     removed_paths: list[str] = field(default_factory=list)  # staged files removed, for incremental.py
     details_rendered: int = 0  # author and keyword pages rendered for the shells (the others were kept)
     papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
+    # derived_later: the related lists and map points staged from the last build's, to ``compute()`` after it
+    later: list["_KeptWork"] = field(default_factory=list)
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -334,6 +336,8 @@ def _write_deferred(out_dir: Path, files: dict[str, bytes], manifest: str = "man
 def _write_map_data(catalog: Catalog, map_points: "_MapPoints | None", out_dir: Path) -> None:
     """The map's points, beside the engine like the search files: a retitled paper moves points by a
     hair, and that alone must not run the engine (no page shows them)."""
+    if map_points is not None and map_points.later:
+        return  # the site keeps the last build's map until the points are computed (``stage_docs``' derived_later)
     points = map_points.result() if map_points is not None else paper_points(catalog.papers)
     _write_deferred(out_dir, {MAP_DATA_FILE: gzipped(map_data(catalog, points, GRID))}, "manifest-map.json")
 
@@ -355,30 +359,57 @@ RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
 
 class _KeptWork:
     """Work on texts that a build keeps in the memo: the last build's result while the texts have the
-    same fingerprint, else computed, in a forked worker with ``fork``. Each kind names its memo and
-    its computation, imported only when it runs (scikit-learn costs a second to load)."""
+    same fingerprint, else computed, in a forked worker with ``fork``. What the computation leaves for
+    the next is kept too (the texts' term counts, ``termcounts.py``; related papers' postings and
+    scored lists, ``related.Scored``), so an edit tokenises only the texts the last one did not count.
+    Each kind names its memo and its computation, imported only when it runs (scikit-learn costs a
+    second to load)."""
 
     KIND = ENTRY = LABEL = ""
+    KEPT = "kept for the next computation"  # its term counts, and what else it starts from
 
-    def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints) -> None:
+    def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints, later: bool = False) -> None:
+        from generator.site.termcounts import COUNTS_VERSION
+
         self.texts = texts
         self.cache = Memo(config, self.KIND)
         self.key = prints.of(texts)
         self.value = self.cache.get(self.ENTRY, self.key)
         self.worker = None
-        if self.value is None and fork:
-            self.worker = Forked(self.LABEL, self.computation(), texts)
+        self.kept_counts = None if self.value is not None else self.cache.get(self.KEPT, COUNTS_VERSION)
+        # ``later`` (papersite serve): the last build's result stands in until ``compute`` runs after the build
+        self.later = later and self.value is None and self.stale() is not None
+        if self.value is None and fork and not self.later:
+            self.worker = Forked(self.LABEL, self.computation(), texts, self.kept_counts)
 
     @staticmethod
-    def computation() -> Callable[[Any], Any]:
+    def computation() -> Callable[[Any, Any], tuple[Any, Any]]:
+        """(texts, what the last computation kept or None) -> (result, what the next one may start from)."""
         raise NotImplementedError
 
+    def stale(self) -> Any:
+        """The last build's result, whatever texts it was computed from (None if there was none)."""
+        entry = self.cache.old.get(self.ENTRY)
+        return entry[1] if isinstance(entry, tuple) and len(entry) == 2 else None
+
     def result(self) -> Any:
+        """The result for these texts; with ``later``, the last build's (``stale``)."""
+        if self.later:
+            return self.stale()
+        return self.compute()
+
+    def compute(self) -> Any:
+        """The result for these texts, computed (and kept with the texts' counts) unless it was kept."""
+        from generator.site.termcounts import COUNTS_VERSION
+
         if self.value is None:
-            self.value = self.worker.result() if self.worker is not None else self.computation()(self.texts)
-            self.worker = None
+            outcome = self.worker.result() if self.worker is not None else self.computation()(self.texts, self.kept_counts)
+            self.value, kept = outcome
+            self.worker = self.kept_counts = None
             self.cache.put(self.ENTRY, self.key, self.value)
+            self.cache.put(self.KEPT, COUNTS_VERSION, kept)
             self.cache.save()
+        self.later = False
         return self.value
 
     def cancel(self) -> None:
@@ -393,16 +424,24 @@ class _Related(_KeptWork):
 
     KIND, ENTRY, LABEL = "related", "papers", "related papers"
 
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints, later: bool = False) -> None:
         from generator.site.related import related_texts
 
-        super().__init__(config, related_texts(records), fork, prints)
+        super().__init__(config, related_texts(records), fork, prints, later)
+
+    def stale(self) -> Any:
+        """The last build's lists, of the papers there are now (a new paper has none yet)."""
+        lists = super().stale()
+        if lists is None:
+            return None
+        slugs = {slug for slug, _ in self.texts}
+        return {slug: [s for s in lists.get(slug, []) if s in slugs] for slug in slugs}
 
     @staticmethod
-    def computation() -> Callable[[Any], dict[str, list[str]]]:
-        from generator.site.related import related_of_texts
+    def computation() -> Callable[[Any, Any], tuple[dict[str, list[str]], Any]]:
+        from generator.site.related import related_and_counts
 
-        return related_of_texts
+        return related_and_counts
 
 
 class _MapPoints(_KeptWork):
@@ -410,22 +449,23 @@ class _MapPoints(_KeptWork):
 
     KIND, ENTRY, LABEL = "map", "points", "paper map"
 
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints, later: bool = False) -> None:
         from generator.site.paper_map import map_texts
 
-        super().__init__(config, map_texts(records), fork, prints)
+        super().__init__(config, map_texts(records), fork, prints, later)
 
     @staticmethod
-    def computation() -> Callable[[Any], dict[str, tuple[int, int]]]:
-        from generator.site.paper_map import layout_of_texts
+    def computation() -> Callable[[Any, Any], tuple[dict[str, tuple[int, int]], Any]]:
+        from generator.site.paper_map import layout_and_counts
 
-        return layout_of_texts
+        return layout_and_counts
 
 
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
     pages: Memo | None = None,
     checked: Pages | None = None,
+    derived_later: bool = False,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
@@ -445,6 +485,10 @@ def stage_docs(
 
     ``pages``: the cache the build's check read the pages through, to read them from; ``checked``:
     the pages the check read (each page file is then read once per build).
+
+    ``derived_later`` (``papersite serve``): when the texts changed, the related lists and the map
+    points are the last build's (the site keeps its map data), so an edit shows without waiting for
+    the corpus-wide work; the caller computes ``result.later`` after the build and builds again.
     """
     check_project_places(config)  # before the first write: no link out of the project in build_dir or site_dir
     # The staged dir is about to differ from what the last `papersite build` rendered
@@ -457,9 +501,10 @@ def stage_docs(
     try:
         prints = Fingerprints()
         known_records(prints, pages)
-        related = _Related(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM, prints=prints)
+        fork = parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM
+        related = _Related(config, records, fork=fork, prints=prints, later=derived_later)
         workers.append(related)
-        map_points = _MapPoints(config, records, fork=parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM, prints=prints)
+        map_points = _MapPoints(config, records, fork=fork, prints=prints, later=derived_later)
         workers.append(map_points)
         pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
@@ -508,4 +553,5 @@ def stage_docs(
     return StageResult(
         docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths,
         docs_changed=docs_changed, details_rendered=generated.details_rendered, papers_rendered=generated.papers_rendered,
+        later=[work for work in (related, map_points) if work.later],
     )

@@ -91,3 +91,18 @@ def test_the_layout_reads_only_what_map_texts_gives() -> None:
                            authors=["Someone Else"], keywords=["other"]) for p in papers]
     assert paper_map.map_texts(renamed) == paper_map.map_texts(papers)
     assert paper_points(renamed) == paper_points(papers)
+
+
+def test_points_from_the_last_builds_counts_are_a_clean_builds() -> None:
+    """An edit keeps the other papers' term counts (termcounts.py): its points are a clean build's."""
+    papers = _papers(per_subject=20)
+    _, kept = paper_map.layout_and_counts(paper_map.map_texts(papers), None)
+    rng = random.Random(3)
+    for _ in range(4):
+        row = rng.randrange(len(papers))
+        words = " ".join(rng.sample(" ".join(SUBJECTS.values()).split(), 4))
+        papers[row] = PaperRecord(id=papers[row].id, slug=papers[row].slug, title=f"{words} proteins", topic=papers[row].topic,
+                                  abstract=papers[row].abstract)
+        texts = paper_map.map_texts(papers)
+        points, kept = paper_map.layout_and_counts(texts, kept)
+        assert points == paper_map.layout_of_texts(texts)

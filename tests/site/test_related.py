@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from generator.pages.record import PaperRecord
 from generator.site import related
@@ -68,3 +70,39 @@ def test_the_texts_change_exactly_when_what_is_read_changes():
 @pytest.mark.parametrize("k", [1, 3])
 def test_at_most_k_relatives(k):
     assert all(len(v) <= k for v in related_papers(PAPERS, k=k).values())
+
+
+# ---------------------------------------------------------------- an edit gives a clean build's lists (issue 31)
+
+_WORDS = "diffusion graph policy reward image score matching message passing solver sampling agent".split()
+
+
+@pytest.mark.parametrize(("postings", "k"), [(3, 2), (4, 1), (related.POSTINGS, 5)])
+@given(
+    texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6), min_size=2, max_size=16),
+    edits=st.lists(st.tuples(st.integers(0, 15), st.lists(st.sampled_from(_WORDS), max_size=6)), max_size=5),
+)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)  # the same setting for every example
+def test_lists_from_the_last_computation_are_a_clean_computations(monkeypatch, postings, k, texts, edits) -> None:  # noqa: ANN001
+    """Each edit starts from what the one before kept (its counts, postings and scored lists)."""
+    monkeypatch.setattr(related, "POSTINGS", postings)  # small: the pruned postings are exercised too
+    current = [(f"p{i:02d}", " ".join(words)) for i, words in enumerate(texts)]
+    _, kept = related.related_and_counts(current, None, k)
+    for row, words in edits:
+        if row < len(current):
+            current[row] = (current[row][0], " ".join(words))
+        found, kept = related.related_and_counts(current, kept, k)
+        assert found == related.related_of_texts(current, k)
+        assert kept.counts.same_as(related.related_and_counts(current, None, k)[1].counts)
+
+
+def test_an_edit_compares_again_only_the_rows_it_can_change() -> None:
+    papers = [_paper(f"p{i:02d}", f"{a} {b}", keywords=[]) for i, (a, b) in enumerate(
+        (a, b) for a in ("graph", "policy", "image", "protein") for b in ("sampling", "solver", "agent", "reward", "score"))]
+    _, kept = related.related_and_counts(related_texts(papers), None)
+    assert kept.compared == len(papers)
+    same, kept = related.related_and_counts(related_texts(papers), kept)
+    assert kept.compared == 0 and same == related_papers(papers)
+    papers[3] = papers[3].replace(title="protein agent")  # other words: only some rows move
+    found, kept = related.related_and_counts(related_texts(papers), kept)
+    assert 0 < kept.compared < len(papers) and found == related_papers(papers)

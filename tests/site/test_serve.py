@@ -114,3 +114,56 @@ def test_a_failed_rebuild_keeps_serving_and_says_so(rebuilder, monkeypatch, caps
 def test_a_dev_addr_that_is_no_host_and_port_is_refused_saying_what_is_wrong(text):
     with pytest.raises(ValueError, match="expected HOST:PORT"):
         parse_dev_addr(text)
+
+
+def test_an_edit_is_shown_with_the_last_related_lists_then_built_again_as_a_clean_build(tmp_path, capsys):
+    """Under serve an edit does not wait for the corpus-wide related lists and map: the rebuild stages
+    the last build's, a thread computes them, and the rebuild it asks for gives a clean build's site."""
+    import shutil
+    import threading
+    from dataclasses import replace
+
+    import yaml
+
+    from generator.site.postbuild import data_dir
+    from generator.site.render.map_page import MAP_DATA_FILE
+    from site_fixtures import fixture_records, write_project
+
+    records = fixture_records() + [
+        replace(fixture_records()[0], id=f"x{i}", slug=f"extra-{i}", title=f"Diffusion shortcut flows {i}", keywords=[])
+        for i in range(4)
+    ]
+    project = write_project(tmp_path / "p", records)
+    rebuild = Rebuilder(load_config(project))
+    asked = threading.Event()
+    rebuild.request_rebuild = asked.set
+    rebuild()  # the first build: nothing to take from a last one, computed in the build
+    assert not asked.is_set()
+    page = project / "site_src" / "papers" / "extra-2.md"
+    _, front, body = page.read_text(encoding="utf-8").split("---\n", 2)
+    data = yaml.safe_load(front)
+    data["title"] = "Graph transformers for failure modeling"
+    page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
+
+    rebuild()
+    shown = (project / "site" / "papers" / "extra-2" / "index.html").read_text(encoding="utf-8")
+    assert "Graph transformers for failure modeling" in shown  # the edit is shown at once
+    assert rebuild.follow_up  # with the last build's related lists and map: computed in a thread
+    assert asked.wait(timeout=600)  # (not a timing: the thread asks for the rebuild when it is done)
+    capsys.readouterr()
+    rebuild()
+    said = capsys.readouterr().err
+    assert "rebuilt in" in said and "the related papers and the map of the last edit" in said
+
+    clean = tmp_path / "clean"
+    shutil.copytree(project, clean, ignore=shutil.ignore_patterns("build", "site"))
+    assert build.run_build(_build_args(), load_config(clean)) == 0
+    for name in ("papers/extra-2/index.html", "papers/extra-1/index.html", MAP_DATA_FILE):
+        assert (project / "site" / name).read_bytes() == (clean / "site" / name).read_bytes(), name
+    assert (data_dir(load_config(project)) / "papers.json").read_bytes() == (data_dir(load_config(clean)) / "papers.json").read_bytes()
+
+
+def _build_args():  # noqa: ANN202
+    import argparse
+
+    return argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs", parallel=False)

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from generator import layout
 from generator.config import load_config
-from generator.site.memo import Fingerprints
+from generator.site.memo import Fingerprints, Memo
 from generator.site.render.map_page import MAP_DATA_FILE
 from generator.site.postbuild import data_dir
-from generator.site.stage import _MapPoints, directory_page, read_records, stage_docs, staged_docs_dir, write_tree
-from site_fixtures import write_project
+from generator.site.stage import _MapPoints, _Related, directory_page, read_records, stage_docs, staged_docs_dir, write_tree
+from generator.site.termcounts import COUNTS_VERSION
+from site_fixtures import fixture_records, write_project
 
 
 def test_every_generated_page_is_staged_at_its_route(tmp_path: Path) -> None:
@@ -67,3 +68,24 @@ def test_write_tree_writes_changed_files_and_removes_strays_and_links(tmp_path: 
 def test_a_generated_page_sits_in_its_urls_folder() -> None:
     assert directory_page("authors/x.md") == "authors/x/index.md"
     assert directory_page("index.md") == "index.md" and directory_page("topics/a/index.md") == "topics/a/index.md"
+
+
+def _derived(config) -> tuple[bytes, bytes]:  # noqa: ANN001 - the papers' rows (related lists) and the map's data
+    stage_docs(config)
+    return (data_dir(config) / "papers.json").read_bytes(), (data_dir(config) / "deferred" / "files" / MAP_DATA_FILE).read_bytes()
+
+
+def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path: Path) -> None:
+    """The edit is counted on top of the term counts the last build kept (termcounts.py)."""
+    records = fixture_records() + [
+        replace(fixture_records()[0], id=f"x{i}", slug=f"extra-{i}", title=f"Diffusion shortcut flows {i}", keywords=[])
+        for i in range(4)
+    ]
+    config = load_config(write_project(tmp_path / "edited", records))
+    first = _derived(config)
+    edited = [replace(r, title="Graph diffusion transformers for failure modeling") if r.slug == "extra-2" else r for r in records]
+    write_project(tmp_path / "edited", edited)
+    incremental = _derived(config)
+    assert incremental != first
+    assert Memo(config, "related").get(_Related.KEPT, COUNTS_VERSION) is not None  # kept for the next edit
+    assert incremental == _derived(load_config(write_project(tmp_path / "clean", edited)))
