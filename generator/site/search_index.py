@@ -108,6 +108,7 @@ class LunrIndex:
         self.fields = fields
         self.postings: dict[str, list[dict[int, int]]] = {}  # term -> per field {paper: term frequency}
         self.lengths: list[list[int]] = [[] for _ in fields]  # per field, per paper: how many terms
+        self.places: dict[str, int] = {}  # term -> where it is first in the first field of the first paper holding it
 
     def add(self, paper: int, terms: dict[str, list[str]]) -> None:
         """Paper number ``paper`` (the next one: papers are added in order) with its terms per field name."""
@@ -118,11 +119,12 @@ class LunrIndex:
                 posting = self.postings.get(term)
                 if posting is None:
                     posting = self.postings[term] = [{} for _ in self.fields]
+                    self.places[term] = words.index(term)
                 posting[slot][paper] = count
 
     def state(self, papers: list[dict[str, list[str]]]) -> "IndexState":
         """What ``update`` needs of this index (``papers``: the terms it was made of, as added)."""
-        entries = {term: _entry(term, posting, self.lengths) for term, posting in self.postings.items()}
+        entries = {term: _entry(term, self.places[term], posting, self.lengths) for term, posting in self.postings.items()}
         return IndexState(self.fields, [_paper_key(paper, self.fields) for paper in papers], entries,
                           [list(lengths) for lengths in self.lengths], sorted(entries, key=_utf16))
 
@@ -138,11 +140,9 @@ def _paper_key(paper: dict[str, list[str]], fields: list[tuple[str, int]]) -> tu
     return tuple(tuple(paper.get(name, ())) for name, _ in fields)
 
 
-def _entry(term: str, posting: list[dict[int, int]], lengths: list[list[int]]) -> bytes:
-    """A term's entry: ``[term, postings of field 1, ...]``, each field's a flat list of the paper's gap
-    from the one before (the first's from -1), then the field's length in that paper where the term is
-    there once, else minus the term's frequency and the length (module docstring)."""
-    entry: list = [term]
+def _entry(term: str, place: int, posting: list[dict[int, int]], lengths: list[list[int]]) -> bytes:
+    """A term's entry: ``[term, place, postings of field 1, ...]`` (module docstring)."""
+    entry: list = [term, place]
     for slot, docs in enumerate(posting):
         flat: list[int] = []
         previous = -1
@@ -158,7 +158,7 @@ def _postings_of(entry: bytes, fields: int) -> list[dict[int, int]]:
     """An entry -> its postings (per field {paper: term frequency}): ``_entry`` read back."""
     decoded = json.loads(entry)
     posting: list[dict[int, int]] = []
-    for flat in decoded[1:1 + fields]:
+    for flat in decoded[2:2 + fields]:
         docs: dict[int, int] = {}
         paper, i = -1, 0
         while i < len(flat):
@@ -217,7 +217,9 @@ class IndexState:
                     if term in per_field[slot]:
                         docs[n] = per_field[slot][term]
             if any(posting):
-                entries[term] = _entry(term, posting, lengths)
+                first = min(min(docs) for docs in posting if docs)
+                slot = next(slot for slot, docs in enumerate(posting) if first in docs)
+                entries[term] = _entry(term, keys[first][slot].index(term), posting, lengths)
                 if old is None:
                     order.insert(bisect_right(order, _utf16(term), key=_utf16), term)
             elif old is not None:

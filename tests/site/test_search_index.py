@@ -59,7 +59,7 @@ def _from_shards(files: dict[str, bytes]) -> tuple[dict, dict]:
     for key, data in files.items():
         if key == "shards":
             continue
-        for term, *per_field in json.loads(data)["terms"]:
+        for term, place, *per_field in json.loads(data)["terms"]:
             found = []
             for flat in per_field:
                 docs, paper, i = [], -1, 0
@@ -70,7 +70,10 @@ def _from_shards(files: dict[str, bytes]) -> tuple[dict, dict]:
                     i += 3 if tf > 1 else 2
                 found.append(docs)
             frequency = sum(len(docs) for docs in found)
-            postings[term] = {name: [str(p) for p, _, _ in docs] for name, docs in zip(manifest["fields"], found)}
+            first = min(docs[0][0] for docs in found if docs)
+            # lunr.py's term numbers are in order of first use: the first paper, its first field holding the term, the place there
+            order = (first, next(slot for slot, docs in enumerate(found) if docs and docs[0][0] == first), place)
+            postings[term] = [order, {name: [str(p) for p, _, _ in docs] for name, docs in zip(manifest["fields"], found)}]
             for slot, (name, docs) in enumerate(zip(manifest["fields"], found)):
                 for paper, tf, length in docs:
                     vectors[f"{name}/{paper}"][term] = _weight(tf, length, frequency, manifest, slot)
@@ -91,7 +94,9 @@ def test_every_weight_is_lunr_pys() -> None:
         index.add(number, fields)
     postings, vectors = _from_shards(index.shard_files(shard_bytes=500))  # many shards
     oracle = _lunr_py(papers)
-    assert postings == {term: {name: list(p[name]) for name, _ in FIELDS} for term, p in oracle["invertedIndex"]}
+    assert {term: refs for term, (_, refs) in postings.items()} == {term: {name: list(p[name]) for name, _ in FIELDS} for term, p in oracle["invertedIndex"]}
+    in_order = sorted(postings, key=lambda term: postings[term][0])
+    assert in_order == sorted(postings, key=lambda term: dict(oracle["invertedIndex"])[term]["_index"])
     number_of = {number: term for term, p in oracle["invertedIndex"] for number in [p["_index"]]}
     expected = {ref: {number_of[n]: w for n, w in zip(v[::2], v[1::2])} for ref, v in oracle["fieldVectors"] if v}
     assert vectors == expected  # the same doubles, not merely close
@@ -216,7 +221,7 @@ def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> Non
     import dataclasses
 
     from generator.config import load_config
-    from generator.site import search
+    from generator.site import search, search_index
     from generator.catalog import build_catalog
     from generator.site.stage import read_records
     from site_fixtures import write_project
@@ -224,16 +229,19 @@ def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> Non
     config = load_config(write_project(tmp_path / "site"))
     records, _ = read_records(config)
     first = search.search_files(build_catalog(records), config)
-    built, tokenised = [], []
-    monkeypatch.setattr(search, "LunrIndex", lambda fields, real=search.LunrIndex: built.append(fields) or real(fields))
+    made, tokenised = [], []
+    monkeypatch.setattr(search_index, "LunrIndex", lambda fields, real=search_index.LunrIndex: made.append(fields) or real(fields))
     monkeypatch.setattr(search, "_paper_terms", lambda texts, terms, real=search._paper_terms: tokenised.append(texts[0]) or real(texts, terms))
     assert search.search_files(build_catalog(records), config) == first
-    assert built == [] and tokenised == []
+    assert made == [] and tokenised == []
     retitled = [dataclasses.replace(r, title=r.title + " Revisited") if i == 0 else r for i, r in enumerate(records)]
     again = search.search_files(build_catalog(retitled), config)
-    assert built == [search.META_FIELDS], "a title edit leaves the abstracts' index as it was"
+    assert made == [], "an index is updated by the changed paper, not made again"
     assert tokenised == [retitled[0].title + " "]  # its title's text (no listed title beside it)
     assert again == search.search_files(build_catalog(retitled))  # the same bytes as without any cache
+    changed = {name for name in again if again[name] != first.get(name)}
+    assert not any(name.startswith(search.SHARDS_DIR + "/abstracts-") for name in changed)  # a title edit
+    assert search.INDEX_SHARD.format("shards") in changed
 
 
 def _table(files: dict[str, bytes]) -> tuple[list[str], list[list[list]]]:
