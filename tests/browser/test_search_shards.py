@@ -7,6 +7,7 @@ Runs on the small site of search_corpus.py.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -120,7 +121,11 @@ def test_a_search_file_that_fails_says_search_is_unavailable(page_factory, searc
     desk = page_factory(search_site, viewport={"width": width, "height": height})
     page = desk.page
     if broken == "worker 404":
-        page.route("**/assets/papersite/search-worker.js*", lambda route: route.fulfill(status=404, body="not found"))
+        def late_404(route):  # noqa: ANN001 - after the first question was handed to the worker starting
+            time.sleep(1.5)
+            route.fulfill(status=404, body="not found")
+
+        page.route("**/assets/papersite/search-worker.js*", late_404)
     elif broken == "shard 404":
         page.route(re.compile(r"/assets/papersite/search/index-\d+\.json\.gz"), lambda route: route.fulfill(status=404, body="not found"))
     elif broken == "manifest 404":
