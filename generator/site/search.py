@@ -4,7 +4,8 @@ In: the catalog. Out, all under ``assets/papersite/``:
 
 - ``search/index-<n>.json.gz``: a lunr.js 2.3.9 index of the short fields
   (title, authors, keywords, topic), in shards of consecutive terms, and
-  ``search/index-shards.json.gz``, each shard's first term (``search_index.py``):
+  ``search/index-shards.json.gz``, each shard's first term and what the weights are computed from
+  (``search_index.py``: the worker computes lunr's weights, so an edit rewrites few shards):
   a query loads only the shards its words' terms are in, and the header search
   and Explore show their first results from them.
 - ``search/abstracts-<n>.json.gz``: a second index, of the abstracts only

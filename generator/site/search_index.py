@@ -11,24 +11,41 @@ and lunr.py's builder took 13 CPU s of every build. A lunr index holds each (ter
 weight twice (the inverted index and the field vectors); here it is held once, per term, and the
 worker rebuilds both halves.
 
-- **Shards.** The terms, in order, cut into runs of at most ``SHARD_BYTES`` of JSON (a term whose
-  postings are longer has a shard of its own), as Pagefind cuts its index into chunks; the
-  manifest (``<index>-shards``) lists each shard's first term. A word needs the shard its stem
-  falls in (``shard_of``) and, while it is being typed, the shards of every term it begins
-  (``shards_of_prefix``): a few KB at any corpus size, where a shard per first letter grew with
-  the corpus (130 KB for "s" at 11,672 papers, and ~1 MB at 100k). lunr.js asks one word at a
-  time (``search-worker.js``) and a score is a dot product over the query's terms only, so the
-  shards holding those terms answer with the same scores as the whole index. Near spellings (one
-  edit) are looked up among the terms that begin with the word's first or second letter.
-- **Same numbers as lunr.py.** ``LunrIndex`` is lunr.py's ``Builder`` (term numbers in order of first
-  use, BM25 with k1 1.2 and b 0.75, the field boost, rounded to 3 decimals) without its objects;
-  ``tests/site/test_search_index.py`` compares every weight with lunr.py's. A weight is written
-  as an integer of thousandths: ``w / 1000`` in JavaScript is the same double as lunr.py's rounded
-  weight.
-- **Shard file:** ``{"fields": [...], "terms": [[term, number, postings of field 1, ...], ...]}``,
-  terms in UTF-16 order (lunr.js builds its token set in that order); a field's postings are a flat
-  list ``[paper gap, weight, paper gap, weight, ...]``, the gap from the previous paper (the first
-  from -1).
+- **Shards.** The terms, in order, cut into runs of about ``SHARD_BYTES`` of JSON (``_cut``), as
+  Pagefind cuts its index into chunks; the manifest (``<index>-shards``) lists each shard's first
+  term. A word needs the shard its stem falls in (``shard_of``) and, while it is being typed, the
+  shards of every term it begins (``shards_of_prefix``): a few KB at any corpus size, where a shard
+  per first letter grew with the corpus (130 KB for "s" at 11,672 papers, and ~1 MB at 100k).
+  lunr.js asks one word at a time (``search-worker.js``) and a score is a dot product over the
+  query's terms only, so the shards holding those terms answer with the same scores as the whole
+  index. Near spellings (one edit) are looked up among the terms that begin with the word's first
+  or second letter.
+- **Cut where the terms say.** A shard ends where its terms say (content-defined chunking, as backup
+  tools cut files: ``_cut``), not after a running count of bytes from the first term: so a term
+  gained or lost moves the cuts of its own shard at most, and every other shard keeps its terms,
+  its number and its bytes.
+- **What does not depend on other papers.** lunr's weight of a term in a paper's field is BM25
+  (k1 1.2, b 0.75, the field's boost, rounded to 3 decimals), of the term's frequency there, the
+  field's length in the paper, the term's document frequency and the paper count and fields'
+  average lengths. One retitled paper changes the average title length, so stored weights would
+  all change with it. The shards hold instead what a paper's own fields say (frequency and length,
+  in each posting) and the term's postings (its document frequency is their count); the manifest
+  holds the paper count, the average lengths, k1, b and the boosts, and the worker computes each
+  weight as lunr.js's builder does (``search-worker.js`` shardPart). An edit then rewrites the shards
+  of the terms its papers had or have, and the manifest (``IndexState.update``), byte for byte what
+  a build from scratch writes (``tests/site/test_search_index.py``).
+- **Same numbers as lunr.py.** The weights are lunr.py's (``LunrIndex`` is its ``Builder`` without its
+  objects): lunr.py's rounding (``round(x, 3)``, ties to even) is the worker's ``round3``; a term's
+  number (lunr adds a score's products in its order) is lunr.py's order of first use, which the
+  worker reads from the first paper of the term's postings, its first field there, and the term's
+  place in that field (the entry's second value). ``tests/site/test_browser_contract.py`` runs the
+  worker under Node on the bundled corpus: its scores equal lunr.py's index of every paper.
+- **Shard file:** ``{"terms": [[term, place, postings of field 1, ...], ...]}``, terms in UTF-16
+  order (lunr.js builds its token set in that order); a field's postings are a flat list: the
+  paper's gap from the previous one (the first from -1), then the field's length in the paper
+  where the term is there once, else minus its frequency and the length
+  (``[gap, length, gap, -frequency, length, ...]``). **Manifest:** ``{"fields", "boosts", "papers",
+  "averages", "k1", "b", "starts"}``.
 """
 
 from __future__ import annotations
@@ -39,8 +56,9 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 
-# Bytes of JSON a shard holds at most (about a third of that gzipped), unless one term's postings
-# alone are more. Measured at 11,672 papers (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
+# Bytes of JSON a shard holds on average (about a third of that gzipped; ``_cut``: from half to twice
+# that, unless one term's postings alone are more). Measured at 11,672 papers with shards cut at a
+# running count (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
 # 32,000 bytes: the probe title's words fetch 24 / 38 / 79 KB of the first index and 35 / 46 / 95 KB
 # of the abstracts' (7 shards each), a prefix being typed ("con") 14 / 4 / 2 shards, for
 # 2,728 / 1,108 / 441 files. A shard of one first letter was 20-130 KB (300-360 KB in the abstracts).
