@@ -109,28 +109,56 @@ def store_papers(store: dict) -> list[dict]:
     return [dict(zip(columns, row + [None] * (len(columns) - len(row)))) for row in store["papers"]]
 
 
+def shard_weights(manifest: dict, shard: dict) -> list[tuple[str, int, list[list[tuple[int, float]]]]]:
+    """An index shard (generator/site/search_index.py) -> each term with its number and, per field, its
+    papers and their weights, as search-worker.js shardPart computes them (lunr's BM25, rounded as
+    lunr.py does; the number in lunr.py's order of first use)."""
+    import math
+
+    k1, b, papers = manifest["k1"], manifest["b"], manifest["papers"]
+    found = []
+    for term, place, *per_field in shard["terms"]:
+        postings = []
+        for flat in per_field:
+            docs, paper, i = [], -1, 0
+            while i < len(flat):
+                paper += flat[i]
+                tf, length = (-flat[i + 1], flat[i + 2]) if flat[i + 1] < 0 else (1, flat[i + 1])
+                docs.append((paper, tf, length))
+                i += 3 if tf > 1 else 2
+            postings.append(docs)
+        frequency = sum(len(docs) for docs in postings)
+        idf = math.log(1 + abs((papers - frequency + 0.5) / (frequency + 0.5)))
+        weighted = []
+        for slot, docs in enumerate(postings):
+            average, boost = manifest["averages"][slot], manifest["boosts"][slot]
+            weighted.append([(paper, round(idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf) * boost, 3))
+                             for paper, tf, length in docs])
+        first = min(docs[0][0] for docs in postings if docs)
+        slot = next(slot for slot, docs in enumerate(postings) if docs and docs[0][0] == first)
+        found.append((term, (first * 8 + slot) * 1048576 + place, weighted))
+    return found
+
+
 def lunr_index_of(site_dir: Path, name: str = "index"):
     """A built site's search index shards (``assets/papersite/search/<name>-*.json.gz``) as one lunr.py index:
     the serialised lunr.js 2.3.9 index they stand for, loaded by lunr.py, to search it in a test."""
-    import json
     from collections import defaultdict
 
     from lunr.index import Index
 
-    inverted, vectors, fields = [], defaultdict(list), []
-    for path in sorted((site_dir / "assets" / "papersite" / "search").glob(f"{name}-*.json.gz")):
-        shard = search_json(path)
-        if "terms" not in shard:  # <name>-shards.json.gz: the manifest
-            continue
-        fields = shard["fields"]
-        for term, number, *per_field in shard["terms"]:
+    folder = site_dir / "assets" / "papersite" / "search"
+    manifest = search_json(folder / f"{name}-shards.json.gz")
+    fields = manifest["fields"]
+    inverted, vectors = [], defaultdict(list)
+    for shard_number in range(len(manifest["starts"])):
+        for term, number, weighted in shard_weights(manifest, search_json(folder / f"{name}-{shard_number}.json.gz")):
             posting = {"_index": number}
-            for field, flat in zip(fields, per_field):
-                paper, posting[field] = -1, {}
-                for gap, weight in zip(flat[::2], flat[1::2]):
-                    paper += gap
+            for field, docs in zip(fields, weighted):
+                posting[field] = {}
+                for paper, weight in docs:
                     posting[field][str(paper)] = {}
-                    vectors[f"{field}/{paper}"].append((number, weight / 1000))
+                    vectors[f"{field}/{paper}"].append((number, weight))
             inverted.append([term, posting])
     inverted.sort(key=lambda entry: entry[0])
     field_vectors = [[ref, [x for pair in sorted(pairs) for x in pair]] for ref, pairs in vectors.items()]

@@ -55,6 +55,7 @@ SHELL_SECTIONS = tuple(route.section for route in (layout.PAPER, layout.AUTHOR, 
 # Scholar tags); the others show the site's description, as their shell does.
 OWN_HEAD_SECTIONS = (layout.PAPER.section,)
 DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, rendered/
+DEFERRED_COPIED = "deferred-copied.json"  # under DATA_DIR: the deferred files the last build put in the site
 OLD_PAPER_ROWS_DIR = "papers"  # under DATA_DIR: a row file per paper page, as builds before one data file kept them
 BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY
 RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each page filled here
@@ -381,14 +382,21 @@ def _row_of(path: Path, source: bytes) -> list[str]:
 
 
 def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
-    """Copy the files the stage wrote after handing over to the engine (``deferred/``) into the site."""
+    """Copy the files the stage wrote after handing over to the engine (``deferred/``) into the site: those
+    that differ from the site's (a title edit changes a few dozen of ~2,800 search files), and remove those
+    the last build copied and this one does not write (an index with a shard fewer)."""
     deferred = data_dir(config) / "deferred"
     names = [rel for manifest in sorted(deferred.glob("manifest*.json")) for rel in json.loads(manifest.read_text(encoding="utf-8"))]
-    for rel in names:
-        target = Path(site_dir) / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(deferred / "files" / rel, target)
-    return len(names)
+    copied = data_dir(config) / DEFERRED_COPIED
+    try:
+        before = set(json.loads(copied.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        before = set()
+    written = sum(write_if_changed(Path(site_dir) / rel, (deferred / "files" / rel).read_bytes()) for rel in names)
+    for rel in sorted(before - set(names)):
+        (Path(site_dir) / rel).unlink(missing_ok=True)
+    copied.write_text(json.dumps(sorted(names)), encoding="utf-8")
+    return written
 
 
 

@@ -4,7 +4,8 @@ In: the catalog. Out, all under ``assets/papersite/``:
 
 - ``search/index-<n>.json.gz``: a lunr.js 2.3.9 index of the short fields
   (title, authors, keywords, topic), in shards of consecutive terms, and
-  ``search/index-shards.json.gz``, each shard's first term (``search_index.py``):
+  ``search/index-shards.json.gz``, each shard's first term and what the weights are computed from
+  (``search_index.py``: the worker computes lunr's weights, so an edit rewrites few shards):
   a query loads only the shards its words' terms are in, and the header search
   and Explore show their first results from them.
 - ``search/abstracts-<n>.json.gz``: a second index, of the abstracts only
@@ -73,7 +74,6 @@ code units and lunr.py by code points, and the two orders agree only within the 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import re
 import unicodedata
@@ -89,7 +89,7 @@ from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
 from generator.site.memo import Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
-from generator.site.search_index import LunrIndex, keyed_shards
+from generator.site.search_index import index_state, keyed_shards
 from generator.text import fold
 from generator.site.render.html import block, esc, page
 from generator.pages.decisions import KEY_ORDER, read_decision
@@ -213,8 +213,10 @@ STORE_COLUMNS = ("slug", "title", "authors", "topic", "keywords", "decision", "o
 TOPIC_COLUMNS = ("label", "path", "area")
 NAME_COLUMNS = ("name", "slug")
 # 2: the shards are runs of terms, listed in each index's manifest (not a schema's letters);
-# 3: the store also in pieces (head, rows, titles, typed words, names: the module docstring)
-STORE_VERSION = 3
+# 3: the store also in pieces (head, rows, titles, typed words, names: the module docstring);
+# 4: the index shards hold term frequencies and field lengths, the worker computes the weights
+STORE_VERSION = 4
+STATE_KEY = f"state-{STORE_VERSION}"  # the search-shards memo's entries: each index's state and its shards gzipped
 
 
 def store_schema() -> dict:
@@ -296,9 +298,10 @@ def _paper_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[
 
 class _SearchCache:
     """What the last build computed for the search files (``memo.py``): each paper's terms (by the
-    fingerprint of the texts they are made of: tokenising and stemming is a third of the work), and each index's
-    shards (by the hash of every paper's terms in catalog order: a title edit leaves the abstracts' index
-    as it was). Without a config (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
+    fingerprint of the texts they are made of: tokenising and stemming is a third of the work), and each
+    index's state and shards (updated by the papers whose terms changed: a title edit touches the
+    entries of its title's terms and leaves the abstracts' index as it was). Without a config
+    (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
 
     def __init__(self, config: ProjectConfig | None) -> None:
         self.terms = Memo(config, "search-terms") if config else None
@@ -312,19 +315,16 @@ class _SearchCache:
         return self.terms.value(paper.slug, self.prints.of(texts), lambda: _paper_terms(texts, terms))
 
     def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> dict[str, bytes]:
-        """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name), gzipped."""
-        digest = hashlib.sha1(repr(fields).encode())
-        for paper in papers:
-            for field_name, _ in fields:
-                digest.update("\0".join(paper[field_name]).encode("utf-8", "surrogatepass") + b"\1")
-        found = self.shards.get(name, digest.hexdigest()) if self.shards else None
-        if found is None:
-            index = LunrIndex(fields)
-            for number, paper in enumerate(papers):
-                index.add(number, paper)
-            found = {key: gzipped(data) for key, data in index.shard_files().items()}
-            if self.shards:
-                self.shards.put(name, digest.hexdigest(), found)
+        """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name), gzipped: the last
+        build's index updated by the papers that changed (``search_index.IndexState``), each shard
+        compressed again only where its bytes changed."""
+        kept = self.shards.get(name, STATE_KEY) if self.shards else None
+        last, compressed = kept if kept is not None else (None, {})
+        state = index_state(fields, papers, last)
+        files = state.shard_files()
+        found = {key: compressed.get(data) or gzipped(data) for key, data in files.items()}
+        if self.shards:
+            self.shards.put(name, STATE_KEY, (state, {data: found[key] for key, data in files.items()}))
         return found
 
     def gzipped(self, name: str, data: bytes) -> bytes:

@@ -11,42 +11,60 @@ and lunr.py's builder took 13 CPU s of every build. A lunr index holds each (ter
 weight twice (the inverted index and the field vectors); here it is held once, per term, and the
 worker rebuilds both halves.
 
-- **Shards.** The terms, in order, cut into runs of at most ``SHARD_BYTES`` of JSON (a term whose
-  postings are longer has a shard of its own), as Pagefind cuts its index into chunks; the
-  manifest (``<index>-shards``) lists each shard's first term. A word needs the shard its stem
-  falls in (``shard_of``) and, while it is being typed, the shards of every term it begins
-  (``shards_of_prefix``): a few KB at any corpus size, where a shard per first letter grew with
-  the corpus (130 KB for "s" at 11,672 papers, and ~1 MB at 100k). lunr.js asks one word at a
-  time (``search-worker.js``) and a score is a dot product over the query's terms only, so the
-  shards holding those terms answer with the same scores as the whole index. Near spellings (one
-  edit) are looked up among the terms that begin with the word's first or second letter.
-- **Same numbers as lunr.py.** ``LunrIndex`` is lunr.py's ``Builder`` (term numbers in order of first
-  use, BM25 with k1 1.2 and b 0.75, the field boost, rounded to 3 decimals) without its objects;
-  ``tests/site/test_search_index.py`` compares every weight with lunr.py's. A weight is written
-  as an integer of thousandths: ``w / 1000`` in JavaScript is the same double as lunr.py's rounded
-  weight.
-- **Shard file:** ``{"fields": [...], "terms": [[term, number, postings of field 1, ...], ...]}``,
-  terms in UTF-16 order (lunr.js builds its token set in that order); a field's postings are a flat
-  list ``[paper gap, weight, paper gap, weight, ...]``, the gap from the previous paper (the first
-  from -1).
+- **Shards.** The terms, in order, cut into runs of about ``SHARD_BYTES`` of JSON (``_cut``), as
+  Pagefind cuts its index into chunks; the manifest (``<index>-shards``) lists each shard's first
+  term. A word needs the shard its stem falls in (``shard_of``) and, while it is being typed, the
+  shards of every term it begins (``shards_of_prefix``): a few KB at any corpus size, where a shard
+  per first letter grew with the corpus (130 KB for "s" at 11,672 papers, and ~1 MB at 100k).
+  lunr.js asks one word at a time (``search-worker.js``) and a score is a dot product over the
+  query's terms only, so the shards holding those terms answer with the same scores as the whole
+  index. Near spellings (one edit) are looked up among the terms that begin with the word's first
+  or second letter.
+- **Cut where the terms say.** A shard ends where its terms say (content-defined chunking, as backup
+  tools cut files: ``_cut``), not after a running count of bytes from the first term: so a term
+  gained or lost moves the cuts of its own shard at most, and every other shard keeps its terms,
+  its number and its bytes.
+- **What does not depend on other papers.** lunr's weight of a term in a paper's field is BM25
+  (k1 1.2, b 0.75, the field's boost, rounded to 3 decimals), of the term's frequency there, the
+  field's length in the paper, the term's document frequency and the paper count and fields'
+  average lengths. One retitled paper changes the average title length, so stored weights would
+  all change with it. The shards hold instead what a paper's own fields say (frequency and length,
+  in each posting) and the term's postings (its document frequency is their count); the manifest
+  holds the paper count, the average lengths, k1, b and the boosts, and the worker computes each
+  weight as lunr.js's builder does (``search-worker.js`` shardPart). An edit then rewrites the shards
+  of the terms its papers had or have, and the manifest (``IndexState.update``), byte for byte what
+  a build from scratch writes (``tests/site/test_search_index.py``).
+- **Same numbers as lunr.py.** The weights are lunr.py's (``LunrIndex`` is its ``Builder`` without its
+  objects): lunr.py's rounding (``round(x, 3)``, ties to even) is the worker's ``round3``; a term's
+  number (lunr adds a score's products in its order) is lunr.py's order of first use, which the
+  worker reads from the first paper of the term's postings, its first field there, and the term's
+  place in that field (the entry's second value). ``tests/site/test_browser_contract.py`` runs the
+  worker under Node on the bundled corpus: its scores equal lunr.py's index of every paper.
+- **Shard file:** ``{"terms": [[term, place, postings of field 1, ...], ...]}``, terms in UTF-16
+  order (lunr.js builds its token set in that order); a field's postings are a flat list: the
+  paper's gap from the previous one (the first from -1), then the field's length in the paper
+  where the term is there once, else minus its frequency and the length
+  (``[gap, length, gap, -frequency, length, ...]``). **Manifest:** ``{"fields", "boosts", "papers",
+  "averages", "k1", "b", "starts"}``.
 """
 
 from __future__ import annotations
 
 import json
-import math
+import zlib
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 
-# Bytes of JSON a shard holds at most (about a third of that gzipped), unless one term's postings
-# alone are more. Measured at 11,672 papers (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
+# Bytes of JSON a shard holds on average (about a third of that gzipped; ``_cut``: from half to twice
+# that, unless one term's postings alone are more). Measured at 11,672 papers with shards cut at a
+# running count (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
 # 32,000 bytes: the probe title's words fetch 24 / 38 / 79 KB of the first index and 35 / 46 / 95 KB
 # of the abstracts' (7 shards each), a prefix being typed ("con") 14 / 4 / 2 shards, for
 # 2,728 / 1,108 / 441 files. A shard of one first letter was 20-130 KB (300-360 KB in the abstracts).
 SHARD_BYTES = 12_000
 
-# lunr.py's Builder defaults (lunr.js has the same)
+# lunr.py's Builder defaults (lunr.js has the same): handed to the worker in each manifest
 _K1 = 1.2
 _B = 0.75
 
@@ -74,24 +92,20 @@ def keyed_shards(rows: Iterable[list], shard_bytes: int = SHARD_BYTES) -> dict[s
     """Rows whose first item is their key (a string) -> the same shards and manifest as an index's,
     for a table looked up by key or by a key's beginning (``shard_of``, ``shards_of_prefix``): the
     rows in UTF-16 order of their key (then of their JSON: the same bytes whatever the input order),
-    cut into runs of at most ``shard_bytes`` of JSON, each ``{"rows": [...]}`` by number, and
+    cut as an index's terms are (``_cut``: a changed row moves the cuts of its own shard at most),
+    never between rows of one key, each ``{"rows": [...]}`` by number, and
     ``"shards"``: ``{"starts": [...]}``. A start is the shortest beginning of its shard's first key
     that sorts after the key before it: no key lies between the two, so it finds the same shard,
     and the manifest holds a few letters a shard where a title would be a whole line."""
     encoded = sorted(((_utf16(row[0]), _compact(row)) for row in rows))
-    shards: list[list[bytes]] = [[]]
-    starts = [""]
-    size = 0
-    previous = b""
-    for key, data in encoded:
-        if shards[-1] and size + len(data) + 1 > shard_bytes and key != previous:
-            shards.append([])
-            starts.append(_start_after(key.decode("utf-16-be", "surrogatepass"), previous))
-            size = 0
-        shards[-1].append(data)
-        size += len(data) + 1
-        previous = key
-    files = {str(number): b'{"rows":[' + b",".join(shard) + b"]}" for number, shard in enumerate(shards)}
+    keys = [key.decode("utf-16-be", "surrogatepass") for key, _ in encoded]
+    cuts = _cut(keys, [data for _, data in encoded], shard_bytes)
+    files, at = {}, 0
+    starts: list[str] = []
+    for number, shard in enumerate(cuts):
+        starts.append(_start_after(shard[0], encoded[at - 1][0]) if number else "")
+        files[str(number)] = b'{"rows":[' + b",".join(data for _, data in encoded[at:at + len(shard)]) + b"]}"
+        at += len(shard)
     files["shards"] = b'{"starts":' + _compact(starts) + b"}"
     return files
 
@@ -105,13 +119,14 @@ def _start_after(key: str, previous: bytes) -> str:
 
 
 class LunrIndex:
-    """The terms of each paper's fields -> lunr.js index shards (see the module docstring)."""
+    """The terms of each paper's fields -> the index's shards (see the module docstring), and the state
+    that updates them (``update``)."""
 
     def __init__(self, fields: list[tuple[str, int]]) -> None:
         self.fields = fields
-        self.numbers: dict[str, int] = {}  # term -> its lunr term number (``_index``), in order of first use
         self.postings: dict[str, list[dict[int, int]]] = {}  # term -> per field {paper: term frequency}
         self.lengths: list[list[int]] = [[] for _ in fields]  # per field, per paper: how many terms
+        self.places: dict[str, int] = {}  # term -> where it is first in the first field of the first paper holding it
 
     def add(self, paper: int, terms: dict[str, list[str]]) -> None:
         """Paper number ``paper`` (the next one: papers are added in order) with its terms per field name."""
@@ -121,47 +136,170 @@ class LunrIndex:
             for term, count in Counter(words).items():
                 posting = self.postings.get(term)
                 if posting is None:
-                    self.numbers[term] = len(self.numbers)
                     posting = self.postings[term] = [{} for _ in self.fields]
+                    self.places[term] = words.index(term)
                 posting[slot][paper] = count
 
+    def state(self, papers: list[dict[str, list[str]]]) -> "IndexState":
+        """What ``update`` needs of this index (``papers``: the terms it was made of, as added)."""
+        entries = {term: _entry(term, self.places[term], posting, self.lengths) for term, posting in self.postings.items()}
+        return IndexState(self.fields, [_paper_key(paper, self.fields) for paper in papers], entries,
+                          [list(lengths) for lengths in self.lengths], sorted(entries, key=_utf16))
+
     def shard_files(self, shard_bytes: int = SHARD_BYTES) -> dict[str, bytes]:
-        """The shards' JSON by number ("0", "1", ...), and the manifest's ("shards"): the field names
-        and each shard's first term (the first's is "", so every term has a shard; an index of no
-        terms has one empty shard)."""
-        papers = len(self.lengths[0]) if self.fields else 0
+        """The shards' JSON by number ("0", "1", ...), and the manifest's ("shards"): the field names and
+        boosts, the paper count, the fields' average lengths and each shard's first term (the first's
+        is "", so every term has a shard; an index of no terms has one empty shard)."""
+        papers = [{} for _ in self.lengths[0]] if self.fields else []
+        return self.state(papers).shard_files(shard_bytes)
+
+
+def _paper_key(paper: dict[str, list[str]], fields: list[tuple[str, int]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(paper.get(name, ())) for name, _ in fields)
+
+
+def _entry(term: str, place: int, posting: list[dict[int, int]], lengths: list[list[int]]) -> bytes:
+    """A term's entry: ``[term, place, postings of field 1, ...]`` (module docstring)."""
+    entry: list = [term, place]
+    for slot, docs in enumerate(posting):
+        flat: list[int] = []
+        previous = -1
+        for paper in sorted(docs):
+            tf = docs[paper]
+            flat += (paper - previous, lengths[slot][paper]) if tf == 1 else (paper - previous, -tf, lengths[slot][paper])
+            previous = paper
+        entry.append(flat)
+    return _compact(entry)
+
+
+def _postings_of(entry: bytes, fields: int) -> list[dict[int, int]]:
+    """An entry -> its postings (per field {paper: term frequency}): ``_entry`` read back."""
+    decoded = json.loads(entry)
+    posting: list[dict[int, int]] = []
+    for flat in decoded[2:2 + fields]:
+        docs: dict[int, int] = {}
+        paper, i = -1, 0
+        while i < len(flat):
+            paper += flat[i]
+            if flat[i + 1] < 0:
+                docs[paper] = -flat[i + 1]
+                i += 3
+            else:
+                docs[paper] = 1
+                i += 2
+        posting.append(docs)
+    return posting
+
+
+class IndexState:
+    """An index as the last build wrote it: each paper's terms, each term's entry (its JSON), the
+    fields' lengths and the terms in UTF-16 order. ``update`` gives the state of other papers'
+    terms touching only the entries of the terms the changed papers had or have: an entry holds no
+    number that depends on other papers (the worker scores from the lengths and the manifest's
+    averages), so every other entry keeps its bytes."""
+
+    def __init__(self, fields: list[tuple[str, int]], papers: list[tuple[tuple[str, ...], ...]], entries: dict[str, bytes],
+                 lengths: list[list[int]], order: list[str]) -> None:
+        self.fields = fields
+        self.papers = papers
+        self.entries = entries
+        self.lengths = lengths
+        self.order = order
+
+    def update(self, papers: list[dict[str, list[str]]]) -> "IndexState":
+        """The state of ``papers`` (each one's terms by field name), made from this one. Where most papers
+        changed (or moved: a paper's number is its place), the index is made again; either way the
+        state, and so the files, are what ``LunrIndex`` makes of ``papers``."""
+        keys = [_paper_key(paper, self.fields) for paper in papers]
+        changed = [n for n in range(max(len(keys), len(self.papers)))
+                   if n >= len(keys) or n >= len(self.papers) or keys[n] != self.papers[n]]
+        if len(changed) * 4 > len(keys):
+            return _made(self.fields, papers)
+        lengths = [[len(key[slot]) for key in keys] for slot in range(len(self.fields))]
+        counts = {n: [Counter(terms) for terms in keys[n]] for n in changed if n < len(keys)}
+        touched: set[str] = set()
+        for n in changed:
+            for version in (self.papers[n] if n < len(self.papers) else (), keys[n] if n < len(keys) else ()):
+                for terms in version:
+                    touched.update(terms)
+        entries = dict(self.entries)
+        order = list(self.order)
+        gone = set(changed)
+        for term in sorted(touched):
+            old = entries.get(term)
+            posting = _postings_of(old, len(self.fields)) if old is not None else [{} for _ in self.fields]
+            for slot, docs in enumerate(posting):
+                for n in gone & docs.keys():
+                    del docs[n]
+                for n, per_field in counts.items():
+                    if term in per_field[slot]:
+                        docs[n] = per_field[slot][term]
+            if any(posting):
+                first = min(min(docs) for docs in posting if docs)
+                slot = next(slot for slot, docs in enumerate(posting) if first in docs)
+                entries[term] = _entry(term, keys[first][slot].index(term), posting, lengths)
+                if old is None:
+                    order.insert(bisect_right(order, _utf16(term), key=_utf16), term)
+            elif old is not None:
+                del entries[term]
+                order.pop(bisect_right(order, _utf16(term), key=_utf16) - 1)
+        return IndexState(self.fields, keys, entries, lengths, order)
+
+    def shard_files(self, shard_bytes: int = SHARD_BYTES) -> dict[str, bytes]:
+        """The shards' JSON by number, and the manifest's (``LunrIndex.shard_files``)."""
+        papers = len(self.papers)
+        # lunr's average field length: the same float here as in lunr.py (sum of ints, one division)
         averages = [sum(lengths) / papers if papers else 0 for lengths in self.lengths]
-        shards: list[list] = [[]]
-        starts = [""]
-        size = 0
-        for term in sorted(self.postings, key=_utf16):
-            posting = self.postings[term]
-            frequency = sum(len(docs) for docs in posting)  # lunr counts a paper once per field holding the term
-            ratio = (papers - frequency + 0.5) / (frequency + 0.5)
-            idf = math.log(1 + abs(ratio))
-            entry: list = [term, self.numbers[term]]
-            for slot, (_, boost) in enumerate(self.fields):
-                flat, previous = [], -1
-                for paper, tf in posting[slot].items():  # papers in ascending order: added in order
-                    length = self.lengths[slot][paper]
-                    # lunr.py's expression, operation for operation, so the floats are the same
-                    score = idf * ((_K1 + 1) * tf) / (_K1 * (1 - _B + _B * (length / averages[slot])) + tf)
-                    score *= boost
-                    flat += (paper - previous, round(round(score, 3) * 1000))
-                    previous = paper
-                entry.append(flat)
-            data = _compact(entry)  # (each entry's JSON once: the shard is their list, as json.dumps would write it)
-            if shards[-1] and size + len(data) + 1 > shard_bytes:
-                shards.append([])
-                starts.append(term)
-                size = 0
-            shards[-1].append(data)
-            size += len(data) + 1
-        names = _compact([name for name, _ in self.fields])
-        files = {str(number): b'{"fields":' + names + b',"terms":[' + b",".join(terms) + b"]}"
+        shards = _cut(self.order, [self.entries[term] for term in self.order], shard_bytes)
+        files = {str(number): b'{"terms":[' + b",".join(self.entries[t] for t in terms) + b"]}"
                  for number, terms in enumerate(shards)}
-        files["shards"] = b'{"fields":' + names + b',"starts":' + _compact(starts) + b"}"
+        files["shards"] = _compact({
+            "fields": [name for name, _ in self.fields], "boosts": [boost for _, boost in self.fields],
+            "papers": papers, "averages": averages, "k1": _K1, "b": _B, "starts": [""] + [terms[0] for terms in shards[1:]],
+        })
         return files
+
+
+def _made(fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> IndexState:
+    index = LunrIndex(fields)
+    for number, paper in enumerate(papers):
+        index.add(number, paper)
+    return index.state(papers)
+
+
+def index_state(fields: list[tuple[str, int]], papers: list[dict[str, list[str]]], last: IndexState | None = None) -> IndexState:
+    """The state of an index of ``papers``: ``last`` updated where it is one of the same fields, else made."""
+    if last is not None and last.fields == fields:
+        return last.update(papers)
+    return _made(fields, papers)
+
+
+def _cut(keys: list[str], data: list[bytes], shard_bytes: int) -> list[list[str]]:
+    """Keys in order, with their JSON -> runs of keys, the shards, cut where the keys themselves say
+    (content-defined, as backup tools cut files into chunks): a shard ends before a key once it holds
+    ``shard_bytes / 2`` when that key is an anchor (a hash of the key below its share of
+    ``shard_bytes / 2``: a shard grows ``shard_bytes`` on average), and before any key that would take
+    it past ``2 * shard_bytes``. A cut does not depend on where the shards before it were cut beyond the
+    last anchor, so a changed key moves the cuts of its own shard at most, and the shards after it keep
+    their keys and bytes (a numbered shard keeps its number unless a cut was made or lost)."""
+    low, high = shard_bytes // 2, 2 * shard_bytes
+    shards: list[list[str]] = [[]]
+    size = 0
+    previous = None
+    for key, entry in zip(keys, data):
+        length = len(entry) + 1
+        if shards[-1] and key != previous and (size + length > high or (size >= low and _anchor(key, length, low))):
+            shards.append([])
+            size = 0
+        shards[-1].append(key)
+        size += length
+        previous = key
+    return shards
+
+
+def _anchor(key: str, length: int, low: int) -> bool:
+    """Whether a key of ``length`` bytes is an anchor: with chance ``length / low``, by its hash alone."""
+    return zlib.crc32(key.encode("utf-8", "surrogatepass")) * low < length << 32
 
 
 # one encoder for every entry (json.dumps with options builds one a call: a third of the tables' time)

@@ -6,10 +6,14 @@ Runs on the small site of search_corpus.py.
 
 from __future__ import annotations
 
+import re
+import time
+from pathlib import Path
+
 import pytest
 
 from search_corpus import search_site, shards_needed  # noqa: F401 (fixture)
-from site_ui import HEADER_SEARCH_INPUT, header_search_settled, paper_slug_of, result_hrefs
+from site_ui import HEADER_SEARCH_INPUT, HEADER_SEARCH_TOGGLE, header_search_settled, paper_slug_of, result_hrefs
 
 pytestmark = pytest.mark.browser
 
@@ -96,3 +100,45 @@ def test_the_first_indexs_results_stand_when_the_abstracts_cannot_load(desk):
     assert {"graph-control", "safety-layers", "graph-partitioning"} <= set(_papers(results)), _papers(results)
     assert "could not be loaded" not in meta, meta
     assert desk.log.page_errors == []
+
+
+def _unavailable(page, query: str) -> str:
+    """Type ``query`` into the header search; the status line once it says the search failed (it must, not hang)."""
+    field = page.locator(HEADER_SEARCH_INPUT).first
+    if not field.count():
+        page.locator(HEADER_SEARCH_TOGGLE).first.click()
+    field.fill(query)
+    page.wait_for_function("() => /unavailable/.test((document.querySelector('[data-ps-search-meta]') || {}).textContent || '')",
+                           timeout=10_000)
+    return page.locator("[data-ps-search-meta]").inner_text()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
+@pytest.mark.parametrize("broken", ["worker 404", "shard 404", "shard garbled", "manifest 404"])
+def test_a_search_file_that_fails_says_search_is_unavailable(page_factory, search_site, broken, width, height, tmp_path):  # noqa: F811
+    """search-worker.js, an index shard or its manifest answering 404, or a shard that is not gzipped JSON:
+    the header search says search is unavailable instead of "searching…" for ever."""
+    desk = page_factory(search_site, viewport={"width": width, "height": height})
+    page = desk.page
+    if broken == "worker 404":
+        def late_404(route):  # noqa: ANN001 - after the first question was handed to the worker starting
+            time.sleep(1.5)
+            route.fulfill(status=404, body="not found")
+
+        page.route("**/assets/papersite/search-worker.js*", late_404)
+    elif broken == "shard 404":
+        page.route(re.compile(r"/assets/papersite/search/index-\d+\.json\.gz"), lambda route: route.fulfill(status=404, body="not found"))
+    elif broken == "manifest 404":
+        page.route("**/assets/papersite/search/index-shards.json.gz", lambda route: route.fulfill(status=404, body="not found"))
+    else:
+        page.route(re.compile(r"/assets/papersite/search/index-\d+\.json\.gz"), lambda route: route.fulfill(status=200, body=b"\x1f\x8b not gzip"))
+    desk.goto("")
+    meta = _unavailable(page, "graph safety")
+    assert meta.startswith("Search is unavailable"), meta
+    assert page.locator("[data-ps-search-meta]").is_visible()
+    assert "searching" not in meta.lower()
+    if broken == "worker 404":
+        page.screenshot(path=str(tmp_path / f"unavailable-{width}.png"))
+        shots = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"search-unavailable-{width}.png"))

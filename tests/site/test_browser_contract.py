@@ -215,6 +215,96 @@ def test_a_venue_column_and_filter_only_where_papers_have_more_than_one_venue():
     assert 'data-ps-venue' in page and 'data-venue="ICLR 2025"' in page
 
 
+_WORKER_HARNESS = r"""
+// search-worker.js as a page loads it where workers are unavailable, its files read from disk
+const fs = require("fs"), path = require("path");
+globalThis.self = globalThis;
+globalThis.lunr = require(process.argv[2]);
+globalThis.papersite = { core: require(process.argv[1]) };
+const dir = process.argv[4];
+globalThis.fetch = url => Promise.resolve(fs.existsSync(path.join(dir, url)) ? new Response(fs.readFileSync(path.join(dir, url))) : new Response("", { status: 404 }));
+require(process.argv[3]);
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+(async () => {
+  const out = {};
+  for (const [index, fields] of [["index", ["t", "a", "k"]], ["abstracts", ["b"]]]) {
+    const state = self.papersiteIndex.open(index + "-", null, null);
+    out[index] = [];
+    for (const [word, prefix] of input.queries) {
+      const got = await self.papersiteIndex.answer(state, { type: "query", id: 1, words: [word], prefix, phrases: [], schema: { fields } });
+      out[index].push([Array.from(got.words[0].refs), Array.from(got.words[0].scores)]);
+    }
+  }
+  process.stdout.write(JSON.stringify(out));
+})().catch(error => { process.stderr.write(String(error.stack)); process.exit(1); });
+"""
+
+
+def _lunr_py_index(papers: list[dict[str, list[str]]], fields: list[tuple[str, int]]):
+    """lunr.py's own index of these terms (its Builder, its term numbers): what the site's search was
+    before the shards, and the oracle of the worker's scores."""
+    from lunr.builder import Builder
+
+    builder = Builder()
+    builder.pipeline.reset()  # the terms are tokenised and stemmed already, as lunr.js's would be
+    builder.search_pipeline.reset()
+    builder.ref("id")
+    for name, boost in fields:
+        builder.field(name, boost=boost)
+    for number, paper in enumerate(papers):
+        builder.add({"id": str(number), **{name: paper[name] for name, _ in fields}})
+    return builder.build()
+
+
+def test_the_worker_scores_as_lunr_pys_index_of_every_paper(tmp_path):
+    """The bundled corpus's search files: for each query word (whole, or a prefix being typed), the
+    papers search-worker.js finds in the shards under Node and their scores are those of lunr.py's
+    index of every paper built from the same terms."""
+    from lunr.query import Query
+
+    from generator.config import load_config
+    from generator.site.stage import read_records
+    from site_fixtures import REPO_ROOT
+
+    records, _ = read_records(load_config(REPO_ROOT))
+    catalog = build_catalog(records)
+    files = search.search_files(catalog)
+    folder = tmp_path / "site"
+    for name, data in files.items():
+        if name.startswith(search.SHARDS_DIR + "/index-") or name.startswith(search.SHARDS_DIR + "/abstracts-"):
+            (folder / Path(name).name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / Path(name).name).write_bytes(data)
+    terms = search._Terms()
+    per_paper = [search._paper_terms(search._term_texts(p), terms) for p in catalog.papers]
+    indexes = {"index": _lunr_py_index([{"t": t, "a": a, "k": k} for t, a, k, _ in per_paper], search.META_FIELDS),
+               "abstracts": _lunr_py_index([{"b": b} for *_, b in per_paper], search.ABSTRACT_FIELDS)}
+    words = sorted({w for p in catalog.papers[::9] for w in search.split_words(p.title)
+                    if w.isascii() and w.isalpha() and terms.term(w) and not set(search.fold(w)) - set(w)})
+    queries = [[w, False] for w in words] + [[w[:4], True] for w in words[::5] if len(w) >= 4 and terms.term(w[:4])]
+    run = subprocess.run([_node(), "-e", _WORKER_HARNESS, str(CORE_JS), str(search.lunr_js_source()),
+                          str(CORE_JS.parent / "search-worker.js"), str(folder)],
+                         input=json.dumps({"queries": queries}), capture_output=True, text=True, encoding="utf-8", check=False)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    compared = 0
+    for name, index in indexes.items():
+        for (word, prefix), (refs, scores) in zip(queries, got[name]):
+            def query(q, word=word, prefix=prefix):
+                q.term(terms.term(word), use_pipeline=False, boost=1)
+                if prefix:
+                    q.term(word, use_pipeline=False, wildcard=Query.WILDCARD_TRAILING, boost=0.3)
+            expected = {int(hit["ref"]): hit["score"] for hit in index.query(_built(index, query))}
+            assert dict(zip(refs, scores)) == expected, (name, word, prefix)
+            compared += len(expected)
+    assert len(queries) > 60 and compared > 5000  # many words, common and rare, and prefixes
+
+
+def _built(index, build):
+    query = index.create_query()
+    build(query)
+    return query
+
+
 if __name__ == "__main__":  # the tables papersite-core.js carries, from this Python's Unicode
     ranges: list[list[int]] = []
     for cp in range(sys.maxunicode + 1):

@@ -140,6 +140,28 @@ def test_incremental_build_equals_clean_build(project: Path, tmp_path: Path, wha
         assert not (project / "site" / "papers" / slug).exists()
 
 
+def test_an_edit_rewrites_the_search_files_of_its_terms_only(project: Path, tmp_path: Path) -> None:
+    """Title, abstract, keywords and authors of two papers edited: the search files equal a clean build's,
+    and only those whose bytes changed are written (the others keep their mtime)."""
+    search_dir = project / "site" / "assets" / "papersite" / "search"
+    before = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in search_dir.iterdir()}
+    for slug in ("graph-transformers", "calibrated-flows"):
+        edit_front_matter(project / PAPERS / f"{slug}.md", lambda data: data.update(
+            title=data["title"] + " Once More", abstract=data["abstract"] + " Lattices and quivers.",
+            keywords=[*data["keywords"], "quivers"], authors=[*data["authors"], "Zeynep Quill"]))
+    papersite(project, "build", "--no-import")
+    after = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in search_dir.iterdir()}
+    clean = clean_build_of(project, tmp_path / "clean")
+    assert {name: data for name, (_, data) in after.items()} == {
+        rel.rsplit("/", 1)[1]: data for rel, data in clean.items() if rel.startswith("assets/papersite/search/")}
+    rewritten = {name for name in after if name not in before or after[name][0] != before[name][0]}
+    assert all(after[name][1] != before.get(name, (0, None))[1] for name in rewritten), "a file rewritten with its own bytes"
+    assert "index-shards.json.gz" in rewritten and "abstracts-shards.json.gz" in rewritten
+    # (which shards an edit changes is search_index's test: this project's indexes are a shard each)
+    kept = set(after) - rewritten
+    assert kept and all(after[name][1] == before[name][1] for name in kept), sorted(rewritten)
+
+
 def test_a_page_added_builds_as_a_clean_build_does(project: Path, tmp_path: Path) -> None:
     """A maintainer's new page: a new author, a keyword other papers have, a topic page that grows and
     related lists that may now show it. Only the new page and the pages that show it are rendered."""

@@ -250,3 +250,32 @@ def test_a_page_with_materials_script_keeps_its_slots() -> None:
     for kept in ("id=__drawer", "md-overlay", "data-md-component=skip", "md-dialog", "data-md-component=top"):
         assert kept in full, kept
     assert _reading(full, ends=False) == _reading(page, ends=False)
+
+
+def test_deferred_files_are_written_where_they_changed_and_removed_where_they_went(tmp_path) -> None:
+    """copy_deferred: a file the site holds as it is stays untouched (its mtime), a changed one is
+    written, and one the last build copied that this build does not write leaves the site."""
+    import os
+
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "project"))
+    site = tmp_path / "site"
+
+    def stage(files: dict[str, bytes]) -> None:  # as stage._write_deferred leaves them
+        out = postbuild.data_dir(config) / "deferred"
+        for rel, data in files.items():
+            (out / "files" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (out / "files" / rel).write_bytes(data)
+        (out / "manifest.json").write_text(json.dumps(sorted(files)), encoding="utf-8")
+
+    stage({"a/one.json.gz": b"1", "a/two.json.gz": b"2", "a/three.json.gz": b"3"})
+    assert postbuild.copy_deferred(config, site) == 3
+    os.utime(site / "a/one.json.gz", ns=(1, 1))
+    stage({"a/one.json.gz": b"1", "a/two.json.gz": b"two"})
+    (postbuild.data_dir(config) / "deferred" / "files" / "a/three.json.gz").unlink()
+    assert postbuild.copy_deferred(config, site) == 1
+    assert (site / "a/one.json.gz").stat().st_mtime_ns == 1, "an unchanged file is not written again"
+    assert (site / "a/two.json.gz").read_bytes() == b"two"
+    assert not (site / "a/three.json.gz").exists()

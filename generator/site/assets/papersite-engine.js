@@ -64,7 +64,14 @@
         if (source.current && !source.next) source.next = source.current; // ask again on this thread
         else if (source.current) source.current.resolve(null);
         source.current = null;
-        source.local().then(function () { resolve(); source.busy = false; source.pump(); }, reject);
+        source.local().then(function () { resolve(); source.busy = false; source.pump(); }, function (error) {
+          // search-worker.js (or lunr.js) did not load here either: the question waiting is answered
+          // (else its query says "searching…" for ever), and so is every later one (pump)
+          source.busy = false;
+          if (source.next) source.next.resolve({ type: "error" });
+          source.next = null;
+          reject(error);
+        });
       };
       worker.postMessage({ type: "scripts", urls: [ps.asset("lunr.js"), ps.asset("papersite-core.js")] });
       worker.postMessage({ type: "open", shards: shards, texts: texts, chunks: chunks });

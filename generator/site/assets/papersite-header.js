@@ -226,7 +226,7 @@
             if (input.value === text) show(eng, text, result, got[1]);
           });
         });
-      }).catch(function () { meta.textContent = "The search index could not be loaded"; });
+      }).catch(function () { meta.textContent = "Search is unavailable: the search index could not be loaded"; });
     }
 
     input.addEventListener("focus", open);

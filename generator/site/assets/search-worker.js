@@ -48,20 +48,49 @@
     });
   }
 
-  /* A parsed shard (search_index.py's format) -> its part of a lunr.Index, made once a shard: its
-   * terms (in order), their postings (lunr's inverted index) and each paper field's weights of
-   * them (a part of lunr's field vector: [term number, weight, ...]). */
-  function shardPart(shard) {
-    var inverted = Object.create(null), vectors = Object.create(null), terms = [], fields = shard.fields;
+  /* Python's round(x, 3), which lunr.py applies to every weight: the decimal nearest the double's
+   * exact value, a tie to the even last digit (toFixed rounds a tie up; a tie is exactly an odd
+   * number of sixteenths, the only halves of thousandths a double holds). */
+  function round3(x) {
+    if (Number.isInteger(x * 16) && !Number.isInteger(x * 8)) {
+      var n = Math.floor(x * 1000);
+      return (n % 2 === 0 ? n : n + 1) / 1000;
+    }
+    return Number(x.toFixed(3));
+  }
+
+  /* A parsed shard (search_index.py's format) and the index's manifest -> the shard's part of a
+   * lunr.Index, made once a shard: its terms (in order), their postings (lunr's inverted index) and
+   * each paper field's weights of them (a part of lunr's field vector: [term number, weight, ...]).
+   * A weight is lunr's BM25 (lunr.Builder createFieldVectors, expression for expression) of what the
+   * shard holds (the term's frequency in the field, the field's length in the paper, and the term's
+   * document frequency: its postings) and the manifest (paper count, average lengths, k1, b, boosts),
+   * rounded as lunr.py rounds: the weights of lunr.py's index of every paper. A term's number (lunr
+   * adds a score's products in its order) is in lunr.py's order, first use: the first paper holding
+   * the term, its first field there, and the term's place in it (the entry's second value). */
+  function shardPart(shard, manifest) {
+    var inverted = Object.create(null), vectors = Object.create(null), terms = [], fields = manifest.fields;
+    var papers = manifest.papers, k1 = manifest.k1, b = manifest.b;
     shard.terms.forEach(function (entry) {
-      var term = entry[0], number = entry[1], posting = { _index: number };
-      for (var f = 0; f < fields.length; f++) {
-        var flat = entry[2 + f], docs = {}, paper = -1;
-        for (var i = 0; i < flat.length; i += 2) {
+      var term = entry[0], frequency = 0, first = Infinity, firstField = 0, f, i;
+      for (f = 0; f < fields.length; f++) {
+        var postings = entry[2 + f];
+        if (postings.length && postings[0] - 1 < first) { first = postings[0] - 1; firstField = f; }
+        for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) frequency++;
+      }
+      var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number };
+      var idf = Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5)));
+      for (f = 0; f < fields.length; f++) {
+        var flat = entry[2 + f], docs = {}, paper = -1, average = manifest.averages[f], boost = manifest.boosts[f];
+        for (i = 0; i < flat.length;) {
           paper += flat[i];
+          var tf = 1, length = flat[i + 1];
+          if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
+          var score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
+          score *= boost;
           docs[paper] = {};
           var ref = fields[f] + "/" + paper;
-          (vectors[ref] || (vectors[ref] = [])).push(number, flat[i + 1] / 1000);
+          (vectors[ref] || (vectors[ref] = [])).push(number, round3(score));
         }
         posting[fields[f]] = docs;
       }
@@ -131,28 +160,34 @@
    * search/texts-<n>.json.gz, the schema's textChunk papers each). timing collects where
    * loading went (absolute ms), for performance.measure in papersite-engine.js. */
   function open(shards, textsUrl, chunksUrl) {
-    return { shards: shards, textsUrl: textsUrl, chunksUrl: chunksUrl, starts: null, parsed: {}, indexes: {}, texts: null,
+    return { shards: shards, textsUrl: textsUrl, chunksUrl: chunksUrl, manifest: null, parsed: {}, indexes: {}, texts: null,
       chunks: {}, normal: null, timing: [], schema: null };
   }
 
-  // a promise of the manifest's first terms of the shards (search_index.py shard_files)
-  function starts(state) {
-    if (!state.starts) {
+  // a promise of the manifest (search_index.py shard_files: the shards' first terms, and what weights need)
+  function manifest(state) {
+    if (!state.manifest) {
       var start = clock();
-      state.starts = getJSON(state.shards + "shards.json.gz").then(function (manifest) {
+      state.manifest = getJSON(state.shards + "shards.json.gz").then(function (found) {
         state.timing.push(["manifest fetch+parse", start, clock()]);
-        return manifest.starts;
+        return found;
+      }, function (error) {
+        delete state.manifest; // asked again, it is fetched again
+        throw error;
       });
     }
-    return state.starts;
+    return state.manifest;
   }
+
+  // a promise of the manifest's first terms of the shards
+  function starts(state) { return manifest(state).then(function (found) { return found.starts; }); }
 
   // a promise of a shard's part of an index (shardPart), fetched and made once
   function shardData(state, key) {
     if (!state.parsed[key]) {
       var start = clock();
-      state.parsed[key] = getJSON(state.shards + key + ".json.gz").then(function (shard) {
-        var parsed = clock(), part = shardPart(shard);
+      state.parsed[key] = Promise.all([getJSON(state.shards + key + ".json.gz"), manifest(state)]).then(function (got) {
+        var parsed = clock(), part = shardPart(got[0], got[1]);
         state.timing.push(["shard " + key + " fetch+parse", start, parsed], ["shard " + key + " part", parsed, clock()]);
         return part;
       }, function (error) {
