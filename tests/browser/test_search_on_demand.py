@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -147,3 +148,46 @@ def test_a_first_and_a_next_query_fetch_pieces_of_the_store_never_the_whole(page
     stored = [f for f in (root / search.SHARDS_DIR).iterdir() if f.name.split("-")[0] in ("head.json.gz", "rows", "titles", "typed", "names")]
     fetched_bytes = sum((root / search.SHARDS_DIR / n).stat().st_size for n in pieces)
     assert len(pieces) < len(stored) and fetched_bytes < sum(f.stat().st_size for f in stored), (fetched_bytes, pieces)
+
+
+def _rows_file_of(root, slug: str) -> str:
+    """The rows file (search.py store_pieces) holding this paper's row."""
+    from generator.site import search
+
+    for path in sorted((root / search.SHARDS_DIR).glob("rows-*.json.gz")):
+        papers = json.loads(gzip.decompress(path.read_bytes()))["papers"]
+        if any(row[search.STORE_COLUMNS.index("slug")] == slug for row in papers):
+            return path.name
+    raise AssertionError(f"no rows file holds {slug}")
+
+
+def test_a_next_query_asks_for_its_likely_rows_before_the_index_answers(page_factory, search_site):  # noqa: F811
+    """The rows of the papers holding the query's words as typed are asked beside the index shards: while every
+    index shard the query needs is held unanswered, the rows file of its paper is requested; nothing fetched
+    for the first query is fetched again. (Order of requests, not time.)"""
+    root = search_site.root
+    desk = page_factory(search_site, viewport={"width": 1280, "height": 900})
+    asked = _watched(desk)
+    desk.goto("")
+    header_search_settled(desk.page, "graph control")  # words of the index's first shard (this site has two)
+    first = set(_names(_data_files(asked)))
+    wanted = _rows_file_of(root, "widget-study-042")
+    assert wanted not in first, "the next query's paper must need a rows file the first query did not fetch"
+
+    query = "study 42 widget"  # not a title: its paper is the only one holding all three words
+    held = []
+    index_shard = re.compile(r"/search/index-\d+\.json\.gz$")
+    desk.page.context.route(index_shard, lambda route: held.append(route))
+    field = desk.page.locator(HEADER_SEARCH_INPUT).first
+    with desk.page.expect_request(lambda request: request.url.endswith("/" + wanted)):
+        field.fill(query)
+    assert held, "the query's index shards were fetched before this page asked for them: nothing was held"
+    assert desk.page.locator("[data-ps-search-results]").get_attribute("data-ps-query") != query
+    desk.page.context.unroute(index_shard)
+    for route in held:
+        route.fallback()
+    _, results = header_search_settled(desk.page, query)
+    papers = [s for s in map(paper_slug_of, result_hrefs(results)) if s]
+    assert papers[0] == "widget-study-042", papers
+    every = _names(_data_files(asked))
+    assert len(set(every)) == len(every), "a file fetched twice: what the first query fetched is kept"

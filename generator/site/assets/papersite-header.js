@@ -219,11 +219,15 @@
             if (!eng.searchable && input.value === text) show(eng, text, { numbers: [exact], exactOnly: true }, []);
           });
         }).catch(function () { /* the search's answer comes anyway */ });
-        var pages = matchingPages(eng, text, 3);
+        var pages = matchingPages(eng, text, 3), begun = performance.now(), measure = ps.engine.measure;
+        eng.likelyRows(text, ranking.parseQuery(text).words, 10).catch(function () { /* need() below asks again */ });
         return ranking.search(eng, text).then(function (result) {
           if (!result || input.value !== text) return null;
+          measure("papersite header answer", begun);
           return Promise.all([eng.need(result.numbers.slice(0, 10)), pages]).then(function (got) {
+            measure("papersite header rows and pages", begun);
             if (input.value === text) show(eng, text, result, got[1]);
+            measure("papersite header shown", begun);
           });
         });
       }).catch(function () { meta.textContent = "The search index could not be loaded"; });
