@@ -172,35 +172,37 @@
     }
 
     // (the rows of the papers shown, and the pages, are in: show's caller waited for them)
-    function show(eng, text, result, pages) {
-      var found = result.numbers;
+    // rowsIn: how many of the first ten papers to show when the rows of the others are still coming
+    function show(eng, text, result, pages, rowsIn) {
+      var found = result.numbers, some = rowsIn !== undefined;
       var match = result.match || ranking.wordMatcher(ranking.parseQuery(text)), col = eng.schema.col;
       var kept = selected() && selected().getAttribute("href");  // a new answer keeps the reader's place
       list.textContent = "";
       list.setAttribute("data-ps-query", text);
-      list.setAttribute("data-ps-state", result.exactOnly || !result.full ? "partial" : "full");
+      // (what tests and benchmarks wait for: "rows", the first papers only; "partial", the abstracts not yet searched)
+      list.setAttribute("data-ps-state", some ? "rows" : result.exactOnly || !result.full ? "partial" : "full");
       meta.textContent = result.exactOnly ? "A paper with this title (searching for more…)"
-        : results.summary(result) + (result.full ? "" : " (searching the abstracts too…)");
+        : results.summary(result) + (!result.full ? " (searching the abstracts too…)" : some ? " (loading the rest…)" : "");
       pages.forEach(function (page) {
         list.appendChild(item(page.href, marked(page.name, match), [
           el("p", { "class": "ps-kind" }, [page.kind + " · " + papersCount(page.count)])
         ], "ps-page-result"));
       });
-      var shownNumbers = found.slice(0, 10), articles = [];
+      var shownNumbers = found.slice(0, some ? rowsIn : 10), articles = [];
       shownNumbers.forEach(function (n) {
         var p = eng.paper(n);
         var li = item(paperHref(eng, p), marked(p[col.title], match), [el("p", {}, [paperMeta(eng, p)])]);
         articles.push(li.querySelector("article"));
         list.appendChild(li);
       });
-      if (found.length > 10) {
+      if (found.length > 10 && !some) {
         list.appendChild(item(exploreHref(eng, text), el("strong", {}, ["All " + found.length.toLocaleString("en") + " results in Explore →"]),
           [], "ps-more"));
       }
       shownFor = text;
       select(kept ? options().filter(function (o) { return o.getAttribute("href") === kept; })[0] || null : null);
       if (enterFor === text) { enterFor = null; if (!go(text)) location.href = exploreHref(eng, text); return; }
-      if (!result.exactOnly) results.addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
+      if (!result.exactOnly && !some) results.addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
     }
 
     function render() {
@@ -224,7 +226,17 @@
         return ranking.search(eng, text).then(function (result) {
           if (!result || input.value !== text) return null;
           measure("papersite header answer", begun);
-          return Promise.all([eng.need(result.numbers.slice(0, 10)), pages]).then(function (got) {
+          var top = result.numbers.slice(0, 10), all = eng.need(top);
+          // the first papers whose rows are in (likelyRows asked for them) are shown at once, the rest when theirs come
+          pages.then(function (got) {
+            var rowsIn = 0;
+            while (rowsIn < top.length && eng.paper(top[rowsIn])) rowsIn++;
+            if (rowsIn && rowsIn < top.length && input.value === text && list.getAttribute("data-ps-query") !== text) {
+              show(eng, text, result, got, rowsIn);
+              measure("papersite header first rows shown", begun);
+            }
+          });
+          return Promise.all([all, pages]).then(function (got) {
             measure("papersite header rows and pages", begun);
             if (input.value === text) show(eng, text, result, got[1]);
             measure("papersite header shown", begun);
