@@ -191,3 +191,35 @@ def test_a_next_query_asks_for_its_likely_rows_before_the_index_answers(page_fac
     assert papers[0] == "widget-study-042", papers
     every = _names(_data_files(asked))
     assert len(set(every)) == len(every), "a file fetched twice: what the first query fetched is kept"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_first_papers_show_while_the_rows_of_the_others_still_come(page_factory, search_site, width):  # noqa: F811
+    """The paper holding every word as typed is shown as soon as the index has answered, while the rows files of
+    the papers after it (which no table could name before the answer) are still held."""
+    root = search_site.root
+    desk = page_factory(search_site, viewport={"width": width, "height": 900})
+    desk.goto("")
+    wanted = _rows_file_of(root, "widget-study-042")
+    held = []
+    rows_file = re.compile(r"/search/rows-\d+\.json\.gz$")
+    desk.page.context.route(rows_file, lambda route: route.fallback() if route.request.url.endswith("/" + wanted)
+                            else held.append(route))
+    query = "calibration 42 study widget"  # the other widget studies hold three of its words
+    field = desk.page.locator(HEADER_SEARCH_INPUT).first
+    if not field.is_visible():
+        desk.page.locator("[data-ps-search-open]").first.click()
+    field.fill(query)
+    desk.page.wait_for_function("q => { const l = document.querySelector('[data-ps-search-results]');"
+                                " return l && l.getAttribute('data-ps-query') === q && l.children.length > 0; }", arg=query)
+    shown = [s for s in map(paper_slug_of, result_hrefs(desk.page.locator("#ps-search-results [role=option]"))) if s]
+    assert shown and shown[0] == "widget-study-042", shown
+    assert held, "the other papers' rows were all in the same file: this test shows nothing"
+    assert len(shown) < 10 and desk.page.locator("#ps-search-results [role=option]").first.is_visible()
+    assert desk.page.locator("[data-ps-search-results]").get_attribute("data-ps-state") == "rows"
+    desk.page.context.unroute(rows_file)
+    for route in held:
+        route.fallback()
+    _, results = header_search_settled(desk.page, query)
+    papers = [s for s in map(paper_slug_of, result_hrefs(results)) if s]
+    assert papers[0] == "widget-study-042" and len(papers) == 10, papers
