@@ -59,6 +59,17 @@ def test_focusing_the_search_box_starts_loading_before_a_word_is_typed(page_fact
     desk.page.locator(HEADER_SEARCH_INPUT).first.focus()
     desk.page.wait_for_function("() => !!(window.papersite && window.papersite.engine)")
     assert "papersite-engine.js" in _names(asked)
+    # what every query reads first: the manifests of the first index (its worker) and of the store's tables
+    manifests = {f"{name}-shards.json.gz" for name in ("index", "titles", "typed", "names")}
+    for _ in range(200):  # (the worker's request: not in the page's resource timing)
+        if "index-shards.json.gz" in _names(asked):
+            break
+        desk.page.wait_for_timeout(50)
+    desk.page.wait_for_function("() => ['titles', 'typed', 'names'].every(t => performance.getEntriesByType('resource')"
+                                ".some(e => e.name.endsWith('/' + t + '-shards.json.gz') && e.responseEnd > 0))")
+    assert manifests <= set(_names(asked)), sorted(_names(asked))
+    assert not [n for n in _names(asked) if n.split("-")[0] in ("index", "titles", "typed", "names", "rows")
+                and n not in manifests], "a shard fetched before any word was typed"
 
 
 def test_explore_loads_the_search_code_itself(page_factory, search_site):  # noqa: F811

@@ -7,7 +7,8 @@
  * a "quoted phrase" load it whole (search-docs.json.gz: whole()). ps.engine.load() resolves with
  * the engine:
  *   {head, schema, meta, abstracts, full, onFull, searchable, startAbstracts,
- *    need(numbers), likelyRows(text, words, limit), paper(n), authorName(i), exactTitle(text), typed(words), names,
+ *    need(numbers), likelyRows(text, words, limit), paper(n), authorName(i), exactTitle(text), typed(words),
+ *    titles, typedWords, names (the tables),
  *    whole(), store, byTitle}. */
 (function (ps) {
   "use strict";
@@ -201,7 +202,8 @@
   /* What the engine reads the store through: a paper's row and an author's name from the store
    * when it is whole, else from the rows files fetched for the papers shown (need). */
   function storeReaders(eng) {
-    var rows = new Map(), authors = new Map(), chunks = {}, titles = new Table("titles"), typedWords = new Table("typed");
+    var rows = new Map(), authors = new Map(), chunks = {}, titles = eng.titles = new Table("titles");
+    var typedWords = eng.typedWords = new Table("typed");
     eng.names = new Table("names"); // papersite-header.js: the author, keyword and topic pages a query's words begin
     // a promise that paper(n) can read these papers' rows
     eng.need = function (numbers) {
@@ -278,6 +280,10 @@
       engine = { full: false, onFull: [], meta: meta, abstracts: null, store: null, byTitle: null };
       storeReaders(engine);
       var begun = performance.now();
+      // what every query reads first, asked while the reader is still to type (the box was focused):
+      // the manifests of the first index and of the tables (a few KB, fetched by the first query anyway)
+      meta.warm([]);
+      [engine.titles, engine.typedWords, engine.names].forEach(function (table) { table.starts().catch(function () { /* asked again */ }); });
       var head = getJSON(ps.asset("search/head.json.gz")).then(function (got) {
         measure("papersite head fetch+parse", begun);
         return got;
