@@ -7,7 +7,7 @@
  * a "quoted phrase" load it whole (search-docs.json.gz: whole()). ps.engine.load() resolves with
  * the engine:
  *   {head, schema, meta, abstracts, full, onFull, searchable, startAbstracts,
- *    need(numbers), likelyRows(text, words, limit), paper(n), authorName(i), exactTitle(text), typed(words),
+ *    need(numbers), likelyRows(text, words, limit), rowAsked(n), paper(n), authorName(i), exactTitle(text), typed(words),
  *    titles, typedWords, names (the tables),
  *    whole(), store, byTitle}. */
 (function (ps) {
@@ -219,6 +219,8 @@
         });
       }));
     };
+    // whether paper n's row is in or asked for (need or likelyRows asked for its rows file)
+    eng.rowAsked = function (n) { return !!eng.store || !!chunks[Math.floor(n / eng.schema.rowChunk)]; };
     eng.paper = function (n) { return eng.store ? eng.store.papers[n] : rows.get(n); };
     eng.authorName = function (i) { return eng.store ? eng.store.authors[i][eng.schema.nameCol.name] : authors.get(i); };
     // a promise of the number of the paper with this exact title (core.titleKey), or undefined

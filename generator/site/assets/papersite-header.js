@@ -226,16 +226,18 @@
         return ranking.search(eng, text).then(function (result) {
           if (!result || input.value !== text) return null;
           measure("papersite header answer", begun);
-          var top = result.numbers.slice(0, 10), all = eng.need(top);
-          // the first papers whose rows are in (likelyRows asked for them) are shown at once, the rest when theirs come
-          pages.then(function (got) {
-            var rowsIn = 0;
-            while (rowsIn < top.length && eng.paper(top[rowsIn])) rowsIn++;
-            if (rowsIn && rowsIn < top.length && input.value === text && list.getAttribute("data-ps-query") !== text) {
-              show(eng, text, result, got, rowsIn);
+          // the first papers whose rows were asked for before this answer (likelyRows) are shown as soon as
+          // those are in, the rest when theirs come
+          var top = result.numbers.slice(0, 10), early = 0, allIn = false;
+          while (early < top.length && eng.rowAsked(top[early])) early++;
+          var all = eng.need(top).then(function () { allIn = true; });
+          if (early && early < top.length) {
+            Promise.all([eng.need(top.slice(0, early)), pages]).then(function (got) {
+              if (allIn || input.value !== text || list.getAttribute("data-ps-query") === text) return;
+              show(eng, text, result, got[1], early);
               measure("papersite header first rows shown", begun);
-            }
-          });
+            }).catch(function () { /* the whole list says so */ });
+          }
           return Promise.all([all, pages]).then(function (got) {
             measure("papersite header rows and pages", begun);
             if (input.value === text) show(eng, text, result, got[1]);
