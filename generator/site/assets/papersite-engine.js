@@ -231,9 +231,13 @@
       return titles.rows(key).then(function (found) { return found.length ? found[0][1] : undefined; });
     };
     // a promise, for each word, of the set of papers whose title, authors or keywords hold it as written
-    // (each word's set made once: the ranking and likelyRows both ask)
+    // (each word's set made once for the ranking and likelyRows of one query; only the last query's sets
+    // are kept: a common word's holds most papers, tens of thousands at 100k)
     var holders = {};
     eng.typed = function (words) {
+      var last = holders;
+      holders = {};
+      words.forEach(function (word) { if (last[word]) holders[word] = last[word]; });
       return Promise.all(words.map(function (word) {
         return kept(holders, word, function () {
           return typedWords.rows(word).then(function (found) { return new Set(found.length ? ungapped(found[0], 1) : []); });
