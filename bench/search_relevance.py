@@ -26,6 +26,7 @@ Papers are taken in the order of the SHA-1 of their slug, up to ``--per-kind`` p
     python bench/search_relevance.py --project .              # the bundled site (build it first)
     python bench/search_relevance.py --sample 635             # a sample with authors, built here
     python bench/search_relevance.py --sample 11672 --keystrokes 20
+    python bench/search_relevance.py --project P --site OTHER_SITE  # P's queries on another build of its papers
 """
 
 from __future__ import annotations
@@ -229,12 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-kind", type=int, default=100)
     parser.add_argument("--keystrokes", type=int, default=0, help="time every prefix of this many queries")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--site", type=Path, help="search this site instead of the project's (e.g. one made by"
+                        " bench/search_only.py from it)")
     args = parser.parse_args(argv)
     project = sample_project(args.sample, args.work) if args.sample else args.project.resolve()
     config = load_config(project)
     papers = [read_page(path) for path in sorted(config.papers_dir.glob("*.md"))]
     queries = make_queries(papers, args.per_kind)
-    figures = measure(config.site_dir, queries, args.keystrokes)
+    figures = measure(args.site or config.site_dir, queries, args.keystrokes)
     figures["papers"] = len(papers)
     print(f"{len(papers)} papers; first query (indexes loading) {figures['first_query_with_loading_s']} s; "
           f"ms to first result {figures.get('ms_to_first_result')}; per keystroke {figures.get('ms_per_keystroke')}")

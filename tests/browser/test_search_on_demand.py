@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -58,6 +59,17 @@ def test_focusing_the_search_box_starts_loading_before_a_word_is_typed(page_fact
     desk.page.locator(HEADER_SEARCH_INPUT).first.focus()
     desk.page.wait_for_function("() => !!(window.papersite && window.papersite.engine)")
     assert "papersite-engine.js" in _names(asked)
+    # what every query reads first: the manifests of the first index (its worker) and of the store's tables
+    manifests = {f"{name}-shards.json.gz" for name in ("index", "titles", "typed", "names")}
+    for _ in range(200):  # (the worker's request: not in the page's resource timing)
+        if "index-shards.json.gz" in _names(asked):
+            break
+        desk.page.wait_for_timeout(50)
+    desk.page.wait_for_function("() => ['titles', 'typed', 'names'].every(t => performance.getEntriesByType('resource')"
+                                ".some(e => e.name.endsWith('/' + t + '-shards.json.gz') && e.responseEnd > 0))")
+    assert manifests <= set(_names(asked)), sorted(_names(asked))
+    assert not [n for n in _names(asked) if n.split("-")[0] in ("index", "titles", "typed", "names", "rows")
+                and n not in manifests], "a shard fetched before any word was typed"
 
 
 def test_explore_loads_the_search_code_itself(page_factory, search_site):  # noqa: F811
@@ -147,3 +159,78 @@ def test_a_first_and_a_next_query_fetch_pieces_of_the_store_never_the_whole(page
     stored = [f for f in (root / search.SHARDS_DIR).iterdir() if f.name.split("-")[0] in ("head.json.gz", "rows", "titles", "typed", "names")]
     fetched_bytes = sum((root / search.SHARDS_DIR / n).stat().st_size for n in pieces)
     assert len(pieces) < len(stored) and fetched_bytes < sum(f.stat().st_size for f in stored), (fetched_bytes, pieces)
+
+
+def _rows_file_of(root, slug: str) -> str:
+    """The rows file (search.py store_pieces) holding this paper's row."""
+    from generator.site import search
+
+    for path in sorted((root / search.SHARDS_DIR).glob("rows-*.json.gz")):
+        papers = json.loads(gzip.decompress(path.read_bytes()))["papers"]
+        if any(row[search.STORE_COLUMNS.index("slug")] == slug for row in papers):
+            return path.name
+    raise AssertionError(f"no rows file holds {slug}")
+
+
+def test_a_next_query_asks_for_its_likely_rows_before_the_index_answers(page_factory, search_site):  # noqa: F811
+    """The rows of the papers holding the query's words as typed are asked beside the index shards: while every
+    index shard the query needs is held unanswered, the rows file of its paper is requested; nothing fetched
+    for the first query is fetched again. (Order of requests, not time.)"""
+    root = search_site.root
+    desk = page_factory(search_site, viewport={"width": 1280, "height": 900})
+    asked = _watched(desk)
+    desk.goto("")
+    header_search_settled(desk.page, "graph control")  # words of the index's first shard (this site has two)
+    first = set(_names(_data_files(asked)))
+    wanted = _rows_file_of(root, "widget-study-042")
+    assert wanted not in first, "the next query's paper must need a rows file the first query did not fetch"
+
+    query = "study 42 widget"  # not a title: its paper is the only one holding all three words
+    held = []
+    index_shard = re.compile(r"/search/index-\d+\.json\.gz$")
+    desk.page.context.route(index_shard, lambda route: held.append(route))
+    field = desk.page.locator(HEADER_SEARCH_INPUT).first
+    with desk.page.expect_request(lambda request: request.url.endswith("/" + wanted)):
+        field.fill(query)
+    assert held, "the query's index shards were fetched before this page asked for them: nothing was held"
+    assert desk.page.locator("[data-ps-search-results]").get_attribute("data-ps-query") != query
+    desk.page.context.unroute(index_shard)
+    for route in held:
+        route.fallback()
+    _, results = header_search_settled(desk.page, query)
+    papers = [s for s in map(paper_slug_of, result_hrefs(results)) if s]
+    assert papers[0] == "widget-study-042", papers
+    every = _names(_data_files(asked))
+    assert len(set(every)) == len(every), "a file fetched twice: what the first query fetched is kept"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_first_papers_show_while_the_rows_of_the_others_still_come(page_factory, search_site, width):  # noqa: F811
+    """The paper holding every word as typed is shown as soon as the index has answered, while the rows files of
+    the papers after it (which no table could name before the answer) are still held."""
+    root = search_site.root
+    desk = page_factory(search_site, viewport={"width": width, "height": 900})
+    desk.goto("")
+    wanted = _rows_file_of(root, "widget-study-042")
+    held = []
+    rows_file = re.compile(r"/search/rows-\d+\.json\.gz$")
+    desk.page.context.route(rows_file, lambda route: route.fallback() if route.request.url.endswith("/" + wanted)
+                            else held.append(route))
+    query = "calibration 42 study widget"  # the other widget studies hold three of its words
+    field = desk.page.locator(HEADER_SEARCH_INPUT).first
+    if not field.is_visible():
+        desk.page.locator("[data-ps-search-open]").first.click()
+    field.fill(query)
+    desk.page.wait_for_function("q => { const l = document.querySelector('[data-ps-search-results]');"
+                                " return l && l.getAttribute('data-ps-query') === q && l.children.length > 0; }", arg=query)
+    shown = [s for s in map(paper_slug_of, result_hrefs(desk.page.locator("#ps-search-results [role=option]"))) if s]
+    assert shown and shown[0] == "widget-study-042", shown
+    assert held, "the other papers' rows were all in the same file: this test shows nothing"
+    assert len(shown) < 10 and desk.page.locator("#ps-search-results [role=option]").first.is_visible()
+    assert desk.page.locator("[data-ps-search-results]").get_attribute("data-ps-state") == "rows"
+    desk.page.context.unroute(rows_file)
+    for route in held:
+        route.fallback()
+    _, results = header_search_settled(desk.page, query)
+    papers = [s for s in map(paper_slug_of, result_hrefs(results)) if s]
+    assert papers[0] == "widget-study-042" and len(papers) == 10, papers

@@ -7,7 +7,9 @@
  * a "quoted phrase" load it whole (search-docs.json.gz: whole()). ps.engine.load() resolves with
  * the engine:
  *   {head, schema, meta, abstracts, full, onFull, searchable, startAbstracts,
- *    need(numbers), paper(n), authorName(i), exactTitle(text), typed(words), names, whole(), store, byTitle}. */
+ *    need(numbers), likelyRows(text, words, limit), rowAsked(n), paper(n), authorName(i), exactTitle(text), typed(words),
+ *    titles, typedWords, names (the tables),
+ *    whole(), store, byTitle}. */
 (function (ps) {
   "use strict";
 
@@ -191,10 +193,24 @@
     return numbers;
   }
 
+  // the papers in the most of these sets, whole groups of one count from the highest, at most limit of them
+  function mostWords(sets, limit) {
+    var counts = new Map(), groups = [], picked = [];
+    sets.forEach(function (set) { set.forEach(function (n) { counts.set(n, (counts.get(n) || 0) + 1); }); });
+    counts.forEach(function (count, n) { (groups[count] = groups[count] || []).push(n); });
+    for (var count = groups.length - 1; count >= 1; count--) {
+      if (!groups[count]) continue;
+      if (picked.length + groups[count].length > limit) break;
+      picked = picked.concat(groups[count]);
+    }
+    return picked;
+  }
+
   /* What the engine reads the store through: a paper's row and an author's name from the store
    * when it is whole, else from the rows files fetched for the papers shown (need). */
   function storeReaders(eng) {
-    var rows = new Map(), authors = new Map(), chunks = {}, titles = new Table("titles"), typedWords = new Table("typed");
+    var rows = new Map(), authors = new Map(), chunks = {}, titles = eng.titles = new Table("titles");
+    var typedWords = eng.typedWords = new Table("typed");
     eng.names = new Table("names"); // papersite-header.js: the author, keyword and topic pages a query's words begin
     // a promise that paper(n) can read these papers' rows
     eng.need = function (numbers) {
@@ -210,6 +226,8 @@
         });
       }));
     };
+    // whether paper n's row is in or asked for (need or likelyRows asked for its rows file)
+    eng.rowAsked = function (n) { return !!eng.store || !!chunks[Math.floor(n / eng.schema.rowChunk)]; };
     eng.paper = function (n) { return eng.store ? eng.store.papers[n] : rows.get(n); };
     eng.authorName = function (i) { return eng.store ? eng.store.authors[i][eng.schema.nameCol.name] : authors.get(i); };
     // a promise of the number of the paper with this exact title (core.titleKey), or undefined
@@ -220,10 +238,30 @@
       return titles.rows(key).then(function (found) { return found.length ? found[0][1] : undefined; });
     };
     // a promise, for each word, of the set of papers whose title, authors or keywords hold it as written
+    // (each word's set made once for the ranking and likelyRows of one query; only the last query's sets
+    // are kept: a common word's holds most papers, tens of thousands at 100k)
+    var holders = {};
     eng.typed = function (words) {
+      var last = holders;
+      holders = {};
+      words.forEach(function (word) { if (last[word]) holders[word] = last[word]; });
       return Promise.all(words.map(function (word) {
-        return typedWords.rows(word).then(function (found) { return new Set(found.length ? ungapped(found[0], 1) : []); });
+        return kept(holders, word, function () {
+          return typedWords.rows(word).then(function (found) { return new Set(found.length ? ungapped(found[0], 1) : []); });
+        });
       }));
+    };
+    /* A promise that the rows of the papers a query will likely show are in (or on their way), asked
+     * beside the indexes so that its results need not wait for a round trip after their answer: the
+     * paper with its exact title, then the papers holding the most of its words as typed (the typed
+     * table, which comes before the indexes answer), whole groups of one count, the highest first,
+     * while they stay within `limit` papers. One common word names thousands of papers: none then. */
+    eng.likelyRows = function (text, words, limit) {
+      if (eng.store) return Promise.resolve();
+      return Promise.all([eng.exactTitle(text), eng.typed(words)]).then(function (got) {
+        var picked = got[0] === undefined ? [] : [got[0]];
+        return eng.need(picked.concat(mostWords(got[1], limit - picked.length)));
+      });
     };
     // a promise of the engine with the store whole (search-docs.json.gz): Explore, the map, phrases
     var whole = null;
@@ -255,6 +293,10 @@
       engine = { full: false, onFull: [], meta: meta, abstracts: null, store: null, byTitle: null };
       storeReaders(engine);
       var begun = performance.now();
+      // what every query reads first, asked while the reader is still to type (the box was focused):
+      // the manifests of the first index and of the tables (a few KB, fetched by the first query anyway)
+      meta.warm([]);
+      [engine.titles, engine.typedWords, engine.names].forEach(function (table) { table.starts().catch(function () { /* asked again */ }); });
       var head = getJSON(ps.asset("search/head.json.gz")).then(function (got) {
         measure("papersite head fetch+parse", begun);
         return got;

@@ -172,35 +172,37 @@
     }
 
     // (the rows of the papers shown, and the pages, are in: show's caller waited for them)
-    function show(eng, text, result, pages) {
-      var found = result.numbers;
+    // rowsIn: how many of the first ten papers to show when the rows of the others are still coming
+    function show(eng, text, result, pages, rowsIn) {
+      var found = result.numbers, some = rowsIn !== undefined;
       var match = result.match || ranking.wordMatcher(ranking.parseQuery(text)), col = eng.schema.col;
       var kept = selected() && selected().getAttribute("href");  // a new answer keeps the reader's place
       list.textContent = "";
       list.setAttribute("data-ps-query", text);
-      list.setAttribute("data-ps-state", result.exactOnly || !result.full ? "partial" : "full");
+      // (what tests and benchmarks wait for: "rows", the first papers only; "partial", the abstracts not yet searched)
+      list.setAttribute("data-ps-state", some ? "rows" : result.exactOnly || !result.full ? "partial" : "full");
       meta.textContent = result.exactOnly ? "A paper with this title (searching for more…)"
-        : results.summary(result) + (result.full ? "" : " (searching the abstracts too…)");
+        : results.summary(result) + (!result.full ? " (searching the abstracts too…)" : some ? " (loading the rest…)" : "");
       pages.forEach(function (page) {
         list.appendChild(item(page.href, marked(page.name, match), [
           el("p", { "class": "ps-kind" }, [page.kind + " · " + papersCount(page.count)])
         ], "ps-page-result"));
       });
-      var shownNumbers = found.slice(0, 10), articles = [];
+      var shownNumbers = found.slice(0, some ? rowsIn : 10), articles = [];
       shownNumbers.forEach(function (n) {
         var p = eng.paper(n);
         var li = item(paperHref(eng, p), marked(p[col.title], match), [el("p", {}, [paperMeta(eng, p)])]);
         articles.push(li.querySelector("article"));
         list.appendChild(li);
       });
-      if (found.length > 10) {
+      if (found.length > 10 && !some) {
         list.appendChild(item(exploreHref(eng, text), el("strong", {}, ["All " + found.length.toLocaleString("en") + " results in Explore →"]),
           [], "ps-more"));
       }
       shownFor = text;
       select(kept ? options().filter(function (o) { return o.getAttribute("href") === kept; })[0] || null : null);
       if (enterFor === text) { enterFor = null; if (!go(text)) location.href = exploreHref(eng, text); return; }
-      if (!result.exactOnly) results.addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
+      if (!result.exactOnly && !some) results.addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
     }
 
     function render() {
@@ -219,11 +221,27 @@
             if (!eng.searchable && input.value === text) show(eng, text, { numbers: [exact], exactOnly: true }, []);
           });
         }).catch(function () { /* the search's answer comes anyway */ });
-        var pages = matchingPages(eng, text, 3);
+        var pages = matchingPages(eng, text, 3), begun = performance.now(), measure = ps.engine.measure;
+        eng.likelyRows(text, ranking.parseQuery(text).words, 10).catch(function () { /* need() below asks again */ });
         return ranking.search(eng, text).then(function (result) {
           if (!result || input.value !== text) return null;
-          return Promise.all([eng.need(result.numbers.slice(0, 10)), pages]).then(function (got) {
+          measure("papersite header answer", begun);
+          // the first papers whose rows were asked for before this answer (likelyRows) are shown as soon as
+          // those are in, the rest when theirs come
+          var top = result.numbers.slice(0, 10), early = 0, allIn = false;
+          while (early < top.length && eng.rowAsked(top[early])) early++;
+          var all = eng.need(top).then(function () { allIn = true; });
+          if (early && early < top.length) {
+            Promise.all([eng.need(top.slice(0, early)), pages]).then(function (got) {
+              if (allIn || input.value !== text || list.getAttribute("data-ps-query") === text) return;
+              show(eng, text, result, got[1], early);
+              measure("papersite header first rows shown", begun);
+            }).catch(function () { /* the whole list says so */ });
+          }
+          return Promise.all([all, pages]).then(function (got) {
+            measure("papersite header rows and pages", begun);
             if (input.value === text) show(eng, text, result, got[1]);
+            measure("papersite header shown", begun);
           });
         });
       }).catch(function () { meta.textContent = "Search is unavailable: the search index could not be loaded"; });

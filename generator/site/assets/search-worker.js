@@ -369,8 +369,9 @@
   }
 
   // a query being typed: load the shards its words need before the question comes (the last
-  // word is being typed: as a prefix)
+  // word is being typed: as a prefix); with no words yet (the search box was focused), the manifest
   function warm(state, words) {
+    starts(state).catch(function () { /* the question reports it */ }); // the manifest: asked on focus, before a word
     (words || []).forEach(function (word, i) {
       if (!word || isStopWord(word)) return;
       // (a shard that fails to load fails the question that needs it, not this)

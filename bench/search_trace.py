@@ -1,0 +1,113 @@
+"""Where a query's milliseconds go: the requests and the page's performance measures of a first and a next query.
+
+The same reader as ``bench/run.py --search-cost`` (headless Chromium, cold cache, the home page, the probe
+title typed into the header search, then "Kevin Frans"), run ``--runs`` times; for each query it prints, in ms
+from the moment the text was typed, when each of the page's fetches began and ended (resource timing), and each
+``performance.measure`` the page made meanwhile (papersite-engine.js: the worker's shard fetch, parse and
+index; papersite-header.js: the answer, the rows, the results shown). Figures only: nothing asserts.
+
+    python bench/search_trace.py SITE [--runs 3] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run import CHROMIUM, CHROMIUM_ARGS, COST_QUERIES, HEADER_INPUT, HEADER_TOGGLE, _SETTLED, _SHOWN, serve  # noqa: E402
+
+# the page's measures, and its own fetches (resource timing: the workers' are in their measures), made since
+# the mark "bench-begin", as [name, start, end] in ms from it
+_MEASURES = ("() => { const b = performance.getEntriesByName('bench-begin').pop().startTime;"
+             " return performance.getEntriesByType('measure').concat(performance.getEntriesByType('resource'))"
+             ".filter(m => m.startTime >= b)"
+             ".map(m => [m.entryType === 'resource' ? 'fetch ' + m.name.split('/').pop() : m.name,"
+             " Math.round(m.startTime - b), Math.round(m.startTime + m.duration - b)]); }")
+
+
+def trace(site: Path, queries: tuple[str, ...] = COST_QUERIES) -> list[dict[str, Any]]:
+    """One reader's queries: for each, ms to results shown and settled, its requests and measures."""
+    from playwright.sync_api import sync_playwright
+
+    server, base = serve(site)
+    out: list[dict[str, Any]] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            try:
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                clock = {"begun": time.perf_counter()}
+                began: dict[Any, float] = {}
+                requests: list[list[Any]] = []
+
+                def ms() -> int:
+                    return round(1000 * (time.perf_counter() - clock["begun"]))
+
+                def finished(request: Any) -> None:
+                    try:
+                        size = request.sizes()["responseBodySize"]
+                    except Exception:
+                        size = 0
+                    requests.append([request.url[len(base):], began.pop(request, None), ms(), size])
+
+                context.on("request", lambda request: began.__setitem__(request, ms()))
+                context.on("requestfinished", finished)
+                page = context.new_page()
+                page.goto(base, wait_until="load")
+                page.wait_for_timeout(1500)
+                if not page.locator(HEADER_INPUT).count():
+                    page.locator(HEADER_TOGGLE).first.click()
+                field_ = page.locator(HEADER_INPUT).first
+                for query in queries:
+                    requests.clear()
+                    page.evaluate("() => performance.mark('bench-begin')")
+                    clock["begun"] = time.perf_counter()
+                    field_.fill(query)
+                    page.wait_for_function(_SHOWN, arg=query, timeout=120_000, polling="raf")
+                    shown = ms()
+                    page.wait_for_function(_SETTLED, arg=query, timeout=120_000, polling="raf")
+                    settled = ms()
+                    page.wait_for_timeout(300)
+                    out.append({"query": query, "shown_ms": shown, "settled_ms": settled,
+                                "requests": sorted(requests, key=lambda r: (r[1] is None, r[1] or 0)),
+                                "measures": sorted(page.evaluate(_MEASURES), key=lambda m: m[1])})
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+    return out
+
+
+def printed(runs: list[list[dict[str, Any]]]) -> str:
+    lines = []
+    for number, queries in enumerate(runs, 1):
+        for q in queries:
+            lines.append(f"run {number} {q['query']!r}: shown {q['shown_ms']} ms, settled {q['settled_ms']} ms")
+            got = sum(size for *_, size in q["requests"] if size > 0)
+            lines.append(f"  {len(q['requests'])} requests, {got / 1000:,.1f} KB of bodies")
+            for name, start, end in q["measures"]:
+                lines.append(f"  measure {start:>6} -> {end:>6}  {name}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", type=Path)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    runs = [trace(args.site) for _ in range(args.runs)]
+    print(printed(runs))
+    if args.json:
+        args.json.write_text(json.dumps(runs, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
