@@ -40,6 +40,7 @@ import minify_html
 from generator import layout
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
+from generator.site.chrome import SCRIPT as CHROME_SCRIPT, SharedChrome
 from generator.site.render.html import esc
 
 SHELL_SLUG = "_shell"  # python-slugify never yields a leading "_": no author or keyword can own it
@@ -275,7 +276,7 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
         parent = parent.parent
 
 
-def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
+def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None) -> int:
     """Write every detail page of every staged section into ``site_dir``; returns how many changed.
 
     Each page is kept in the memo (``memo.py``) with what it was made from (a hash of its
@@ -300,6 +301,8 @@ def fill_shells(config: ProjectConfig, site_dir: Path) -> int:
         shell_dir = site_dir / section / SHELL_SLUG
         shell_file = shell_dir / "index.html"
         shell_text = minify_page(_engine_output(config, shell_file, f"{shell_url(section)}index.html", SHELL_BODY))
+        if chrome is not None:
+            shell_text = chrome.share(shell_text, shell_url(section))
         shell = _read_shell(shell_text, section, shell_file)
         shell_key = hashlib.sha1(shell_text.encode("utf-8")).digest()  # noqa: S324 - a change detector
         made_dirs: set[Path] = set()
@@ -444,7 +447,7 @@ def reuse_engine_output(config: ProjectConfig, site_dir: Path) -> bool:
     return Path(site_dir).is_dir() and all((kept / rel).is_file() for rel in needed)
 
 
-def fill_bodies(config: ProjectConfig, site_dir: Path) -> int:
+def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None) -> int:
     """Put each index page's body in place of SHELL_BODY in the page the engine wrote for it."""
     data = data_dir(config) / BODIES
     if not data.exists():
@@ -453,6 +456,8 @@ def fill_bodies(config: ProjectConfig, site_dir: Path) -> int:
     for url, body in json.loads(data.read_text(encoding="utf-8")):
         target = Path(site_dir) / url / "index.html"
         text = minify_page(_engine_output(config, target, f"{url}index.html", SHELL_BODY))
+        if chrome is not None:
+            text = chrome.share(text, url)
         marks = text.count(SHELL_BODY)
         if marks != 1:
             raise PapersiteError(f"{target}: the page holds its body's marker {SHELL_BODY!r} {marks} times; "
@@ -469,4 +474,17 @@ def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None) -> int:  
     if pending is not None:
         pending.wait()
     copied = copy_deferred(config, site_dir)
-    return copied + fill_shells(config, site_dir) + fill_bodies(config, site_dir)
+    chrome = SharedChrome()
+    written = fill_shells(config, site_dir, chrome) + fill_bodies(config, site_dir, chrome)
+    return copied + written + write_chrome(site_dir, chrome)
+
+
+def write_chrome(site_dir: Path, chrome: SharedChrome) -> int:
+    """The detail pages' shared chrome script (``chrome.py``), or none where no page uses it."""
+    target = Path(site_dir) / CHROME_SCRIPT
+    script = chrome.script()
+    if script is not None:
+        return write_if_changed(target, script)
+    if target.is_file():
+        target.unlink()
+    return 0
