@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 import json
 
 from generator.site import postbuild
+from generator.site.chrome import SharedChrome
 from generator.site.postbuild import minify_page, squeeze_html
 from generator.site.render.html import esc, meta_text, plain_title
 from site_fixtures import HOSTILE_ABSTRACT, HOSTILE_RAW_LINKS, HOSTILE_TITLE
@@ -144,11 +145,13 @@ class _Reading(HTMLParser):
             (self.head if self.in_head else self.body).append((" ".join(data.split()),))
 
 
-def _read(path) -> tuple[list, list]:  # noqa: ANN001
+def _read(path, chrome: SharedChrome | None = None, url: str = "") -> tuple[list, list]:  # noqa: ANN001
     """What a page says, minified first: the post-build step minifies the chrome it fills bodies
-    into, the engine (plugin.py) the whole of the pages it renders."""
+    into, the engine (plugin.py) the whole of the pages it renders. ``chrome``: with the detail
+    pages' shared chrome cut as the post-build step cuts it (``chrome.py``; the page at ``url``)."""
     reading = _Reading()
-    reading.feed(minify_page(path.read_text(encoding="utf-8")))
+    text = minify_page(path.read_text(encoding="utf-8"))
+    reading.feed(text if chrome is None else chrome.share(text, url))
     return sorted(reading.head), reading.body
 
 
@@ -176,7 +179,9 @@ def test_shell_pages_say_what_the_engine_says_of_each_page(tmp_path) -> None:
     staged = stage_docs(config, shells=False)
     build_with_engine("mkdocs", root / "mkdocs.yml", docs_dir=staged.docs_dir, site_dir=engine_site,
                       overrides_dir=staged_overrides_dir(config), settings=config.engine_settings(), quiet=True)
-    differing = [str(rel) for rel in pages if _read(shell_site / rel) != _read(engine_site / rel)]
+    chrome = SharedChrome()
+    differing = [str(rel) for rel in pages
+                 if _read(shell_site / rel) != _read(engine_site / rel, chrome, f"{rel.parent.as_posix()}/".lstrip("./"))]
     assert not differing, differing[:5]
     paper = next(rel for rel in pages if rel.parts[0] == "papers")
     head, _ = _read(shell_site / paper)

@@ -231,7 +231,8 @@ def test_author_and_keyword_pages_come_whole_from_their_shell(real):
         assert re.search(r"<title>(.*?)</title>", html).group(1).startswith(title.replace("'", "&#x27;"))
         assert heading.replace("'", "&#x27;") in _article(html)
         assert html.count("<h1") == 1
-        assert 'class="ps-crumbs"' in html and "data-ps-search" in html  # breadcrumbs, header search box
+        assert 'class="ps-crumbs"' in html  # breadcrumbs; the header search box comes with the shared chrome
+        assert "<script src=../../assets/papersite/chrome.js></script>" in html
         assert _stylesheets(html) == theme_links  # same depth, same assets
     assert not (config.site_dir / "authors" / "_shell").exists()
     assert not (config.site_dir / "keywords" / "_shell").exists()
@@ -245,10 +246,13 @@ def test_author_and_keyword_pages_come_whole_from_their_shell(real):
 def test_nav_holds_sections_only(real):
     config, catalog = real
     html = _html(config, f"papers/{catalog.papers[0].slug}")
-    tabs = re.search(r'<nav class="md-tabs ps-tabs".*?</nav>', html, re.DOTALL)
+    # a paper page's tabs are the detail pages' shared chrome (site/chrome.py); the browser tests mark its own
+    shared = (config.site_dir / "assets" / "papersite" / "chrome.js").read_text(encoding="utf-8")
+    tabs = re.search(r'<nav class=\\"md-tabs ps-tabs\\".*?</nav>', shared, re.DOTALL)
     sections = len(yaml.safe_load((config.root / "mkdocs.yml").read_text(encoding="utf-8"))["nav"])
+    assert "assets/papersite/chrome.js" in html and "md-tabs" not in html
     assert tabs and tabs.group(0).count("<li") == sections, "a paper page's tabs are the sections"
-    assert re.search(r'<li class="?ps-on"?><a href="?\.\./"?>Papers</a>', tabs.group(0)), "the paper's section is marked"
+    assert re.search(r'<li><a href=\\"\\u0001papers/\\">Papers</a>', tabs.group(0)), "the tabs link from the site's root"
     assert len(re.findall(r'class="?md-nav__link', html)) < 30
     home = _html(config, "")
     assert len(re.findall(r'class="?md-tabs__item\b(?!-)', home)) == sections, "other pages keep Material's tabs"
