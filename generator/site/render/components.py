@@ -41,9 +41,12 @@ CONTROLS_FROM = 10  # papers a list needs before it gets a filter box and a sort
 
 def paper_list(
     papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False,
-    list_id: str | None = None,
+    list_id: str | None = None, authors_html: str | None = None,
 ) -> str:
     """A list of papers linking to their pages, with authors (and topic) as context.
+
+    ``authors_html``: a one-paper list's author line as the caller wrote it (escaped HTML: a
+    one-paper author's page names every co-author there, as a link).
 
     ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
     With ``list_id`` and ``CONTROLS_FROM`` papers or more, the items carry what the list
@@ -58,9 +61,9 @@ def paper_list(
     for paper in papers:
         href = layout.relative(here, layout.paper_url(paper.slug))
         key = (paper.slug, href, show_topic, mark_guesses, with_data)
-        item = cache.get(key)
+        item = cache.get(key) if authors_html is None else None
         if item is None:
-            parts = [esc(author_line(paper))] if paper.authors else []
+            parts = [authors_html if authors_html is not None else esc(author_line(paper))] if paper.authors else []
             if show_topic and paper.topic:
                 parts.append(esc(paper.topic.label()))
             meta = ' <span class="ps-sep">·</span> '.join(parts)
@@ -68,7 +71,9 @@ def paper_list(
             if mark_guesses and paper.topic and paper.topic.source == "inferred":
                 derived += " " + guess_badge(paper.topic)
             data = _item_data(paper) if with_data else ""
-            item = cache[key] = f"<li{data}>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
+            item = f"<li{data}>{link(href, paper.title)}{derived}" f'<br><span class="ps-meta">{meta}</span></li>'
+            if authors_html is None:
+                cache[key] = item
         items.append(item)
     opening = f'<ul class="ps-papers" id="{esc(list_id)}">' if list_id is not None else '<ul class="ps-papers">'
     return opening + "\n" + "\n".join(items) + "\n</ul>"
