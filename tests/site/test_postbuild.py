@@ -255,3 +255,25 @@ def test_a_page_with_materials_script_keeps_its_slots() -> None:
     for kept in ("id=__drawer", "md-overlay", "data-md-component=skip", "md-dialog", "data-md-component=top"):
         assert kept in full, kept
     assert _reading(full, ends=False) == _reading(page, ends=False)
+
+
+def _palette_page(scripts: str, primary: str = "indigo") -> str:
+    return (
+        '<!doctype html><html lang="en"><head><title>T</title>'
+        '<link rel="stylesheet" href="../../assets/stylesheets/main.57a0d79d.min.css">'
+        '<link rel="stylesheet" href="../../assets/stylesheets/palette.fb2fffe2.min.css"></head>'
+        f'<body dir="ltr" data-md-color-scheme="default" data-md-color-primary="{primary}" data-md-color-accent="indigo">'
+        f'<main><article class="md-content__inner md-typeset"><p>kept</p></article></main>{scripts}</body></html>'
+    )
+
+
+def test_a_light_page_in_materials_own_colours_names_none_and_loads_no_palette() -> None:
+    light = minify_page(_palette_page('<script src="../../assets/papersite/papersite.js"></script>'))
+    assert "data-md-color" not in light and "palette." not in light and "main.57a0d79d.min.css" in light
+    assert "<body dir=ltr>" in light and minify_page(light) == light
+    for kept in (
+        _palette_page('<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'),  # the script switches palettes
+        _palette_page("", primary="red"),  # not Material's default
+    ):
+        small = minify_page(kept)
+        assert "palette.fb2fffe2.min.css" in small and "data-md-color-primary" in small

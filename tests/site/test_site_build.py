@@ -26,7 +26,7 @@ from generator.config import load_config
 from generator.catalog import build_catalog
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.stage import read_records
-from site_fixtures import REPO_ROOT, lunr_index_of, search_json, store_papers, write_project
+from site_fixtures import REPO_ROOT, lunr_index_of, search_json, shard_key, store_papers, write_project
 
 pytestmark = pytest.mark.slow
 
@@ -151,7 +151,7 @@ def _citation_row(config, slug: str) -> dict:
     """A paper's row of the citation shards, as papersite-saved.js reads it (exports.json)."""
     assets = config.site_dir / "assets" / "papersite"
     schema = json.loads((assets / "exports.json").read_text(encoding="utf-8"))
-    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    key = shard_key(schema, slug)
     rows = json.loads(gzip.decompress((config.site_dir / schema["shard_path"].format(shard=key)).read_bytes()))
     return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)
 
@@ -162,7 +162,7 @@ def _fix_link(config, slug: str) -> str:
 
     assets = config.site_dir / "assets" / "papersite"
     schema = json.loads((assets / "exports.json").read_text(encoding="utf-8"))
-    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    key = shard_key(schema, slug)
     rows = json.loads(gzip.decompress((config.site_dir / schema["fix_path"].format(shard=key)).read_bytes()))
     row = next(dict(zip(schema["fix_columns"], r)) for r in rows if r[schema["fix_columns"].index("slug")] == slug)
     return row["url"] + "&abstract=" + quote(row["abstract"], safe="-_.!~*'()") if row["abstract"] else row["url"]
