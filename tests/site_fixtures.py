@@ -191,10 +191,17 @@ plugins:
 """
 
 
+def shard_key(schema: dict, slug: str) -> str:
+    """The citation and fix shard a slug is in, as papersite-saved.js finds it (papersite-core.js shardOf)."""
+    from generator.site.search_index import shard_of
+
+    return schema["shards"][shard_of(slug, schema["shards"])]
+
+
 def citation_row(site: Path, slug: str) -> dict:
     """A paper's row of a built site's citation shards, read as papersite.js reads it (exports.json):
     the RIS and plain text a paper page shows come from here, not from its HTML."""
     schema = json.loads((site / "assets" / "papersite" / "exports.json").read_text(encoding="utf-8"))
-    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    key = shard_key(schema, slug)
     rows = json.loads(gzip.decompress((site / schema["shard_path"].format(shard=key)).read_bytes()))
     return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)

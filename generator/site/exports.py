@@ -2,10 +2,10 @@
 
 In: the catalog and the site's venue. Out, under ``assets/papersite/``:
 
-- ``citations/<shard>.json.gz``: every paper's row (``CITATION_COLUMNS``: its slug, title, the
+- ``citations/<start>.json.gz``: every paper's row (``CITATION_COLUMNS``: its slug, title, the
   short line lists show under it, and its BibTeX, RIS, CSV record and plain-text citation), in
-  shards by the slug's first character, so saving three papers fetches three small files, not
-  every citation of the site (5 MB at 11,672 papers). The BibTeX, RIS and text are ``cite.bibtex``,
+  shards of about SHARD_PAPERS papers of consecutive slugs (``shard_starts``), so saving three
+  papers fetches three small files, not every citation of the site (5 MB at 11,672 papers). The BibTeX, RIS and text are ``cite.bibtex``,
   ``cite.ris`` and ``cite.citation_line``: the browser joins records and shows them (a paper page's
   RIS and plain text come from here: 1.1 KB of each page at 12k papers), it never formats one.
 - ``fixes/<shard>.json.gz`` (same shards): each paper's "Fix this paper" link, pre-filled with what
@@ -24,6 +24,7 @@ localStorage; without JavaScript it says what it would do and where citations ar
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from urllib.parse import quote
@@ -39,6 +40,7 @@ from generator.site.render import cite
 from generator.site.render.components import author_line
 from generator.site.render.paper_pages import read_taxonomy
 from generator.site.render.html import block, esc, page
+from generator.site import search_index
 from generator.site.search import gzipped
 
 EXPORTS_FILE = "assets/papersite/exports.json"
@@ -51,15 +53,49 @@ CSV_COLUMNS = ("title", "authors", "author_order", "venue", "year", "decision", 
 EXPORTS_VERSION = 1
 
 
-# Every shard is written, empty or not: the files are copied into the site after the engine
-# (stage.browser_data), which removes none, so a shard whose last paper left would stay behind.
-CITATION_SHARDS = (*"0123456789abcdefghijklmnopqrstuvwxyz", "_")
+# Papers a citation or fix shard holds, about (~16 and ~40 KB gzipped): what a paper page's Cite
+# section and Fix link fetch. Shards by a slug's first character were 20-270 KB at 11,672 papers
+# and would be 0.7 and 2 MB at 100k; by its first two, 0.9 and 2.3 MB for "co" at 100k.
+SHARD_PAPERS = 64
+# The shards' folders hold only this build's shards (postbuild.copy_deferred removes the others).
+SHARD_DIRS = (CITATION_SHARD.rsplit("/", 1)[0], FIX_SHARD.rsplit("/", 1)[0])
 
 
-def shard_of(slug: str) -> str:
-    """The citations shard a paper's row is in: its slug's first character (``check`` keeps slugs
-    to [a-z0-9-]), else "_" (papersite-saved.js reads the same rule)."""
-    return slug[:1] if slug[:1] in CITATION_SHARDS else "_"
+def _utf16(text: str) -> bytes:
+    return text.encode("utf-16-be", "surrogatepass")  # the browser's order of strings
+
+
+def _cuts_before(slug: str) -> bool:
+    """Whether a shard begins at ``slug`` by its content: about one slug in SHARD_PAPERS, the same
+    whatever other papers there are, so a paper arriving or leaving changes its own shard (and
+    perhaps a neighbour), never the cuts of the rest."""
+    return int.from_bytes(hashlib.sha1(slug.encode("utf-8")).digest()[:4], "big") % SHARD_PAPERS == 0  # noqa: S324
+
+
+def shard_starts(slugs: list[str]) -> list[str]:
+    """The shards of the slugs (in the browser's order): each one's start, the shortest beginning of
+    its first slug that sorts after the slug before it, so no slug lies between the two and a slug's
+    shard is the last whose start is not after it (``search_index.shard_of``, papersite-core.js
+    ``shardOf``). A shard ends where ``_cuts_before`` says, or at 4 × SHARD_PAPERS papers."""
+    starts: list[str] = []
+    count = 0
+    previous = b""
+    for slug in sorted(slugs, key=_utf16):
+        key = _utf16(slug)
+        if not starts or (key != previous and (count >= 4 * SHARD_PAPERS or _cuts_before(slug))):
+            end = 1
+            while end < len(slug) and _utf16(slug[:end]) <= previous:
+                end += 1
+            starts.append(slug[:end])
+            count = 0
+        count += 1
+        previous = key
+    return starts
+
+
+def shard_of(slug: str, starts: list[str]) -> str:
+    """The start of the shard ``slug`` is in (its file's name)."""
+    return starts[search_index.shard_of(slug, starts)]
 
 
 def _csv_line(values: list[str]) -> str:
@@ -125,7 +161,7 @@ def file_stem(site_name: str) -> str:
     return layout.slug_of(site_name) if site_name.strip() else "papers"
 
 
-def exports_schema(shards: list[str], site_name: str) -> dict:
+def exports_schema(shards: list[str], site_name: str) -> dict:  # shards: their starts (shard_starts)
     """What papersite-saved.js reads the citations with (module docstring)."""
     return {
         "version": EXPORTS_VERSION,
@@ -154,21 +190,22 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
     taxonomy = read_taxonomy(config) if repo_url else None
     rows: dict[str, list[list[str]]] = {}
     fixes: dict[str, list[list[str]]] = {}
-    for paper in sorted(catalog.papers, key=lambda p: p.slug):
+    starts = shard_starts([paper.slug for paper in catalog.papers])
+    for paper in sorted(catalog.papers, key=lambda p: _utf16(p.slug)):
         row = (memo.value(paper.slug, prints.of(paper, site_venue), lambda: citation_row(paper, site_venue)) if memo
                else citation_row(paper, site_venue))
-        rows.setdefault(shard_of(paper.slug), []).append(row)
+        rows.setdefault(shard_of(paper.slug, starts), []).append(row)
         if repo_url:
             # the link names the topic only where the taxonomy has it: that, not the taxonomy, is what it reads
             known = bool(paper.topic and taxonomy and taxonomy.contains(paper.topic.area, paper.topic.subarea))
             fix = (memo.value(f"fix {paper.slug}", prints.of(paper, repo_url, known), lambda: fix_row(paper, repo_url, taxonomy)) if memo
                    else fix_row(paper, repo_url, taxonomy))
-            fixes.setdefault(shard_of(paper.slug), []).append(fix)
+            fixes.setdefault(shard_of(paper.slug, starts), []).append(fix)
     if memo:
         memo.save()
-    files = {CITATION_SHARD.format(key): gzipped(_json(rows.get(key, []))) for key in CITATION_SHARDS}
-    files.update({FIX_SHARD.format(key): gzipped(_json(fixes.get(key, []))) for key in CITATION_SHARDS})
-    files[EXPORTS_FILE] = _json(exports_schema(list(CITATION_SHARDS), site_name))
+    files = {CITATION_SHARD.format(key): gzipped(_json(rows[key])) for key in starts}
+    files.update({FIX_SHARD.format(key): gzipped(_json(fixes.get(key, []))) for key in starts})
+    files[EXPORTS_FILE] = _json(exports_schema(starts, site_name))
     return files
 
 

@@ -314,7 +314,9 @@ def fix_this_paper_link(page_html: str, site_dir: Path) -> str:
     assert match, "the paper page has no 'Fix this paper' link for the script to pre-fill"
     slug = html.unescape(match.group(2))
     schema = json.loads((site_dir / "assets" / "papersite" / "exports.json").read_text(encoding="utf-8"))
-    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    from site_fixtures import shard_key
+
+    key = shard_key(schema, slug)
     rows = json.loads(gzip.decompress((site_dir / schema["fix_path"].format(shard=key)).read_bytes()))
     row = next(dict(zip(schema["fix_columns"], r)) for r in rows if r[schema["fix_columns"].index("slug")] == slug)
     return row["url"] + "&abstract=" + quote(row["abstract"], safe="-_.!~*'()") if row["abstract"] else row["url"]

@@ -6,13 +6,14 @@ import csv
 import gzip
 import io
 import json
+import shutil
 import re
 from urllib.parse import quote
 
 from generator import layout
 from generator.catalog import build_catalog
 from generator.pages.record import PaperRecord, SourceRef, Topic
-from generator.site import exports
+from generator.site import exports, stage
 from generator.site.render import cite
 
 SITE = cite.Venue.from_site_name("ICLR 2025 Papers")
@@ -77,7 +78,7 @@ def test_each_paper_has_the_citations_of_its_page_in_the_shard_its_slug_names() 
     papers = [paper(), paper(id="f" * 12, slug="zeta-paper", title="Zeta", decision=None, venue="ICML 2025")]
     files = exports.citation_files(build_catalog(papers), SITE, "ICLR 2025 Papers")
     schema = json.loads(files[exports.EXPORTS_FILE])
-    assert schema["shards"] == list(exports.CITATION_SHARDS) and schema["urls"] == {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()}
+    assert schema["shards"] == exports.shard_starts([p.slug for p in papers]) and schema["urls"] == {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()}
     rows = _rows(files)
     for p in papers:
         venue = cite.venue_of(p, SITE)
@@ -132,7 +133,43 @@ def test_rows_kept_from_the_last_build_are_those_a_full_build_makes(tmp_path) ->
     assert "Zeta%2C%20edited" in _fixes(again)["zeta-paper"]["url"]
 
 
-def test_every_shard_is_written_so_none_is_left_from_a_paper_that_left() -> None:
-    files = exports.citation_files(build_catalog([paper(slug="zeta")]), SITE, "X")
-    assert json.loads(gzip.decompress(files[exports.CITATION_SHARD.format("o")])) == []
-    assert exports.shard_of("Ünusual") == "_" and exports.CITATION_SHARD.format("_") in files
+def test_shards_hold_consecutive_slugs_of_a_bounded_number_and_each_slug_is_found_by_its_start() -> None:
+    import random
+
+    rng = random.Random(31)
+    words = ["learning", "con", "co", "a", "z", "0", "deep", "towards", "on", "le"]
+    slugs = sorted({"-".join(rng.choice(words) for _ in range(rng.randint(1, 4))) + f"-{i}" for i in range(3000)}
+                   | {"co", "con", "cont", "a"})
+    starts = exports.shard_starts(slugs)
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
+    assert exports.shard_starts(list(reversed(slugs))) == starts, "the order papers come in changes nothing"
+    held = {start: [] for start in starts}
+    for slug in slugs:
+        held[exports.shard_of(slug, starts)].append(slug)
+    assert all(held.values()), "no shard is empty"
+    assert max(len(v) for v in held.values()) <= 4 * exports.SHARD_PAPERS
+    assert len(starts) >= len(slugs) // (4 * exports.SHARD_PAPERS)
+    for start, members in held.items():  # a shard is a run of consecutive slugs at or after its start
+        assert all(m >= start for m in members) and members == sorted(members)
+    # a paper arriving moves no cut but perhaps the one at its own place: the other shards are as they were
+    grown = exports.shard_starts(slugs + ["learning-on-a-new-paper"])
+    assert len(set(grown) ^ set(starts)) <= 2
+
+
+def test_a_shard_a_paper_left_is_removed_from_the_site_when_the_next_build_copies_its_shards(tmp_path) -> None:
+    from generator.site import postbuild
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "project"))
+    site = tmp_path / "site"
+    for papers in ([paper(slug="zeta"), paper(id="f" * 12, slug="alpha")], [paper(slug="zeta")]):
+        files = exports.citation_files(build_catalog(papers), SITE, "X", config)
+        deferred = postbuild.data_dir(config) / "deferred"
+        shutil.rmtree(deferred, ignore_errors=True)
+        stage._write_deferred(deferred, files)
+        postbuild.copy_deferred(config, site)
+        on_site = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+        assert on_site == set(files), "the site holds this build's shards, and only those"
+    schema = json.loads(files[exports.EXPORTS_FILE])
+    assert schema["shards"] == ["z"]

@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 import json
 
 from generator.site import postbuild
+from generator.site.chrome import SharedChrome
 from generator.site.postbuild import minify_page, squeeze_html
 from generator.site.render.html import esc, meta_text, plain_title
 from site_fixtures import HOSTILE_ABSTRACT, HOSTILE_RAW_LINKS, HOSTILE_TITLE
@@ -144,11 +145,13 @@ class _Reading(HTMLParser):
             (self.head if self.in_head else self.body).append((" ".join(data.split()),))
 
 
-def _read(path) -> tuple[list, list]:  # noqa: ANN001
+def _read(path, chrome: SharedChrome | None = None, url: str = "") -> tuple[list, list]:  # noqa: ANN001
     """What a page says, minified first: the post-build step minifies the chrome it fills bodies
-    into, the engine (plugin.py) the whole of the pages it renders."""
+    into, the engine (plugin.py) the whole of the pages it renders. ``chrome``: with the detail
+    pages' shared chrome cut as the post-build step cuts it (``chrome.py``; the page at ``url``)."""
     reading = _Reading()
-    reading.feed(minify_page(path.read_text(encoding="utf-8")))
+    text = minify_page(path.read_text(encoding="utf-8"))
+    reading.feed(text if chrome is None else chrome.share(text, url))
     return sorted(reading.head), reading.body
 
 
@@ -176,7 +179,9 @@ def test_shell_pages_say_what_the_engine_says_of_each_page(tmp_path) -> None:
     staged = stage_docs(config, shells=False)
     build_with_engine("mkdocs", root / "mkdocs.yml", docs_dir=staged.docs_dir, site_dir=engine_site,
                       overrides_dir=staged_overrides_dir(config), settings=config.engine_settings(), quiet=True)
-    differing = [str(rel) for rel in pages if _read(shell_site / rel) != _read(engine_site / rel)]
+    chrome = SharedChrome()
+    differing = [str(rel) for rel in pages
+                 if _read(shell_site / rel) != _read(engine_site / rel, chrome, f"{rel.parent.as_posix()}/".lstrip("./"))]
     assert not differing, differing[:5]
     paper = next(rel for rel in pages if rel.parts[0] == "papers")
     head, _ = _read(shell_site / paper)
@@ -279,3 +284,25 @@ def test_deferred_files_are_written_where_they_changed_and_removed_where_they_we
     assert (site / "a/one.json.gz").stat().st_mtime_ns == 1, "an unchanged file is not written again"
     assert (site / "a/two.json.gz").read_bytes() == b"two"
     assert not (site / "a/three.json.gz").exists()
+
+
+def _palette_page(scripts: str, primary: str = "indigo") -> str:
+    return (
+        '<!doctype html><html lang="en"><head><title>T</title>'
+        '<link rel="stylesheet" href="../../assets/stylesheets/main.57a0d79d.min.css">'
+        '<link rel="stylesheet" href="../../assets/stylesheets/palette.fb2fffe2.min.css"></head>'
+        f'<body dir="ltr" data-md-color-scheme="default" data-md-color-primary="{primary}" data-md-color-accent="indigo">'
+        f'<main><article class="md-content__inner md-typeset"><p>kept</p></article></main>{scripts}</body></html>'
+    )
+
+
+def test_a_light_page_in_materials_own_colours_names_none_and_loads_no_palette() -> None:
+    light = minify_page(_palette_page('<script src="../../assets/papersite/papersite.js"></script>'))
+    assert "data-md-color" not in light and "palette." not in light and "main.57a0d79d.min.css" in light
+    assert "<body dir=ltr>" in light and minify_page(light) == light
+    for kept in (
+        _palette_page('<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'),  # the script switches palettes
+        _palette_page("", primary="red"),  # not Material's default
+    ):
+        small = minify_page(kept)
+        assert "palette.fb2fffe2.min.css" in small and "data-md-color-primary" in small

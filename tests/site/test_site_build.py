@@ -26,7 +26,7 @@ from generator.config import load_config
 from generator.catalog import build_catalog
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.stage import read_records
-from site_fixtures import REPO_ROOT, lunr_index_of, search_json, store_papers, write_project
+from site_fixtures import REPO_ROOT, lunr_index_of, search_json, shard_key, store_papers, write_project
 
 pytestmark = pytest.mark.slow
 
@@ -151,7 +151,7 @@ def _citation_row(config, slug: str) -> dict:
     """A paper's row of the citation shards, as papersite-saved.js reads it (exports.json)."""
     assets = config.site_dir / "assets" / "papersite"
     schema = json.loads((assets / "exports.json").read_text(encoding="utf-8"))
-    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    key = shard_key(schema, slug)
     rows = json.loads(gzip.decompress((config.site_dir / schema["shard_path"].format(shard=key)).read_bytes()))
     return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)
 
@@ -162,7 +162,7 @@ def _fix_link(config, slug: str) -> str:
 
     assets = config.site_dir / "assets" / "papersite"
     schema = json.loads((assets / "exports.json").read_text(encoding="utf-8"))
-    key = slug[:1] if slug[:1] in schema["shards"] else "_"
+    key = shard_key(schema, slug)
     rows = json.loads(gzip.decompress((config.site_dir / schema["fix_path"].format(shard=key)).read_bytes()))
     row = next(dict(zip(schema["fix_columns"], r)) for r in rows if r[schema["fix_columns"].index("slug")] == slug)
     return row["url"] + "&abstract=" + quote(row["abstract"], safe="-_.!~*'()") if row["abstract"] else row["url"]
@@ -231,7 +231,8 @@ def test_author_and_keyword_pages_come_whole_from_their_shell(real):
         assert re.search(r"<title>(.*?)</title>", html).group(1).startswith(title.replace("'", "&#x27;"))
         assert heading.replace("'", "&#x27;") in _article(html)
         assert html.count("<h1") == 1
-        assert 'class="ps-crumbs"' in html and "data-ps-search" in html  # breadcrumbs, header search box
+        assert 'class="ps-crumbs"' in html  # breadcrumbs; the header search box comes with the shared chrome
+        assert "<script src=../../assets/papersite/chrome.js></script>" in html
         assert _stylesheets(html) == theme_links  # same depth, same assets
     assert not (config.site_dir / "authors" / "_shell").exists()
     assert not (config.site_dir / "keywords" / "_shell").exists()
@@ -245,10 +246,13 @@ def test_author_and_keyword_pages_come_whole_from_their_shell(real):
 def test_nav_holds_sections_only(real):
     config, catalog = real
     html = _html(config, f"papers/{catalog.papers[0].slug}")
-    tabs = re.search(r'<nav class="md-tabs ps-tabs".*?</nav>', html, re.DOTALL)
+    # a paper page's tabs are the detail pages' shared chrome (site/chrome.py); the browser tests mark its own
+    shared = (config.site_dir / "assets" / "papersite" / "chrome.js").read_text(encoding="utf-8")
+    tabs = re.search(r'<nav class=\\"md-tabs ps-tabs\\".*?</nav>', shared, re.DOTALL)
     sections = len(yaml.safe_load((config.root / "mkdocs.yml").read_text(encoding="utf-8"))["nav"])
+    assert "assets/papersite/chrome.js" in html and "md-tabs" not in html
     assert tabs and tabs.group(0).count("<li") == sections, "a paper page's tabs are the sections"
-    assert re.search(r'<li class="?ps-on"?><a href="?\.\./"?>Papers</a>', tabs.group(0)), "the paper's section is marked"
+    assert re.search(r'<li><a href=\\"\\u0001papers/\\">Papers</a>', tabs.group(0)), "the tabs link from the site's root"
     assert len(re.findall(r'class="?md-nav__link', html)) < 30
     home = _html(config, "")
     assert len(re.findall(r'class="?md-tabs__item\b(?!-)', home)) == sections, "other pages keep Material's tabs"

@@ -77,7 +77,9 @@
   var schemaPromise = null;
   function schema() {
     if (!schemaPromise) {
-      schemaPromise = fetch(ps.asset("exports.json")).then(function (r) {
+      // papersite-core.js: which shard holds a slug (shardOf, the build's rule)
+      schemaPromise = Promise.all([fetch(ps.asset("exports.json")), ps.loadModules(["core"])]).then(function (got) {
+        var r = got[0];
         if (!r.ok) throw new Error("exports.json: " + r.status);
         return r.json();
       }).then(function (s) {
@@ -104,7 +106,7 @@
   var shards = new Map();
   // ``path``: a shard family's path pattern (the citations', the fix links')
   function shard(path, key) {
-    var url = ps.href(path.split("{shard}").join(key));
+    var url = ps.href(path.split("{shard}").join(encodeURIComponent(key)));
     if (!shards.has(url)) {
       shards.set(url, fetch(url).then(function (r) {
         if (!r.ok) throw new Error(key + ": " + r.status);
@@ -113,8 +115,8 @@
     }
     return shards.get(url);
   }
-  // a slug's shard: its first character, else "_" (exports.shard_of)
-  function shardOf(s, slug) { return s.shards.indexOf(slug.charAt(0)) >= 0 ? slug.charAt(0) : "_"; }
+  // a slug's shard: the start of the last shard whose start is not after it (exports.shard_of)
+  function shardOf(s, slug) { return s.shards[ps.core.shardOf(s.shards, slug)]; }
   // slug -> citation row, for the papers of ``slugs`` that the site has (a slug it has not is left out)
   function rows(slugs) {
     return schema().then(function (s) {

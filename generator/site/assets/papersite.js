@@ -70,6 +70,7 @@
       return modules[name];
     }));
   }
+  ps.loadModules = loadModules;
   var SEARCH_MODULES = ["core", "engine", "ranking", "results"];
   // the search code, loaded on its first use (the header search's box, Explore)
   ps.searchCode = function () { return loadModules(SEARCH_MODULES); };

@@ -53,9 +53,12 @@ def fresh(label: str, render: Callable[..., str], *args: object) -> str:
 
 def paper_list(
     papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False,
-    list_id: str | None = None, keep: Keep = fresh,
+    list_id: str | None = None, keep: Keep = fresh, authors_html: str | None = None,
 ) -> str:
     """A list of papers linking to their pages, with authors (and topic) as context.
+
+    ``authors_html``: a one-paper list's author line as the caller wrote it (escaped HTML: a
+    one-paper author's page names every co-author there, as a link).
 
     ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
     With ``list_id`` and ``CONTROLS_FROM`` papers or more, the items carry what the list
@@ -70,18 +73,23 @@ def paper_list(
     for paper in papers:
         href = layout.relative(here, layout.paper_url(paper.slug))
         key = (paper.slug, href, show_topic, mark_guesses, with_data)
-        item = cache.get(key)
+        item = cache.get(key) if authors_html is None else None
         if item is None:
-            label = f"{paper.slug}\0{here}\0{show_topic:d}{mark_guesses:d}{with_data:d}"
-            item = cache[key] = keep(label, paper_item, paper, href, show_topic, mark_guesses, with_data)
+            if authors_html is not None:
+                item = paper_item(paper, href, show_topic, mark_guesses, with_data, authors_html)
+            else:
+                label = f"{paper.slug}\0{here}\0{show_topic:d}{mark_guesses:d}{with_data:d}"
+                item = cache[key] = keep(label, paper_item, paper, href, show_topic, mark_guesses, with_data)
         items.append(item)
     opening = f'<ul class="ps-papers" id="{esc(list_id)}">' if list_id is not None else '<ul class="ps-papers">'
     return opening + "\n" + "\n".join(items) + "\n</ul>"
 
 
-def paper_item(paper: PaperRecord, href: str, show_topic: bool, mark_guesses: bool, with_data: bool) -> str:
-    """One paper of a ``paper_list``, linked at ``href``."""
-    parts = [esc(author_line(paper))] if paper.authors else []
+def paper_item(
+    paper: PaperRecord, href: str, show_topic: bool, mark_guesses: bool, with_data: bool, authors_html: str | None = None
+) -> str:
+    """One paper of a ``paper_list``, linked at ``href`` (``authors_html``: see ``paper_list``)."""
+    parts = [authors_html if authors_html is not None else esc(author_line(paper))] if paper.authors else []
     if show_topic and paper.topic:
         parts.append(esc(paper.topic.label()))
     meta = ' <span class="ps-sep">·</span> '.join(parts)

@@ -91,3 +91,29 @@ def test_an_area_page_counts_its_papers_without_a_sub_area_where_it_lists_them(s
     listed = len(re.findall(r'<li[^>]*><a href="[^"]*papers/', only))
     assert listed == 12
     assert re.findall(r"(\d[\d,]*) papers?\b", re.sub(r"<[^>]+>", " ", only.split('<ul class="ps-papers"', 1)[0])) == ["12"]
+
+
+def test_a_one_paper_author_finds_every_co_author_linked_in_the_paper_line_and_no_second_list() -> None:
+    from generator.pages.record import PaperRecord, SourceRef
+
+    def paper(slug: str, authors: list[str], **more) -> PaperRecord:
+        return PaperRecord(id=slug[:12].ljust(12, "0"), slug=slug, title=slug.title(), authors=authors,
+                           sources=[SourceRef("l.txt", 1, "numbered")], **more)
+
+    catalog = build_catalog([
+        paper("first", ["Ada <Lovelace>", "Zoë Ångström", "Bob Ray", "Cy Dee"]),
+        paper("second", ["Zoë Ångström", "Eve Fox"], author_order="alphabetical"),
+    ])
+    pages = {p.url: p.body for p in indices.author_pages(catalog)}
+    ada = pages[layout.author_url(next(a.slug for a in catalog.authors if a.name == "Ada <Lovelace>"))]
+    line = re.search(r'<span class="ps-meta">(.*?)</span></li>', ada, re.S).group(1)
+    # the paper's order, the author's own name as text (escaped), every other a link to their page
+    assert line.startswith("Ada &lt;Lovelace&gt;, <a href=\"../zoe-angstrom/\">Zoë Ångström</a>, ")
+    assert re.findall(r">([^<]+)</a>", line) == ["Zoë Ångström", "Bob Ray", "Cy Dee"]
+    assert 'id="coauthors"' not in ada and "ps-columns" not in ada
+    eve = pages[layout.author_url("eve-fox")]  # an order that is not the paper's says so, as every list line does
+    assert re.search(r'ps-meta">(.*?)</span></li>', eve, re.S).group(1) == \
+        '<a href="../zoe-angstrom/">Zoë Ångström</a>, Eve Fox (alphabetical order)'
+    # an author of two papers keeps the list of co-authors, and the papers' lines as every list shows them
+    zoe = pages[layout.author_url(next(a.slug for a in catalog.authors if a.name == "Zoë Ångström"))]
+    assert 'id="coauthors"' in zoe and zoe.count('class="ps-meta"><a') == 0

@@ -1,0 +1,94 @@
+"""The detail pages' shared chrome (site/chrome.py): what is cut from a page, what the script
+writes back, and the pages left as they are. The browser tests (tests/browser/test_shared_chrome.py)
+check what a reader sees."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from generator.site.chrome import ROOT_MARK, SharedChrome, parts_of, script_tag
+
+
+def _page(depth: int, own: str, *, search_after_title: bool = True, bundle: bool = False, tabs: tuple[str, ...] = ()) -> str:
+    up = "../" * depth
+    home = up.rstrip("/") or "."
+    sections = tabs or ("papers", "authors", "about")
+    own_href = "../" * (depth - 1) or "./"  # the section's page, from a page in it
+    items = "".join(
+        f"<li class=ps-on><a href={own_href}>{name.title()}</a>" if name == own else f"<li><a href={up}{name}/>{name.title()}</a>"
+        for name in sections)
+    title = '<div class="md-header__title ps-site"><span class=md-ellipsis>Site &amp; Co</span></div>'
+    search = (f'<label class="md-header__button md-icon" for=__search><svg><use href={up}assets/papersite/icons.svg#magnify /></svg>'
+              '</label><div aria-label=Search class=md-search data-ps-search role=dialog></div>')
+    header = title + search if search_after_title else search + title
+    script = f"<script src={up}assets/javascripts/bundle.1.min.js></script>" if bundle else ""
+    return (f"<!doctype html><html><body><input class=md-toggle data-md-toggle=search id=__search type=checkbox>"
+            f'<header class=md-header><nav class="md-header__inner md-grid" aria-label=Header>'
+            f'<a aria-label="Site &amp; Co" class="md-header__button md-logo" href={home}>L</a>{header}</nav></header>'
+            f'<div class=md-container><nav class="md-tabs ps-tabs" aria-label=Tabs><div class=md-grid><ul class=md-tabs__list>'
+            f"<li><a href={home}>Home</a>{items}</ul></div></nav><main class=md-main><article>A <b>body</b></article></main></div>"
+            f"<script src={up}assets/papersite/papersite.js></script>{script}")
+
+
+def test_a_detail_page_keeps_its_home_link_and_title_and_loads_the_chrome_where_the_tabs_stood() -> None:
+    chrome = SharedChrome()
+    page = _page(2, "papers")
+    cut = chrome.share(page, "papers/_shell/")
+    assert "md-tabs" not in cut and "data-ps-search" not in cut and "__search" not in cut
+    assert '<a aria-label="Site &amp; Co" class="md-header__button md-logo" href=../..>L</a>' in cut
+    assert "<span class=md-ellipsis>Site &amp; Co</span>" in cut
+    assert '<div class=md-container><script src=../../assets/papersite/chrome.js></script><main' in cut
+    assert cut.endswith("<main class=md-main><article>A <b>body</b></article></main></div>"
+                        "<script src=../../assets/papersite/papersite.js></script>")
+    assert len(cut) < len(page) - 300
+
+
+def test_the_parts_are_the_same_at_every_depth_and_section_with_links_from_the_root() -> None:
+    found = [parts_of(_page(depth, own), url)[0]
+             for depth, own, url in ((2, "papers", "papers/some-paper/"), (2, "authors", "authors/a-b/"),
+                                     (3, "", "topics/area/sub-area/"), (1, "about", "about/"))]
+    assert all(parts == found[0] for parts in found)
+    tabs = found[0].tabs
+    assert "ps-on" not in tabs, "the script marks the page's own tab, not the copy"
+    hrefs = re.findall(r'href="([^"]*)"', tabs)
+    assert hrefs == [ROOT_MARK, f"{ROOT_MARK}papers/", f"{ROOT_MARK}authors/", f"{ROOT_MARK}about/"]
+    assert f'href="{ROOT_MARK}assets/papersite/icons.svg#magnify"' in found[0].search
+
+
+def test_the_script_tag_reaches_the_root_from_every_depth() -> None:
+    assert script_tag("papers/x/") == "<script src=../../assets/papersite/chrome.js></script>"
+    assert script_tag("topics/a/b/") == "<script src=../../../assets/papersite/chrome.js></script>"
+    assert script_tag("about/") == "<script src=../assets/papersite/chrome.js></script>"
+
+
+def test_the_script_holds_the_parts_and_finds_the_root_from_its_own_src() -> None:
+    chrome = SharedChrome()
+    assert chrome.script() is None, "no page shared: no script"
+    chrome.share(_page(2, "papers"), "papers/_shell/")
+    script = chrome.script().decode("utf-8")
+    data = json.loads(script[script.rindex("(document.currentScript, ") + len("(document.currentScript, "): script.rindex(")")])
+    assert data == [p for p in (chrome.parts.toggle, chrome.parts.search, chrome.parts.tabs)]
+    assert 'getAttribute("src")' in script and '"assets/papersite/chrome.js".length' in script
+
+
+def test_pages_that_are_not_light_or_differ_keep_their_chrome() -> None:
+    chrome = SharedChrome()
+    chrome.share(_page(2, "papers"), "papers/_shell/")
+    with_bundle = _page(2, "papers", bundle=True)
+    assert chrome.share(with_bundle, "papers/x/") == with_bundle, "Material's script reads its own chrome"
+    other_tabs = _page(2, "papers", tabs=("papers", "authors"))
+    assert chrome.share(other_tabs, "papers/y/") == other_tabs, "another template's chrome is not the site's"
+    moved = _page(2, "papers", search_after_title=False)
+    assert chrome.share(moved, "papers/z/") == moved, "the script could not put the search back where it was"
+    plain = "<!doctype html><p>no chrome</p>"
+    assert chrome.share(plain, "about/") == plain
+
+
+def test_sharing_twice_changes_nothing_and_the_first_page_decides() -> None:
+    first, second = SharedChrome(), SharedChrome()
+    once = first.share(_page(2, "papers"), "papers/_shell/")
+    assert first.share(once, "papers/_shell/") == once
+    second.share(_page(3, ""), "topics/a/b/")
+    second.share(_page(2, "papers"), "papers/_shell/")
+    assert second.script() == first.script(), "the same parts whichever page came first"
