@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import resource
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from generator import layout  # noqa: E402
 from generator.catalog import build_catalog  # noqa: E402
 from generator.pages.record import PaperRecord, SourceRef  # noqa: E402
 from generator.site import search  # noqa: E402
+from search_only import fresh_site, print_kinds  # noqa: E402
 
 
 def papers(size: int) -> list[PaperRecord]:
@@ -47,24 +47,13 @@ def main(argv: list[str]) -> int:
     begun, cpu = time.perf_counter(), time.process_time()
     files = search.search_files(build_catalog(papers(size)))
     wall, cpu = time.perf_counter() - begun, time.process_time() - cpu
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    shutil.copy2(this / "index.html", out / "index.html")
-    shutil.copytree(this / "assets", out / "assets", ignore=lambda folder, names: [
-        n for n in names if Path(folder).name == "search" or n.endswith(".json.gz")])
-    kinds: dict[str, list[int]] = {}
+    fresh_site(this, out)
     for name, data in files.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
-        kind = Path(name).name.split("-")[0].split(".")[0]
-        kinds.setdefault(kind, [0, 0])
-        kinds[kind][0] += 1
-        kinds[kind][1] += len(data)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{size} papers: the search files in {wall:.0f} s wall, {cpu:.0f} s CPU, peak {peak:,.0f} MB")
-    for kind, (count, total) in sorted(kinds.items()):
-        print(f"  {kind}: {count} files, {total / 1e3:,.0f} KB")
+    print_kinds(files)
     return 0
 
 

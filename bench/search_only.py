@@ -27,13 +27,7 @@ from generator.site import search  # noqa: E402
 
 def main(argv: list[str]) -> int:
     big, this, out = map(Path, argv)
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    shutil.copy2(this / "index.html", out / "index.html")
-    # this papersite's scripts and styles; the big site's search files
-    shutil.copytree(this / "assets", out / "assets", ignore=lambda folder, names: [
-        n for n in names if Path(folder).name == "search" or n.endswith(".json.gz")])
+    fresh_site(this, out)
     assets = big / "assets" / "papersite"
     for name in ("search-abstracts.json.gz", "lunr.js"):
         shutil.copy2(assets / name, out / "assets" / "papersite" / name)
@@ -50,16 +44,31 @@ def main(argv: list[str]) -> int:
     pieces[search.DOCS_FILE] = search.gzipped(search._json(store))
     for name, data in pieces.items():
         (out / name).write_bytes(data)
+    print(f"{len(store['papers'])} papers: the store's pieces in {wall:.1f} s wall, {cpu:.1f} s CPU")
+    print_kinds(pieces)
+    return 0
+
+
+def fresh_site(this: Path, out: Path) -> None:
+    """``out`` made anew with the home page, scripts and styles of the site ``this``, without its search files."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    shutil.copy2(this / "index.html", out / "index.html")
+    shutil.copytree(this / "assets", out / "assets", ignore=lambda folder, names: [
+        n for n in names if Path(folder).name == "search" or n.endswith(".json.gz")])
+
+
+def print_kinds(files: dict[str, bytes]) -> None:
+    """Files and KB per kind of search file (the name's stem before its number: rows, titles, ...)."""
     kinds: dict[str, list[int]] = {}
-    for name, data in pieces.items():
+    for name, data in files.items():
         kind = Path(name).name.split("-")[0].split(".")[0]
         kinds.setdefault(kind, [0, 0])
         kinds[kind][0] += 1
         kinds[kind][1] += len(data)
-    print(f"{len(store['papers'])} papers: the store's pieces in {wall:.1f} s wall, {cpu:.1f} s CPU")
     for kind, (count, size) in sorted(kinds.items()):
         print(f"  {kind}: {count} files, {size / 1e3:,.0f} KB")
-    return 0
 
 
 if __name__ == "__main__":

@@ -109,14 +109,10 @@ def store_papers(store: dict) -> list[dict]:
     return [dict(zip(columns, row + [None] * (len(columns) - len(row)))) for row in store["papers"]]
 
 
-def shard_weights(manifest: dict, shard: dict) -> list[tuple[str, int, list[list[tuple[int, float]]]]]:
-    """An index shard (generator/site/search_index.py) -> each term with its number and, per field, its
-    papers and their weights, as search-worker.js shardPart computes them (lunr's BM25, rounded as
-    lunr.py does; the number in lunr.py's order of first use)."""
-    import math
-
-    k1, b, papers = manifest["k1"], manifest["b"], manifest["papers"]
-    found = []
+def shard_postings(shard: dict) -> list[tuple[str, int, list[list[tuple[int, int, int]]]]]:
+    """An index shard's terms, each with its place and, per field, its (paper, term frequency, field
+    length) postings, decoded from search_index.py's gaps (``[gap, length]`` or ``[gap, -tf, length]``)."""
+    decoded = []
     for term, place, *per_field in shard["terms"]:
         postings = []
         for flat in per_field:
@@ -127,6 +123,19 @@ def shard_weights(manifest: dict, shard: dict) -> list[tuple[str, int, list[list
                 docs.append((paper, tf, length))
                 i += 3 if tf > 1 else 2
             postings.append(docs)
+        decoded.append((term, place, postings))
+    return decoded
+
+
+def shard_weights(manifest: dict, shard: dict) -> list[tuple[str, int, list[list[tuple[int, float]]]]]:
+    """An index shard (generator/site/search_index.py) -> each term with its number and, per field, its
+    papers and their weights, as search-worker.js shardPart computes them (lunr's BM25, rounded as
+    lunr.py does; the number in lunr.py's order of first use)."""
+    import math
+
+    k1, b, papers = manifest["k1"], manifest["b"], manifest["papers"]
+    found = []
+    for term, place, postings in shard_postings(shard):
         frequency = sum(len(docs) for docs in postings)
         idf = math.log(1 + abs((papers - frequency + 0.5) / (frequency + 0.5)))
         weighted = []

@@ -10,6 +10,7 @@ from collections import defaultdict
 from lunr.builder import Builder
 
 from generator.site.search_index import LunrIndex, keyed_shards, shard_of, shards_of_prefix
+from site_fixtures import shard_postings
 
 FIELDS = [("t", 10), ("a", 6), ("k", 4)]
 
@@ -59,16 +60,7 @@ def _from_shards(files: dict[str, bytes]) -> tuple[dict, dict]:
     for key, data in files.items():
         if key == "shards":
             continue
-        for term, place, *per_field in json.loads(data)["terms"]:
-            found = []
-            for flat in per_field:
-                docs, paper, i = [], -1, 0
-                while i < len(flat):
-                    paper += flat[i]
-                    tf, length = (-flat[i + 1], flat[i + 2]) if flat[i + 1] < 0 else (1, flat[i + 1])
-                    docs.append((paper, tf, length))
-                    i += 3 if tf > 1 else 2
-                found.append(docs)
+        for term, place, found in shard_postings(json.loads(data)):
             frequency = sum(len(docs) for docs in found)
             first = min(docs[0][0] for docs in found if docs)
             # lunr.py's term numbers are in order of first use: the first paper, its first field holding the term, the place there
