@@ -413,16 +413,29 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     names = [rel for manifest in sorted(deferred.glob("manifest*.json")) for rel in json.loads(manifest.read_text(encoding="utf-8"))]
     copied = data_dir(config) / DEFERRED_COPIED
     try:
-        before = set(json.loads(copied.read_text(encoding="utf-8")))
+        listed = json.loads(copied.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        before = set()
+        listed = []
+    before = {rel for rel in listed if isinstance(rel, str)} if isinstance(listed, list) else set()
     written = sum(write_if_changed(Path(site_dir) / rel, (deferred / "files" / rel).read_bytes()) for rel in names)
     for rel in sorted(before - set(names)):
-        (Path(site_dir) / rel).unlink(missing_ok=True)
+        gone = _site_file(Path(site_dir), rel)
+        if gone is not None:
+            gone.unlink(missing_ok=True)
     copied.write_text(json.dumps(sorted(names)), encoding="utf-8")
     if names:
         _remove_other_shards(Path(site_dir), set(names))
     return written
+
+
+def _site_file(site_dir: Path, rel: str) -> Path | None:
+    """``site_dir / rel`` when that is a place inside the site (the list of copied files is read back
+    from build/, which anyone can edit: a damaged one must not remove a file elsewhere, through
+    ``..`` or a linked folder), else None."""
+    if not rel or rel.startswith("/") or ".." in rel.split("/"):
+        return None
+    path = site_dir / rel
+    return path if path.parent.resolve().is_relative_to(site_dir.resolve()) else None
 
 
 def _remove_other_shards(site_dir: Path, copied: set[str]) -> None:

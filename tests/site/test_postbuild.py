@@ -285,6 +285,16 @@ def test_deferred_files_are_written_where_they_changed_and_removed_where_they_we
     assert (site / "a/two.json.gz").read_bytes() == b"two"
     assert not (site / "a/three.json.gz").exists()
 
+    # a damaged list of copied files removes nothing outside the site, through ".." or a linked folder
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.json.gz").write_bytes(b"k")
+    (site / "linked").symlink_to(outside, target_is_directory=True)
+    (postbuild.data_dir(config) / postbuild.DEFERRED_COPIED).write_text(
+        json.dumps(["../outside/keep.json.gz", "linked/keep.json.gz", str(outside / "keep.json.gz"), 7]), encoding="utf-8")
+    postbuild.copy_deferred(config, site)
+    assert (outside / "keep.json.gz").read_bytes() == b"k"
+
 
 def _palette_page(scripts: str, primary: str = "indigo") -> str:
     return (
