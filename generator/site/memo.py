@@ -249,8 +249,9 @@ class Fingerprints:
     change meanwhile; fields declared with ``compare=False`` are memos, never inputs
     (``Catalog.cache``). A catalog node, which links to the whole catalog, is refused: hand a
     renderer the view it shows instead (``render/views.py``). Pickle's memo is off, so equal
-    values give equal bytes however they share objects. (A set's order may differ between
-    processes: that costs a recomputation, never a wrong value.)
+    values give equal bytes however they share objects. (pickle writes a set in its iteration order,
+    which equal sets need not share, within a process or between two: a set in a key costs a
+    recomputation, never a wrong value, so renderers are handed sorted tuples.)
     """
 
     def __init__(self) -> None:
