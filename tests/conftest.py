@@ -49,3 +49,13 @@ from hypothesis import settings as _hypothesis_settings  # noqa: E402
 _hypothesis_settings.register_profile("papersite", derandomize=True, print_blob=True, deadline=None)
 _hypothesis_settings.register_profile("explore", derandomize=False, print_blob=True, deadline=None)
 _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "papersite"))
+
+
+# A suite started in the background of a shell without job control (`( pytest & )`, some CI
+# runners) has SIGINT ignored, and every process it starts inherits that: the Ctrl-C tests
+# (test_cli.py) would send a signal the build never hears and wait 300 s on it. The tests speak
+# for a user at a terminal, whose Ctrl-C is heard: the suite hears it, so its children do.
+import signal as _signal  # noqa: E402
+
+if _signal.getsignal(_signal.SIGINT) is _signal.SIG_IGN:
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
