@@ -184,7 +184,9 @@
      opening it in a new tab gets it too; a click before it is in waits for it. */
   // the abstract section's text on one line: its paragraphs joined by a space, runs of whitespace as one
   function pageAbstract() {
-    var paragraphs = Array.prototype.map.call(document.querySelectorAll(".ps-abstract p"), function (p) { return p.textContent; });
+    var section = document.querySelector(".ps-abstract");  // the page's own (render/paper_pages.py), the first
+    if (!section) return "";
+    var paragraphs = Array.prototype.map.call(section.querySelectorAll("p"), function (p) { return p.textContent; });
     return paragraphs.join(" ").split(/\s+/).filter(Boolean).join(" ");
   }
   function setupFixLink() {
