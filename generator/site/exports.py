@@ -10,7 +10,8 @@ In: the catalog and the site's venue. Out, under ``assets/papersite/``:
   RIS and plain text come from here: 1.1 KB of each page at 12k papers), it never formats one.
 - ``fixes/<shard>.json.gz`` (same shards): each paper's "Fix this paper" link, pre-filled with what
   its page says (``form.prefill_url`` without the abstract) and the abstract the browser appends
-  (where the link then stays within ``form.MAX_URL_BYTES``: ``fix_row``). The page links to the bare form (``form.form_url``);
+  (where the link then stays within ``form.MAX_URL_BYTES``: ``fix_row``), or null where the browser
+  reads it from the page's abstract section, which shows it as it is (``abstract_on_page``). The page links to the bare form (``form.form_url``);
   the script swaps in this one. On every page they were 2.3 KB (the link and a ``citation_abstract``
   tag to take the abstract from).
 - ``exports.json``: what ``papersite-saved.js`` knows of the build (``exports_schema``): the
@@ -25,8 +26,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import io
 import json
+import unicodedata
 from urllib.parse import quote
 
 from generator import layout
@@ -38,6 +41,7 @@ from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord
 from generator.site.render import cite
 from generator.site.render.components import author_line
+from generator.site.render.mathml import render_abstract
 from generator.site.render.paper_pages import read_taxonomy
 from generator.site.render.html import block, esc, page
 from generator.site import search_index
@@ -144,16 +148,39 @@ def citation_row(paper: PaperRecord, site_venue: cite.Venue) -> list[str]:
 _URI_COMPONENT_SAFE = "-_.!~*'()"
 
 
-def fix_row(paper: PaperRecord, repo_url: str, taxonomy) -> list[str]:  # noqa: ANN001 (a Taxonomy, or None)
+# A fix row's abstract when papersite.js is to read it from the paper page's abstract section (its
+# paragraphs' text, joined by a space, runs of whitespace as one space: ``abstract_on_page``).
+ABSTRACT_ON_PAGE = None
+
+
+def abstract_on_page(abstract: str) -> bool:
+    """Whether the paper page's abstract, read as text the way papersite.js reads it, is ``abstract``
+    on one line: where rendering it only escaped it and cut it into paragraphs (no formula, markup,
+    link or mended sentence), and no character is one the browser's parser drops or on whose being
+    whitespace JavaScript and Python differ."""
+    if any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" or c == "\ufeff" for c in abstract):
+        return False
+    rendered = render_abstract(abstract)
+    if not (rendered.startswith("<p>") and rendered.endswith("</p>")):
+        return False
+    paragraphs = rendered[len("<p>"):-len("</p>")].split("</p><p>")
+    if any("<" in p for p in paragraphs):
+        return False
+    return " ".join(" ".join(html.unescape(p) for p in paragraphs).split()) == " ".join(abstract.split())
+
+
+def fix_row(paper: PaperRecord, repo_url: str, taxonomy) -> list[str | None]:  # noqa: ANN001 (a Taxonomy, or None)
     """A paper's row of FIX_COLUMNS: its pre-filled correction link without the abstract, and the
     abstract papersite.js appends to it: whole, and only where the link then stays within
-    MAX_URL_BYTES (else none: an empty field changes nothing; the abstracts are most of these
-    shards' bytes). None for a derived title (the page never offered one: it had no Scholar tags)."""
+    MAX_URL_BYTES (else none: an empty field changes nothing). Where the page shows the abstract as
+    it is (``abstract_on_page``), ABSTRACT_ON_PAGE instead of its text: the abstracts were two thirds
+    of these shards' bytes, and the page a reader opens the form from holds them already. None for a
+    derived title (the page never offered one: it had no Scholar tags)."""
     url = prefill_url(repo_url, paper, taxonomy, with_abstract=False)
     abstract = " ".join(paper.abstract.split()) if paper.abstract and not paper.title_derived else ""
     if len(url) + len("&abstract=") + len(quote(abstract, safe=_URI_COMPONENT_SAFE)) > MAX_URL_BYTES:
         abstract = ""
-    return [paper.slug, url, abstract]
+    return [paper.slug, url, ABSTRACT_ON_PAGE if abstract and abstract_on_page(paper.abstract) else abstract]
 
 
 def file_stem(site_name: str) -> str:

@@ -98,25 +98,44 @@ def test_phone_viewport_has_no_horizontal_overflow(phone_page, page_paths, kind)
     )
 
 
+@pytest.mark.parametrize("viewport", ["phone_page", "site_page"])
 @pytest.mark.parametrize("kind", ["paper", "subarea", "author", "papers"])
-def test_back_to_top_appears_with_its_arrow_and_takes_the_reader_up(phone_page, page_paths, site_dir, kind):
-    """The detail pages write the button without its arrow (papersite.js draws it, partials/top.html):
-    scrolled down and a little back up, a reader sees the arrow and the label, and a tap goes to the top."""
+def test_back_to_top_appears_with_its_arrow_and_takes_the_reader_up(request, viewport, page_paths, site_dir, kind, tmp_path):
+    """The detail pages write neither the button (chrome.js puts it back at the end of <main>: site/chrome.py)
+    nor its arrow (papersite.js draws it, partials/top.html): scrolled down and a little back up, a
+    reader sees the arrow and the label where Material puts them, and a tap goes to the top."""
     path = page_paths[kind]
     if kind == "author":  # the page of the author with the most papers: long enough to scroll on a phone
         path = "authors/" + max((site_dir / "authors").glob("*/index.html"), key=lambda f: f.stat().st_size).parent.name + "/"
-    phone_page.goto(path)
-    page = phone_page.page
+    if kind != "papers":  # a generated detail page: the button comes with the shared chrome
+        assert "md-top" not in (site_dir / path / "index.html").read_text(encoding="utf-8"), path
+    site_page = request.getfixturevalue(viewport)
+    page = site_page.page
+    if viewport == "site_page":  # a short window: the shortest pages of another corpus scroll too
+        page.set_viewport_size({"width": 1280, "height": 360})
+    site_page.goto(path)
     page.wait_for_load_state("networkidle")
     height = page.evaluate("document.documentElement.scrollHeight - innerHeight")
-    assert height > 900, f"{path}: only {height}px to scroll"
+    assert height > (900 if viewport == "phone_page" else 450), f"{path}: only {height}px to scroll"
+    assert page.evaluate("document.querySelector('.md-main > .md-top:last-child') !== null"), f"{path}: the button is not the end of <main>"
+    # down the page as a reader goes, so what loads as it comes into view (a paper's citations) is in
+    # before the reader turns back (it would push the page down under a short window, and hide the button)
+    page.evaluate("""async () => {
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        scrollTo(0, y); await new Promise(done => setTimeout(done, 30));
+      }
+    }""")
+    page.wait_for_load_state("networkidle")
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_timeout(300)
-    page.evaluate("window.scrollBy(0, -400)")
+    page.evaluate("window.scrollBy(0, -300)")
     button = page.get_by_role("button", name="Back to top")
     button.wait_for(state="visible", timeout=5_000)
     arrow = button.locator("svg use")
     assert arrow.count() == 1 and arrow.get_attribute("href").endswith("icons.svg#arrow-up"), path
     assert arrow.evaluate("use => use.getBoundingClientRect().width") > 0, f"{path}: the arrow is not drawn"
+    box, width = button.bounding_box(), page.viewport_size["width"]
+    assert box and box["y"] < 150 and abs(box["x"] + box["width"] / 2 - width / 2) < 2, f"{path}: not centred at the top: {box}"
+    page.screenshot(path=str(tmp_path / f"top-{kind}-{width}.png"))
     button.click()
     page.wait_for_function("scrollY === 0", timeout=5_000)

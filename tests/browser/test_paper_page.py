@@ -75,14 +75,36 @@ def test_paper_bibtex_copy_button_copies_the_citation(site_page, math_paper):
     assert copied.strip() == shown, f"clipboard holds {copied[:80]!r}, expected the shown BibTeX {shown[:80]!r}"
 
 
+@pytest.fixture(scope="module")
+def plain_paper(papers):
+    """A paper whose page shows its abstract as it is, so its fix row leaves the abstract to the page
+    (exports.abstract_on_page); one of several paragraphs, or with a character HTML escapes, if any."""
+    from generator.site.exports import abstract_on_page
+
+    plain = sorted((p for p in papers if p.abstract and not p.title_derived and abstract_on_page(p.abstract)), key=lambda p: p.slug)
+    assert plain, "the bundled corpus should give a paper whose abstract has no formula nor markup"
+    return max(plain, key=lambda p: (re.search(r"\n\s*\n", p.abstract) is not None, any(c in p.abstract for c in "&<>"), -len(p.abstract)))
+
+
 @pytest.mark.parametrize("viewport", ["site_page", "phone_page"])
-def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, math_paper, site_dir, site_project):
+@pytest.mark.parametrize("which", ["math_paper", "plain_paper"])
+def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, which, site_dir, site_project):
+    """The form carries the abstract as written: from the fix shard where the page renders it (a
+    formula), from the page's abstract section where it shows it as it is (the shard says null)."""
+    import gzip
+    import json
     from urllib.parse import parse_qs, urlsplit
 
     from generator.config import load_config
     from generator.corrections.form import form_url, prefill_url
+    from generator.site import exports
     from generator.site.render.paper_pages import read_taxonomy
 
+    math_paper = request.getfixturevalue(which)
+    schema = json.loads((site_dir / exports.EXPORTS_FILE).read_text(encoding="utf-8"))
+    shard = site_dir / exports.FIX_SHARD.format(exports.shard_of(math_paper.slug, schema["shards"]))
+    row = next(r for r in json.loads(gzip.decompress(shard.read_bytes())) if r[0] == math_paper.slug)
+    assert (row[2] is exports.ABSTRACT_ON_PAGE) == (which == "plain_paper"), row[2]
     site_page = request.getfixturevalue(viewport)
     site_page.goto(f"papers/{math_paper.slug}/")
     page = site_page.page

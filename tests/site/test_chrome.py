@@ -10,7 +10,11 @@ import re
 from generator.site.chrome import ROOT_MARK, SharedChrome, parts_of, script_tag
 
 
-def _page(depth: int, own: str, *, search_after_title: bool = True, bundle: bool = False, tabs: tuple[str, ...] = ()) -> str:
+TOP = '<button class="md-top md-icon" hidden type=button>Back to top</button>'
+
+
+def _page(depth: int, own: str, *, search_after_title: bool = True, bundle: bool = False, tabs: tuple[str, ...] = (),
+          top: str = TOP) -> str:
     up = "../" * depth
     home = up.rstrip("/") or "."
     sections = tabs or ("papers", "authors", "about")
@@ -27,7 +31,7 @@ def _page(depth: int, own: str, *, search_after_title: bool = True, bundle: bool
             f'<header class=md-header><nav class="md-header__inner md-grid" aria-label=Header>'
             f'<a aria-label="Site &amp; Co" class="md-header__button md-logo" href={home}>L</a>{header}</nav></header>'
             f'<div class=md-container><nav class="md-tabs ps-tabs" aria-label=Tabs><div class=md-grid><ul class=md-tabs__list>'
-            f"<li><a href={home}>Home</a>{items}</ul></div></nav><main class=md-main><article>A <b>body</b></article></main></div>"
+            f"<li><a href={home}>Home</a>{items}</ul></div></nav><main class=md-main><article>A <b>body</b></article>{top}</main></div>"
             f"<script src={up}assets/papersite/papersite.js></script>{script}")
 
 
@@ -68,7 +72,8 @@ def test_the_script_holds_the_parts_and_finds_the_root_from_its_own_src() -> Non
     chrome.share(_page(2, "papers"), "papers/_shell/")
     script = chrome.script().decode("utf-8")
     data = json.loads(script[script.rindex("(document.currentScript, ") + len("(document.currentScript, "): script.rindex(")")])
-    assert data == [p for p in (chrome.parts.toggle, chrome.parts.search, chrome.parts.tabs)]
+    assert data == [p for p in (chrome.parts.toggle, chrome.parts.search, chrome.parts.tabs, chrome.parts.top)]
+    assert data[3] == TOP
     assert 'getAttribute("src")' in script and '"assets/papersite/chrome.js".length' in script
 
 
@@ -92,3 +97,20 @@ def test_sharing_twice_changes_nothing_and_the_first_page_decides() -> None:
     second.share(_page(3, ""), "topics/a/b/")
     second.share(_page(2, "papers"), "papers/_shell/")
     assert second.script() == first.script(), "the same parts whichever page came first"
+
+
+def test_the_back_to_top_button_is_cut_where_the_script_can_put_it_back() -> None:
+    """It is hidden until a script shows it: the script puts it back at the end of the page's one <main>."""
+    chrome = SharedChrome()
+    cut = chrome.share(_page(2, "papers"), "papers/_shell/")
+    assert "md-top" not in cut and "<article>A <b>body</b></article></main>" in cut
+    assert chrome.parts.top == TOP
+    script = chrome.script().decode("utf-8")
+    assert 'querySelector(".md-main")' in script and '"beforeend"' in script and "DOMContentLoaded" in script
+    # a page with two <main> (a project's own template): the script could not tell where it stood
+    two = _page(2, "papers").replace("<article>A", "<main class=other></main><article>A")
+    assert chrome.share(two, "papers/x/") == two
+    # a theme without the button: nothing to cut, nothing written back; its pages are not the site's
+    bare = SharedChrome()
+    assert "md-top" not in bare.share(_page(2, "papers", top=""), "papers/_shell/") and bare.parts.top == ""
+    assert bare.share(_page(2, "papers"), "papers/y/") == _page(2, "papers")

@@ -6,6 +6,9 @@ import csv
 import gzip
 import io
 import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
 import shutil
 import re
 from urllib.parse import quote
@@ -52,7 +55,7 @@ def test_each_paper_has_its_citations_and_its_prefilled_fix_link(tmp_path) -> No
     from site_fixtures import write_project
 
     config = load_config(write_project(tmp_path))
-    papers = [paper(), paper(id="f" * 12, slug="9-lives", title="Nine $x^2$ lives", abstract="Line one.\n  Line   two."),
+    papers = [paper(), paper(id="f" * 12, slug="9-lives", title="Nine $x^2$ lives", abstract="Line one, $x$.\n  Line   two."),
               paper(id="e" * 12, slug="derived", title="Derived", title_derived=True, abstract="Only this.")]
     files = exports.citation_files(build_catalog(papers), SITE, "X", config)
     rows, fixes = _rows(files), _fixes(files)
@@ -61,14 +64,18 @@ def test_each_paper_has_its_citations_and_its_prefilled_fix_link(tmp_path) -> No
     for p in papers:
         assert rows[p.slug]["ris"] == cite.ris(p, SITE) and rows[p.slug]["text"] == cite.citation_line(p, SITE)
         assert fixes[p.slug]["url"] == prefill_url(config.repo_url, p, read_taxonomy(config), with_abstract=False)
-    assert fixes["9-lives"]["abstract"] == "Line one. Line two."  # on one line, as the form takes it
+    assert fixes["9-lives"]["abstract"] == "Line one, $x$. Line two."  # on one line, as the form takes it, formulas as written
     assert fixes["derived"]["abstract"] == ""  # as before: a page with a derived title had no Scholar tags to take it from
     # an abstract the link cannot hold whole is left out (the form leaves the page's as it is)
     long = paper(id="d" * 12, slug="long", title="Long", abstract="word " * 900)
     assert _fixes(exports.citation_files(build_catalog([long]), SITE, "X", config))["long"]["abstract"] == ""
-    fitting = paper(id="c" * 12, slug="fitting", title="Fitting", abstract="Ünïcode & 'quotes' (*)! " * 20)
+    fitting = paper(id="c" * 12, slug="fitting", title="Fitting", abstract="Ünïcode & 'quotes' (*)! $x$ " * 20)
     row = exports.fix_row(fitting, config.repo_url, read_taxonomy(config))
     assert row[2] and len(row[1] + "&abstract=" + quote(row[2], safe="-_.!~*'()")) <= 4000
+    # an abstract the page shows as it is: papersite.js reads it there (exports.ABSTRACT_ON_PAGE)
+    shown = paper(id="b" * 12, slug="shown", title="Shown", abstract="Ünïcode & <tags> 'quotes'.\n\n  Second\tparagraph.")
+    assert exports.fix_row(shown, config.repo_url, read_taxonomy(config))[2] is exports.ABSTRACT_ON_PAGE
+    assert exports.fix_row(paper(id="a" * 12, slug="long-shown", title="L", abstract="word " * 900), config.repo_url, None)[2] == ""
     # no repository, no form to link to: the shards are there, empty
     bare = exports.citation_files(build_catalog(papers), SITE, "X")
     assert _fixes(bare) == {} and _rows(bare) == rows
@@ -173,3 +180,46 @@ def test_a_shard_a_paper_left_is_removed_from_the_site_when_the_next_build_copie
         assert on_site == set(files), "the site holds this build's shards, and only those"
     schema = json.loads(files[exports.EXPORTS_FILE])
     assert schema["shards"] == ["z"]
+
+
+@pytest.mark.parametrize(("abstract", "on_page"), [
+    ("Plain & <simple> text.", True),
+    ("Two\n\nparagraphs,  spaced\there.", True),
+    ("Non\u00a0breaking space.", True),
+    ("A formula $x^2$ here.", False),  # MathML: its text is not the TeX
+    ("Up 50\\% better.", False),  # shown as "50%"
+    ("A *starred* word.", False),  # emphasis: the stars are gone
+    ("See [the code](https://example.org).", False),  # the link's address is not in the text
+    ("See https://example.org now.", False),
+    ("A\x00null and a\ufeffBOM.", False),  # the parser drops one; JavaScript's \\s and Python's split differ on the other
+    ("", False),
+])
+def test_an_abstract_is_read_from_the_page_only_where_the_page_shows_it_as_written(abstract: str, on_page: bool) -> None:
+    assert exports.abstract_on_page(abstract) is on_page
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=80))
+def test_where_an_abstract_is_read_from_the_page_its_text_there_is_the_abstract(abstract: str) -> None:
+    """What papersite.js reads (the paragraphs' text joined by a space, whitespace runs as one space),
+    here by Python's HTML parser from the page's markup, is the abstract the form takes."""
+    from html.parser import HTMLParser
+
+    from generator.site.render.mathml import render_abstract
+
+    class Paragraphs(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.texts: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            if tag == "p":
+                self.texts.append("")
+
+        def handle_data(self, data: str) -> None:
+            self.texts[-1] += data
+
+    if exports.abstract_on_page(abstract):
+        parser = Paragraphs()
+        parser.feed(render_abstract(abstract))
+        assert " ".join(" ".join(parser.texts).split()) == " ".join(abstract.split())

@@ -179,9 +179,16 @@
   /* ---- "Fix this paper": the form pre-filled with what the page says ----
      The page links to the bare form (a reader without scripts still reaches it, on this paper); the
      pre-filled link is in the site's fix shards (site/exports.py, corrections/form.py), without the
-     abstract, which is appended whole where the shard gives it (where it fits the link's bytes; else
-     left out: an empty field changes nothing). Put in the link's place when the reader comes near it, so that
+     abstract, which is appended whole where the shard gives it or says the page shows it as it is
+     (where it fits the link's bytes; else left out: an empty field changes nothing). Put in the link's place when the reader comes near it, so that
      opening it in a new tab gets it too; a click before it is in waits for it. */
+  // the abstract section's text on one line: its paragraphs joined by a space, runs of whitespace as one
+  function pageAbstract() {
+    var section = document.querySelector(".ps-abstract");  // the page's own (render/paper_pages.py), the first
+    if (!section) return "";
+    var paragraphs = Array.prototype.map.call(section.querySelectorAll("p"), function (p) { return p.textContent; });
+    return paragraphs.join(" ").split(/\s+/).filter(Boolean).join(" ");
+  }
   function setupFixLink() {
     var link = document.querySelector("a[data-ps-fix]");
     if (!link) return;
@@ -190,8 +197,10 @@
       if (!ready) {
         var slug = link.getAttribute("data-ps-fix");
         ready = loadModules(["saved"]).then(function () { return ps.fixLink(slug); }).then(function (row) {
-          // the abstract is there only where the link stays within its bytes (exports.fix_row)
-          var url = row.abstract ? row.url + "&abstract=" + encodeURIComponent(row.abstract) : row.url;
+          // the abstract is there only where the link stays within its bytes (exports.fix_row); null:
+          // this page's abstract section shows it as it is (exports.abstract_on_page)
+          var abstract = row.abstract === null ? pageAbstract() : row.abstract;
+          var url = abstract ? row.url + "&abstract=" + encodeURIComponent(abstract) : row.url;
           link.href = url;
           return url;
         });
