@@ -6,6 +6,8 @@ import random
 import tracemalloc
 from collections import Counter
 
+from hypothesis import given, strategies as st
+
 from generator.pages.record import PaperRecord, SourceRef
 from generator.catalog import MAX_COAUTHORS_SHOWN, build_catalog
 from generator.site.render.indices import _author_page
@@ -59,3 +61,31 @@ def test_coauthors_are_the_most_shared_first_then_in_author_order():
         expected = sorted(((catalog.author_of[k], n) for k, n in counts.items()), key=lambda x: (-x[1], order[id(x[0])]))
         assert [(link.slug, n) for link, n in author.coauthors] == [(a.slug, n) for a, n in expected[:MAX_COAUTHORS_SHOWN]]
         assert author.coauthor_count == len(counts)
+
+
+_NAMES = ["Ada Lovelace", "ada  lovelace", "ADA LOVELACE", "Adá Lovelace", "Ada\tLovelace", " Ada Lovelace\u2003",
+          "Alan Turing", "alan turing", "Grace Hopper", "Grace-Hopper", "Émile Borel", "Emile Borel", "X", "x"]
+
+
+@given(st.lists(st.lists(st.sampled_from(_NAMES + [f"Member {i}" for i in range(120)]), max_size=110),
+                min_size=1, max_size=12))
+def test_spellings_display_names_and_coauthors_equal_a_plain_count(author_lists):
+    # an oracle counted the slow way: every spelling of a folded name, every pair of distinct authors
+    records = [paper(f"p{i}", authors) for i, authors in enumerate(author_lists)]
+    catalog = build_catalog(records)
+    spellings: dict[str, Counter] = {}
+    for record in records:
+        for name in record.authors:
+            spellings.setdefault(fold(name), Counter())[" ".join(name.split())] += 1
+    assert set(catalog.author_of) == set(spellings)
+    order = {id(a): i for i, a in enumerate(catalog.authors)}
+    for key, seen in spellings.items():
+        author = catalog.author_of[key]
+        most = max(seen.values())
+        assert seen[author.name] == most and sorted(author.variants) == sorted(seen)
+        assert author.variants[0] == author.name and author.variants[1:] == sorted(author.variants[1:])
+        shared = Counter(k for p in author.papers for k in {fold(n) for n in p.authors} if k != key)
+        expected = sorted(shared.items(), key=lambda item: (-item[1], order[id(catalog.author_of[item[0]])]))
+        assert [(link.slug, n) for link, n in author.coauthors] == [
+            (catalog.author_of[k].slug, n) for k, n in expected[:MAX_COAUTHORS_SHOWN]]
+        assert author.coauthor_count == len(shared)
