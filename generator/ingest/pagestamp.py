@@ -53,7 +53,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,19 +98,30 @@ def settled_text(page: Page | None, base: dict[str, Any] | None) -> str | None:
     return text
 
 
-def _state_rows(config: ProjectConfig) -> dict[str, Any]:
-    """The state's fields by id; rows that are not state records are the import's to report."""
+FEW_IDS = 32  # looked for as text in each line of the state, below that many
+
+
+def _state_rows(config: ProjectConfig, ids: Collection[str] | None = None) -> dict[str, Any]:
+    """The state's fields by id (``ids``: of those ids only); rows that are not state records are the import's to report.
+
+    With ``ids`` (the papers of the pages that changed: one, after an edit), only the lines that can
+    hold one of them are parsed, not the 11,672 rows of the whole state: a line holding an id holds
+    it as ``json.dumps`` writes it, unless it escapes a character as ``\\u`` or ``\\/``."""
     rows: dict[str, Any] = {}
     try:
         text = config.state_file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return rows
+    # a few ids are looked for in each line; many (after an import rewrote the pages) are parsed out of every line
+    wanted = None if ids is None or len(ids) > FEW_IDS else [json.dumps(i, ensure_ascii=False)[1:-1] for i in ids]
     for number, line in enumerate(text.split("\n"), 1):  # as identity.load_known reads it (U+2028 stays in a row)
+        if wanted is not None and "\\u" not in line and "\\/" not in line and not any(w in line for w in wanted):
+            continue  # no row of a wanted id
         try:
             row = load_json(line, number) if line.strip() else None
         except InputError:
             continue
-        if isinstance(row, dict) and isinstance(row.get("id"), str):
+        if isinstance(row, dict) and isinstance(row.get("id"), str) and (ids is None or row["id"] in ids):
             rows[row["id"]] = row.get("fields")
     return rows
 
@@ -151,9 +162,9 @@ def pages_view(
         else:
             changed[path] = digest
     if changed:
-        state = _state_rows(config)
         cache = memo() if memo is not None else None
         parsed = {page.path: page for page in read_pages(config, paths=list(changed), cache=cache).pages}
+        state = _state_rows(config, {page.record.id for page in parsed.values() if page.record})
         if cache is not None and not any(digest for digest, _ in views.values()):  # none kept: all read
             cache.save()  # every page went through it (saving a part would drop the others' entries)
         for path, digest in changed.items():

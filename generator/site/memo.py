@@ -292,6 +292,10 @@ class Fingerprints:
         records' fields are not hashed again on every build to find the few pages that changed."""
         self._done[id(obj)] = (obj, (_digest_of, (f"known\0{digest}",)))
 
+    def digest_of(self, obj: Any) -> str:
+        """What the dataclass ``obj`` stands for in a key: its known digest, or the one of its fields (made once)."""
+        return self.reduce(obj)[1][0]
+
     def known_settings(self, config: ProjectConfig) -> None:
         """Stand the settings for ``config`` in keys with the taxonomy file as its bytes, not its path: the
         bundled taxonomy lies inside whichever checkout of papersite runs (a project whose ``generator`` is

@@ -169,6 +169,7 @@ def _generate(
     context = SiteContext(config, Venue.from_settings(config.venue, config.site_name), source_of, (read_taxonomy(config),))
     prints = prints or Fingerprints()
     prints.known_settings(config)  # the taxonomy by its bytes: the pages' context holds the settings
+    views = Views(catalog, prints)  # authors, keywords and paper views known by what they are made of
     by_slug = {p.slug: p for p in catalog.papers}
 
     files = _site_src_files(config)
@@ -210,7 +211,6 @@ def _generate(
     staged = Memo(config, "staged")
     staged.forget()  # until the docs dir is complete
     docs_written = papers_rendered = 0
-    views = Views(catalog)
     # Paper pages the papers shell takes: rows of one data file, kept like the author and keyword
     # pages. One file, not one per page: 11,672 files created by the stage and opened again by
     # the post-build step cost seconds on a slow disk.

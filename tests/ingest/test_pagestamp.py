@@ -108,6 +108,30 @@ def test_a_state_row_with_a_line_separator_in_a_string_is_read_whole(tmp_path: P
     assert _state_rows(load_config(tmp_path)) == {"a1": fields}
 
 
+@pytest.mark.parametrize("wanted", [["a1"], ["q\"x/y"], ["a1", "b2", "q\"x/y", "gone"], [f"n{i}" for i in range(40)]])
+def test_the_state_rows_of_a_few_ids_are_those_the_whole_state_gives(tmp_path: Path, wanted: list[str]) -> None:
+    """An edit parses only the state lines that can hold its page's id: whatever escapes a line uses for it."""
+    import json
+
+    from generator.config import load_config
+    from generator.ingest.pagestamp import _state_rows
+
+    (tmp_path / "papersite.yml").write_text("site_name: x\n", encoding="utf-8")
+    (tmp_path / ".papersite").mkdir()
+    lines = [json.dumps({"id": "a1", "slug": "s", "fields": {"title": "first"}}, ensure_ascii=False),
+             '{"id": "\\u0062\\u0032", "slug": "t", "fields": {"title": "b2 escaped"}}',
+             json.dumps({"id": "q\"x/y", "slug": "u", "fields": {"title": "quoted"}}, ensure_ascii=False),
+             '{"id": "q\\"x\\/y", "slug": "u", "fields": {"title": "quoted again, the last row wins"}}',
+             "not json a1",
+             json.dumps({"id": "c3", "slug": "v", "fields": {"abstract": "names a1 in its text"}}, ensure_ascii=False),
+             *(json.dumps({"id": f"n{i}", "slug": f"n{i}", "fields": {"n": i}}) for i in range(50))]
+    (tmp_path / ".papersite" / "last_import.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = load_config(tmp_path)
+    whole = _state_rows(config)
+    assert whole["q\"x/y"] == {"title": "quoted again, the last row wins"} and whole["b2"] == {"title": "b2 escaped"}
+    assert _state_rows(config, set(wanted)) == {i: whole[i] for i in wanted if i in whole}
+
+
 # ---------------------------------------------------------------- a maintainer replaces a value a reference filled
 
 

@@ -91,6 +91,14 @@ def _retitle_like_another(data: dict) -> None:  # other papers' related lists ch
     data["title"] = "Pointwise Risk and Uncertainty Measures of Normalizing Flows"
 
 
+def _take_a_colliding_author_slug(data: dict) -> None:  # "(Ming) Zhou" sorts first: Ming Zhou's pages and links move to -2
+    data["authors"] = [*data["authors"], "(Ming) Zhou"]
+
+
+def _drop_a_shared_author(data: dict) -> None:  # Ming Zhou keeps a paper elsewhere; Ming-Zhou loses a co-author
+    data["authors"] = [name for name in data["authors"] if name != "Ming Zhou"]
+
+
 # (what, page, change, whether the UNTOUCHED page must stay as it was)
 EDITS = [
     ("title changed", "graph-transformers", _retitle, True),
@@ -103,6 +111,8 @@ EDITS = [
     ("description added", "one-step-diffusion-via-shortcut-models", _describe, True),
     ("related lists changed by a title", "calibrated-flows", _retitle_like_another, False),
     ("page deleted", "hostile-paper", None, True),
+    ("author slug taken by a colliding name", "calibrated-flows", _take_a_colliding_author_slug, False),
+    ("author dropped from one of their papers", "graph-transformers", _drop_a_shared_author, True),
 ]
 
 
