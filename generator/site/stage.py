@@ -44,7 +44,7 @@ from generator.site.postbuild import (
     shell_url, write_deferred, write_if_changed,
 )
 from generator.site.exports import citation_files, saved_page
-from generator.site.search import explore_page, gzipped, search_files
+from generator.site.search import explore_page, search_files
 from generator.site.paper_map import GRID, paper_points
 from generator.site.render.map_page import MAP_DATA_FILE, map_data, map_page
 from generator.site.render.stats import stats_page
