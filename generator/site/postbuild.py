@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import struct
+import zlib
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -219,34 +220,62 @@ def _read_shell(text: str, section: str, where: Path) -> _Shell:
 
 
 def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[str]]) -> None:
-    """Replace each shell's <url> entry in the engine's sitemap.xml by one entry per page, in page order."""
+    """Replace each shell's <url> entry in the engine's sitemap.xml by one entry per page, in page order.
+
+    The engine's sitemap is compacted first (a few hundred entries), then each shell's one-line entry is
+    repeated per page: ~48k pages at 11,672 papers cost a join, not a regex pass over 7 MB. The gzipped
+    copy is compressed again only when the text differs from the one it holds (its trailer's CRC and
+    size, and the engine's header time): an edit that adds or removes no page compresses nothing."""
     sitemap = site_dir / "sitemap.xml"
     if not sitemap.exists():
         return
     kept_gz = data_dir(config) / RENDERED_DIR / "sitemap.xml.gz"
     fresh = f"/{SHELL_SLUG}/" in sitemap.read_text(encoding="utf-8") or not kept_gz.exists()
-    text = _engine_output(config, sitemap, "sitemap.xml", f"/{SHELL_SLUG}/", unmarked=True)
+    text = compact_sitemap(_engine_output(config, sitemap, "sitemap.xml", f"/{SHELL_SLUG}/", unmarked=True))
     compressed = site_dir / "sitemap.xml.gz"
     if fresh and compressed.exists():
         kept_gz.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(compressed, kept_gz)  # the engine's, for its header time
     for section, urls in filled.items():
         shell = shell_url(section)
-        entry = re.search(r"[ \t]*<url>(?:(?!</url>).)*?" + re.escape(shell) + r".*?</url>\n?", text, re.DOTALL)
+        entry = re.search(r"<url>(?:(?!</url>).)*?" + re.escape(shell) + r".*?</url>\n", text, re.DOTALL)
         if entry is None:
             continue  # an engine that left the shell out of its sitemap: nothing to stand in for
-        template = entry.group(0)
-        text = text[: entry.start()] + "".join(template.replace(shell, url) for url in urls) + text[entry.end() :]
-    text = compact_sitemap(text)
-    write_if_changed(sitemap, text.encode("utf-8"))
+        before, after = entry.group(0).split(shell, 1)
+        if shell in after:  # the URL twice in one entry (an image's location): each replaced, as it was
+            text = text[: entry.start()] + "".join(entry.group(0).replace(shell, url) for url in urls) + text[entry.end() :]
+        else:
+            text = text[: entry.start()] + "".join(f"{before}{url}{after}" for url in urls) + text[entry.end() :]
+    data = text.encode("utf-8")
+    write_if_changed(sitemap, data)
     if kept_gz.exists():
         # As MkDocs writes it, with the engine's own header time (the build date,
         # from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
         mtime = struct.unpack("<I", kept_gz.read_bytes()[4:8])[0]
+        if _gzip_holds(compressed, data, mtime):
+            return
         buffer = io.BytesIO()
         with gzip.GzipFile(fileobj=buffer, filename="sitemap.xml", mode="wb", mtime=mtime) as gz:
-            gz.write(text.encode("utf-8"))
+            gz.write(data)
         write_if_changed(compressed, buffer.getvalue())
+
+
+_GZIP_HEADER = b"\x1f\x8b\x08\x08"  # what GzipFile writes before the header time: magic, deflate, a file name follows
+
+
+def _gzip_holds(path: Path, data: bytes, mtime: int) -> bool:
+    """Whether ``path`` is the gzip of ``data`` as ``_fill_sitemap`` writes it: the same header (magic,
+    time, name) and, in its trailer, ``data``'s CRC-32 and size. Read from both ends, not decompressed."""
+    head = _GZIP_HEADER + struct.pack("<I", mtime) + b"\x02\xff" + b"sitemap.xml\x00"
+    trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+    try:
+        with path.open("rb") as file:
+            if file.read(len(head)) != head:
+                return False
+            file.seek(-len(trailer), os.SEEK_END)
+            return file.read() == trailer
+    except OSError:
+        return False
 
 
 # An engine's sitemap entry: its URL, a <lastmod> and anything else, indented over four lines.
@@ -408,24 +437,86 @@ def _row_of(path: Path, source: bytes) -> list[str]:
 def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     """Copy the files the stage wrote after handing over to the engine (``deferred/``) into the site: those
     that differ from the site's (a title edit changes a few dozen of ~2,800 search files), and remove those
-    the last build copied and this one does not write (an index with a shard fewer)."""
+    the last build copied and this one does not write (an index with a shard fewer).
+
+    What was copied is listed with the stat of both copies (``_stamp``): a file whose deferred copy and
+    site copy are as they were when this step last made them equal is not read again (the stage writes a
+    deferred file only where its bytes changed, ``write_deferred``), so an edit reads a few dozen files,
+    not ~2,800 twice."""
     deferred = data_dir(config) / "deferred"
     names = [rel for manifest in sorted(deferred.glob("manifest*.json")) for rel in json.loads(manifest.read_text(encoding="utf-8"))]
     copied = data_dir(config) / DEFERRED_COPIED
+    before, stamps = _copied_before(copied)
+    site_dir = Path(site_dir)
+    written = 0
+    now: dict[str, list[int]] = {}
+    for rel in names:
+        source, target = deferred / "files" / rel, site_dir / rel
+        stamp = _stamp(source) + _stamp(target)
+        if len(stamp) == 6 and stamps.get(rel) == stamp:
+            now[rel] = stamp
+            continue
+        written += write_if_changed(target, source.read_bytes())
+        now[rel] = _stamp(source) + _stamp(target)
+    for rel in sorted(before - set(names)):
+        gone = _site_file(site_dir, rel)
+        if gone is not None:
+            gone.unlink(missing_ok=True)
+    copied.write_text(json.dumps({"files": sorted(names), "stamps": dict(sorted(now.items()))}), encoding="utf-8")
+    if names:
+        _remove_other_shards(site_dir, set(names))
+    return written
+
+
+def _stamp(path: Path) -> list[int]:
+    """What says a file was not written since: its size, mtime and ctime in nanoseconds ([] if none)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return []
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns] if path.is_file() else []
+
+
+def _copied_before(copied: Path) -> tuple[set[str], dict[str, list[int]]]:
+    """The files the last build copied, and their stamps (none from builds that kept a bare list, or a
+    damaged file: every file is then compared byte for byte)."""
     try:
         listed = json.loads(copied.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        listed = []
-    before = {rel for rel in listed if isinstance(rel, str)} if isinstance(listed, list) else set()
-    written = sum(write_if_changed(Path(site_dir) / rel, (deferred / "files" / rel).read_bytes()) for rel in names)
-    for rel in sorted(before - set(names)):
-        gone = _site_file(Path(site_dir), rel)
-        if gone is not None:
-            gone.unlink(missing_ok=True)
-    copied.write_text(json.dumps(sorted(names)), encoding="utf-8")
-    if names:
-        _remove_other_shards(Path(site_dir), set(names))
-    return written
+        return set(), {}
+    if isinstance(listed, list):
+        return {rel for rel in listed if isinstance(rel, str)}, {}
+    if not isinstance(listed, dict):
+        return set(), {}
+    files, stamps = listed.get("files"), listed.get("stamps")
+    names = {rel for rel in files if isinstance(rel, str)} if isinstance(files, list) else set()
+    if not isinstance(stamps, dict):
+        return names, {}
+    return names, {rel: stamp for rel, stamp in stamps.items() if isinstance(stamp, list)}
+
+
+def kept_gzip(out_dir: Path, rel: str, data: bytes) -> bytes:
+    """``data`` gzipped as ``search.gzipped`` does it, taken from the deferred file the last build wrote
+    at ``rel`` when that holds the same bytes: decompressing the map's data (~1 MB) to compare costs a
+    fraction of compressing it again, and a title edit rarely moves a point."""
+    from generator.site.search import gzipped
+
+    try:
+        last = (out_dir / "files" / rel).read_bytes()
+        if gzip.decompress(last) == data:
+            return last
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error):
+        pass
+    return gzipped(data)
+
+
+def write_deferred(out_dir: Path, files: dict[str, bytes], manifest: str = "manifest.json") -> None:
+    """``files`` for ``copy_deferred`` to copy into the site, each written only where its bytes changed
+    (its stat then tells ``copy_deferred`` it is as it was); each writer has its own ``manifest*.json``,
+    so the search worker and the main process never share one."""
+    for rel, data in files.items():
+        write_if_changed(out_dir / "files" / rel, data)
+    write_if_changed(out_dir / manifest, json.dumps(sorted(files)).encode("utf-8"))
 
 
 def _site_file(site_dir: Path, rel: str) -> Path | None:

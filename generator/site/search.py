@@ -408,10 +408,10 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
         chunk = _json(texts[start:start + TEXT_CHUNK])
         files[TEXT_CHUNK_FILE.format(start // TEXT_CHUNK)] = cache.gzipped(f"texts-{start // TEXT_CHUNK}", chunk)
     files.update({name: cache.gzipped(name, data) for name, data in store_pieces(store).items()})
+    files[DOCS_FILE] = cache.gzipped("store", _json(store))  # kept by its bytes, as the pieces are
     cache.save()
     return {
         **files,
-        DOCS_FILE: gzipped(_json(store)),
         ABSTRACT_TEXT_FILE: abstract_texts,
         LUNR_FILE: lunr_js_source().read_bytes(),
     }

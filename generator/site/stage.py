@@ -40,11 +40,11 @@ from generator.site.render.views import Views
 from generator.workers import Forked, Threaded, can_fork
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
-    BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, own_shell, page_row, row_line, shell_markdown, shell_url,
-    write_if_changed,
+    BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, kept_gzip, own_shell, page_row, row_line, shell_markdown,
+    shell_url, write_deferred, write_if_changed,
 )
 from generator.site.exports import citation_files, saved_page
-from generator.site.search import explore_page, gzipped, search_files
+from generator.site.search import explore_page, search_files
 from generator.site.paper_map import GRID, paper_points
 from generator.site.render.map_page import MAP_DATA_FILE, map_data, map_page
 from generator.site.render.stats import stats_page
@@ -323,23 +323,13 @@ class Pending:
             self.worker = None
 
 
-def _write_deferred(out_dir: Path, files: dict[str, bytes], manifest: str = "manifest.json") -> None:
-    """``files`` for the post-build step to copy into the site (``postbuild.copy_deferred``); each writer
-    has its own ``manifest*.json``, so the search worker and the main process never share one."""
-    for rel, data in files.items():
-        path = out_dir / "files" / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    (out_dir / manifest).write_text(json.dumps(sorted(files)), encoding="utf-8")
-
-
 def _write_map_data(catalog: Catalog, map_points: "_MapPoints | None", out_dir: Path) -> None:
     """The map's points, beside the engine like the search files: a retitled paper moves points by a
     hair, and that alone must not run the engine (no page shows them)."""
     if map_points is not None and map_points.later:
         return  # the site keeps the last build's map until the points are computed (``stage_docs``' derived_later)
     points = map_points.result() if map_points is not None else paper_points(catalog.papers)
-    _write_deferred(out_dir, {MAP_DATA_FILE: gzipped(map_data(catalog, points, GRID))}, "manifest-map.json")
+    write_deferred(out_dir, {MAP_DATA_FILE: kept_gzip(out_dir, MAP_DATA_FILE, map_data(catalog, points, GRID))}, "manifest-map.json")
 
 
 def browser_data(catalog: Catalog, config: ProjectConfig) -> dict[str, bytes]:
@@ -351,7 +341,7 @@ def browser_data(catalog: Catalog, config: ProjectConfig) -> dict[str, bytes]:
 
 
 def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> None:
-    _write_deferred(out_dir, browser_data(catalog, config))
+    write_deferred(out_dir, browser_data(catalog, config))
 
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
@@ -512,8 +502,8 @@ def stage_docs(
         slugs.save()
         post = data_dir(config)
         deferred = post / "deferred"
-        if deferred.exists():
-            shutil.rmtree(deferred)
+        for manifest in deferred.glob("manifest*.json"):  # its files stay: each is rewritten only if it changed
+            manifest.unlink()
         pending = None
         if parallel and can_fork():
             pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, nice=10))

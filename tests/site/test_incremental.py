@@ -9,6 +9,7 @@ touch must not have been written again.
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import shutil
@@ -483,3 +484,39 @@ def test_another_checkout_of_the_same_code_builds_nothing_again(tmp_path: Path) 
     edited = build_from_checkout()
     assert SKIPPED in edited.stderr, edited.stderr
     assert int(PAPER_PAGES_RENDERED.search(edited.stderr).group(1)) < len(list((root / PAPERS).glob("*.md"))), edited.stderr
+
+
+def test_the_sitemap_is_written_again_only_when_a_page_comes_or_goes(tmp_path: Path) -> None:
+    """A title edit changes no URL: sitemap.xml and its gzip are left as they are (their mtimes). A page
+    added and then deleted: each build's whole site equals a clean build's, sitemap and its gzip included.
+    (A project of its own: the sitemap lists pages only under a site URL.)"""
+    project = write_project(tmp_path / "published")
+    settings = project / "papersite.yml"
+    settings.write_text(settings.read_text(encoding="utf-8") + "site_url: https://example.org/published/\n", encoding="utf-8")
+    papersite(project, "build", "--no-import", "--quiet")
+    sitemap, compressed = project / "site" / "sitemap.xml", project / "site" / "sitemap.xml.gz"
+    stamps = (sitemap.stat().st_mtime_ns, compressed.stat().st_mtime_ns)
+    edit_front_matter(project / PAPERS / "graph-transformers.md", lambda data: data.update(title="Graph Transformers, Retitled"))
+    papersite(project, "build", "--no-import")
+    assert (sitemap.stat().st_mtime_ns, compressed.stat().st_mtime_ns) == stamps, "a title edit rewrote the sitemap"
+
+    added = project / PAPERS / "a-paper-that-comes-and-goes.md"
+    added.write_text(
+        "---\nid: c9\nslug: a-paper-that-comes-and-goes\ntitle: A Paper That Comes and Goes\n"
+        "authors:\n- Otto Transient\n"
+        "keywords:\n- transformers\n"
+        "abstract: Here for one build only.\n"
+        "sources:\n- file: 003_d.txt\n  entry: 11\n  format: topic-lines\n---\n",
+        encoding="utf-8",
+    )
+    for step in ("added", "deleted"):
+        if step == "deleted":
+            added.unlink()
+        papersite(project, "build", "--no-import")
+        incremental = site_files(project / "site")
+        clean = clean_build_of(project, tmp_path / f"clean-{step}")
+        assert sorted(incremental) == sorted(clean), f"a page {step}: other files than a clean build"
+        assert [name for name in clean if incremental[name] != clean[name]] == [], f"a page {step}"
+        listed = b"/papers/a-paper-that-comes-and-goes/" in incremental["sitemap.xml"]
+        assert listed == (step == "added"), f"a page {step}: the sitemap"
+        assert gzip.decompress(incremental["sitemap.xml.gz"]) == incremental["sitemap.xml"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import json
+import os
 
-from generator.site import postbuild
+from generator.site import postbuild, search
 from generator.site.chrome import SharedChrome
 from generator.site.postbuild import minify_page, squeeze_html
 from generator.site.render.html import esc, meta_text, plain_title
@@ -294,6 +295,47 @@ def test_deferred_files_are_written_where_they_changed_and_removed_where_they_we
         json.dumps(["../outside/keep.json.gz", "linked/keep.json.gz", str(outside / "keep.json.gz"), 7]), encoding="utf-8")
     postbuild.copy_deferred(config, site)
     assert (outside / "keep.json.gz").read_bytes() == b"k"
+
+
+def test_deferred_files_as_they_were_copied_are_not_read_again_and_a_changed_copy_is(tmp_path, monkeypatch) -> None:
+    """copy_deferred keeps the stat of both copies of what it copied: a second build with nothing written
+    compares nothing; a site file overwritten since (same size, other bytes) or a deferred file written
+    again is compared and, where it differs, copied."""
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "project"))
+    site = tmp_path / "site"
+    files = postbuild.data_dir(config) / "deferred"
+    postbuild.write_deferred(files, {"s/a.json.gz": b"aaa", "s/b.json.gz": b"bbb"})
+    assert postbuild.copy_deferred(config, site) == 2
+
+    compared: list[Path] = []
+    real = postbuild.write_if_changed
+    monkeypatch.setattr(postbuild, "write_if_changed", lambda path, data: compared.append(path) or real(path, data))
+    assert postbuild.copy_deferred(config, site) == 0 and compared == [], "files as they were copied were compared again"
+
+    (site / "s/a.json.gz").write_bytes(b"xxx")  # damaged in the site
+    postbuild.write_deferred(files, {"s/a.json.gz": b"aaa", "s/b.json.gz": b"BBB"})  # b written again
+    assert postbuild.copy_deferred(config, site) == 2
+    assert (site / "s/a.json.gz").read_bytes() == b"aaa" and (site / "s/b.json.gz").read_bytes() == b"BBB"
+
+
+def test_the_deferred_stage_writes_only_changed_files_and_reuses_a_gzip_of_the_same_bytes(tmp_path) -> None:
+    import gzip
+
+    out = tmp_path / "deferred"
+    postbuild.write_deferred(out, {"map.json.gz": postbuild.kept_gzip(out, "map.json.gz", b'{"x":[1]}')}, "manifest-map.json")
+    written = out / "files" / "map.json.gz"
+    os.utime(written, ns=(5, 5))
+    same = postbuild.kept_gzip(out, "map.json.gz", b'{"x":[1]}')
+    postbuild.write_deferred(out, {"map.json.gz": same}, "manifest-map.json")
+    assert written.stat().st_mtime_ns == 5, "the same bytes written again"
+    moved = postbuild.kept_gzip(out, "map.json.gz", b'{"x":[2]}')
+    assert gzip.decompress(moved) == b'{"x":[2]}' and moved == search.gzipped(b'{"x":[2]}')
+    written.write_bytes(b"not gzip")  # a damaged file is compressed again, never trusted
+    assert postbuild.kept_gzip(out, "map.json.gz", b'{"x":[2]}') == search.gzipped(b'{"x":[2]}')
+    assert json.loads((out / "manifest-map.json").read_text(encoding="utf-8")) == ["map.json.gz"]
 
 
 def _palette_page(scripts: str, primary: str = "indigo") -> str:
