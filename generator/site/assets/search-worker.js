@@ -60,8 +60,14 @@
   }
 
   /* A parsed shard (search_index.py's format) and the index's manifest -> the shard's part of a
-   * lunr.Index, made once a shard: its terms (in order), their postings (lunr's inverted index) and
-   * each paper field's weights of them (a part of lunr's field vector: [term number, weight, ...]).
+   * lunr.Index: its terms (in order) and, made only when a query looks a term up (posting), the
+   * term's postings (lunr's inverted index entry) and each paper field's weight of it (vectors: a
+   * part of lunr's field vector, [term number, weight, ...]). A shard holds hundreds of terms and a
+   * query reads a few: weighing every posting of every term when the shard came in was most of a
+   * next query's time in the worker. Leaving the other terms out of the field vectors changes no
+   * score: lunr scores a paper by the dot product of the query's vector (the query's terms) with the
+   * field's vector, so only the query's terms' weights are read (papersite lunr.js 2.3.9
+   * Vector.similarity divides by the query vector's magnitude, not the field's).
    * A weight is lunr's BM25 (lunr.Builder createFieldVectors, expression for expression) of what the
    * shard holds (the term's frequency in the field, the field's length in the paper, and the term's
    * document frequency: its postings) and the manifest (paper count, average lengths, k1, b, boosts),
@@ -69,35 +75,42 @@
    * adds a score's products in its order) is in lunr.py's order, first use: the first paper holding
    * the term, its first field there, and the term's place in it (the entry's second value). */
   function shardPart(shard, manifest) {
-    var inverted = Object.create(null), vectors = Object.create(null), terms = [], fields = manifest.fields;
-    var papers = manifest.papers, k1 = manifest.k1, b = manifest.b;
-    shard.terms.forEach(function (entry) {
-      var term = entry[0], frequency = 0, first = Infinity, firstField = 0, f, i;
-      for (f = 0; f < fields.length; f++) {
-        var postings = entry[2 + f];
-        if (postings.length && postings[0] - 1 < first) { first = postings[0] - 1; firstField = f; }
-        for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) frequency++;
+    var entries = Object.create(null), terms = [];
+    shard.terms.forEach(function (entry) { entries[entry[0]] = entry; terms.push(entry[0]); });
+    var part = { fields: manifest.fields, entries: entries, inverted: Object.create(null), vectors: Object.create(null),
+      terms: terms, tokenSet: null, made: 0 };
+    part.posting = function (term) { return part.inverted[term] || (entries[term] ? termPosting(part, entries[term], manifest) : undefined); };
+    return part;
+  }
+
+  // one term's posting and weights (see shardPart), made once and kept in its part
+  function termPosting(part, entry, manifest) {
+    var fields = manifest.fields, papers = manifest.papers, k1 = manifest.k1, b = manifest.b, vectors = part.vectors;
+    var frequency = 0, first = Infinity, firstField = 0, f, i;
+    for (f = 0; f < fields.length; f++) {
+      var postings = entry[2 + f];
+      if (postings.length && postings[0] - 1 < first) { first = postings[0] - 1; firstField = f; }
+      for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) frequency++;
+    }
+    var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number };
+    var idf = Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5)));
+    for (f = 0; f < fields.length; f++) {
+      var flat = entry[2 + f], docs = {}, paper = -1, average = manifest.averages[f], boost = manifest.boosts[f];
+      for (i = 0; i < flat.length;) {
+        paper += flat[i];
+        var tf = 1, length = flat[i + 1];
+        if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
+        var score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
+        score *= boost;
+        docs[paper] = {};
+        var ref = fields[f] + "/" + paper;
+        (vectors[ref] || (vectors[ref] = [])).push(number, round3(score));
       }
-      var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number };
-      var idf = Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5)));
-      for (f = 0; f < fields.length; f++) {
-        var flat = entry[2 + f], docs = {}, paper = -1, average = manifest.averages[f], boost = manifest.boosts[f];
-        for (i = 0; i < flat.length;) {
-          paper += flat[i];
-          var tf = 1, length = flat[i + 1];
-          if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
-          var score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
-          score *= boost;
-          docs[paper] = {};
-          var ref = fields[f] + "/" + paper;
-          (vectors[ref] || (vectors[ref] = [])).push(number, round3(score));
-        }
-        posting[fields[f]] = docs;
-      }
-      inverted[term] = posting;
-      terms.push(term);
-    });
-    return { fields: fields, inverted: inverted, vectors: vectors, terms: terms, tokenSet: null };
+      posting[fields[f]] = docs;
+    }
+    part.inverted[entry[0]] = posting;
+    part.made++;
+    return posting;
   }
 
   function tokenSetOf(terms) {
@@ -108,26 +121,36 @@
   }
 
   /* Shards' parts -> one lunr.Index of their terms: what lunr.Index.load builds from a serialised
-   * index, without the copy of every weight that the serialised form holds twice. A paper field's
-   * vector is put together only when a query asks for it (lunr reads the vectors of the fields a
-   * query matched, nothing else), from each shard's part of it: so an index of shards already
-   * loaded costs a few ms, and a new query costs only its new shards. */
+   * index, without the copy of every weight that the serialised form holds twice. A term's posting
+   * is made when lunr looks it up (shardPart), and a paper field's vector when a query asks for it
+   * (lunr reads the vectors of the fields a query matched, nothing else), from each shard's part of
+   * it: so an index of shards already loaded costs a few ms, and a new query costs only its new
+   * shards and the postings of its terms. A vector is made again once a part has weighed more
+   * terms (made: how many), so that it holds those of every term the query looked up. */
   function lunrIndex(parts) {
-    var lunr = scope.lunr, invertedIndex, tokenSet;
+    var lunr = scope.lunr, tokenSet;
     if (parts.length === 1) {
-      invertedIndex = parts[0].inverted;
       tokenSet = parts[0].tokenSet || (parts[0].tokenSet = tokenSetOf(parts[0].terms));
     } else {
-      invertedIndex = Object.create(null);
       var terms = [];
-      parts.forEach(function (part) { Object.assign(invertedIndex, part.inverted); terms = terms.concat(part.terms); });
+      parts.forEach(function (part) { terms = terms.concat(part.terms); });
       terms.sort(); // shards hold terms in UTF-16 order; several shards together need sorting again
       tokenSet = tokenSetOf(terms);
     }
-    var made = Object.create(null);
+    var invertedIndex = new Proxy(Object.create(null), {
+      get: function (target, term) {
+        if (typeof term !== "string") return undefined;
+        for (var p = 0; p < parts.length; p++) { var posting = parts[p].posting(term); if (posting) return posting; }
+        return undefined;
+      }
+    });
+    var made = Object.create(null), weighed = -1;
     var fieldVectors = new Proxy(made, {
       get: function (target, ref) {
         if (typeof ref !== "string") return undefined;
+        var now = 0;
+        for (var p = 0; p < parts.length; p++) now += parts[p].made;
+        if (now !== weighed) { made = Object.create(null); weighed = now; }
         if (!(ref in made)) {
           var flat = [];
           parts.forEach(function (part) { var v = part.vectors[ref]; if (v) flat = flat.concat(v); });
