@@ -77,38 +77,58 @@
   function shardPart(shard, manifest) {
     var entries = Object.create(null), terms = [];
     shard.terms.forEach(function (entry) { entries[entry[0]] = entry; terms.push(entry[0]); });
-    var part = { fields: manifest.fields, entries: entries, inverted: Object.create(null), vectors: Object.create(null),
-      terms: terms, tokenSet: null, made: 0 };
-    part.posting = function (term) { return part.inverted[term] || (entries[term] ? termPosting(part, entries[term], manifest) : undefined); };
+    var part = { fields: manifest.fields, entries: entries, typed: Object.create(null), inverted: Object.create(null),
+      vectors: Object.create(null), terms: terms, tokenSet: null, made: 0 };
+    part.posting = function (term) { return part.typed[term] || (entries[term] ? termPosting(part, entries[term], manifest) : undefined); };
+    part.lunrPosting = function (term) { return part.inverted[term] || (entries[term] ? lunrPosting(part, term) : undefined); };
     return part;
   }
 
-  // one term's posting and weights (see shardPart), made once and kept in its part
+  // one term's posting (see shardPart) for scoredHits, made once and kept in its part: its number
+  // (_index), and for each field the papers holding it (_papers) and its weight in each (_weights)
   function termPosting(part, entry, manifest) {
-    var fields = manifest.fields, papers = manifest.papers, k1 = manifest.k1, b = manifest.b, vectors = part.vectors;
+    var fields = manifest.fields, papers = manifest.papers, k1 = manifest.k1, b = manifest.b;
     var frequency = 0, first = Infinity, firstField = 0, f, i;
     for (f = 0; f < fields.length; f++) {
       var postings = entry[2 + f];
       if (postings.length && postings[0] - 1 < first) { first = postings[0] - 1; firstField = f; }
       for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) frequency++;
     }
-    var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number };
+    var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number, _papers: [], _weights: [] };
     var idf = Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5)));
     for (f = 0; f < fields.length; f++) {
-      var flat = entry[2 + f], docs = {}, paper = -1, average = manifest.averages[f], boost = manifest.boosts[f];
+      var flat = entry[2 + f], paper = -1, average = manifest.averages[f], boost = manifest.boosts[f], count = 0;
+      for (i = 0; i < flat.length; i += flat[i + 1] < 0 ? 3 : 2) count++;
+      var numbers = new Int32Array(count), weights = new Float64Array(count), n = 0;
       for (i = 0; i < flat.length;) {
         paper += flat[i];
         var tf = 1, length = flat[i + 1];
         if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
         var score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
         score *= boost;
-        docs[paper] = {};
-        var ref = fields[f] + "/" + paper;
-        (vectors[ref] || (vectors[ref] = [])).push(number, round3(score));
+        numbers[n] = paper; weights[n++] = round3(score);
+      }
+      posting._papers.push(numbers); posting._weights.push(weights);
+    }
+    part.typed[entry[0]] = posting;
+    return posting;
+  }
+
+  /* The same posting as lunr.Index.query reads it (for the questions lunr answers: near spellings):
+   * for each field, an object of the papers holding the term, and the term's weight in each paper
+   * field's part of a vector (vectors: [term number, weight, ...]). */
+  function lunrPosting(part, term) {
+    var typed = part.posting(term), fields = part.fields, posting = { _index: typed._index }, vectors = part.vectors;
+    for (var f = 0; f < fields.length; f++) {
+      var papers = typed._papers[f], weights = typed._weights[f], docs = {};
+      for (var i = 0; i < papers.length; i++) {
+        docs[papers[i]] = {};
+        var ref = fields[f] + "/" + papers[i];
+        (vectors[ref] || (vectors[ref] = [])).push(typed._index, weights[i]);
       }
       posting[fields[f]] = docs;
     }
-    part.inverted[entry[0]] = posting;
+    part.inverted[term] = posting;
     part.made++;
     return posting;
   }
@@ -140,7 +160,7 @@
     var invertedIndex = new Proxy(Object.create(null), {
       get: function (target, term) {
         if (typeof term !== "string") return undefined;
-        for (var p = 0; p < parts.length; p++) { var posting = parts[p].posting(term); if (posting) return posting; }
+        for (var p = 0; p < parts.length; p++) { var posting = parts[p].lunrPosting(term); if (posting) return posting; }
         return undefined;
       }
     });
@@ -159,10 +179,16 @@
         return made[ref];
       }
     });
-    return new lunr.Index({
+    var index = new lunr.Index({
       invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: tokenSet,
       fields: parts.length ? parts[0].fields : [], pipeline: lunr.Pipeline.load(["stemmer"])
     });
+    // a term's posting for scoredHits (shardPart)
+    index.posting = function (term) {
+      for (var p = 0; p < parts.length; p++) { var posting = parts[p].posting(term); if (posting) return posting; }
+      return undefined;
+    };
+    return index;
   }
 
   // [number, weight, ...] in term-number order, as lunr.Vector wants its elements
@@ -181,10 +207,11 @@
    * fetched once; textsUrl: the texts' url or null (all of them: what phrases are found
    * in), chunksUrl: the start of the urls of their chunks (what snippets are cut from:
    * search/texts-<n>.json.gz, the schema's textChunk papers each). timing collects where
-   * loading went (absolute ms), for performance.measure in papersite-engine.js. */
+   * loading went (absolute ms), for performance.measure in papersite-engine.js. lunrQuery: words
+   * are searched by lunr.Index.query itself, not scoredHits (the Node test compares the two). */
   function open(shards, textsUrl, chunksUrl) {
     return { shards: shards, textsUrl: textsUrl, chunksUrl: chunksUrl, manifest: null, parsed: {}, indexes: {}, texts: null,
-      chunks: {}, normal: null, timing: [], schema: null };
+      chunks: {}, normal: null, timing: [], schema: null, lunrQuery: false };
   }
 
   // a promise of the manifest (search_index.py shard_files: the shards' first terms, and what weights need)
@@ -305,13 +332,82 @@
     return { refs: refs, scores: scores, fields: fields };
   }
 
+  /* What hitsOf gets from lunr.Index.query, computed here from the postings' typed arrays: the same
+   * papers, scores (to the last bit) and order, without lunr's objects for every matching paper
+   * (a set of its refs, match data, a field vector and a result each: a broad word such as "learning"
+   * matches most papers, and lunr's search took most of its question's time). It follows lunr 2.3.9
+   * Index.query for the queries typedHits asks (optional clauses over every field):
+   * - each clause's terms (the pipeline's, or the clause's own) are expanded through the token set
+   *   as lunr expands them, in lunr's order;
+   * - the query vector, the same for every field, sums each expanded term's boosts in clause order;
+   * - a paper's field score is the dot product of that vector with the field's weights (summed in
+   *   term-number order), over the vector's magnitude; a paper's score sums its field scores in the
+   *   order its fields were first matched (clauses, expanded terms, fields, papers ascending), and
+   *   papers are in that order of first match, then stably sorted by score, highest first.
+   * The Node test of the browser contract compares both with lunr.py's, and hitsOf's with these. */
+  function scoredHits(state, index, build) {
+    try { return lunrScored(state, index, build); } catch (error) { return none(); } // as hitsOf: no hits
+  }
+
+  function lunrScored(state, index, build) {
+    var lunr = scope.lunr, FIELD_BITS = fieldBits(state), fields = index.fields, nf = fields.length;
+    var query = new lunr.Query(fields);
+    build(query);
+    var boosts = new Map(), postings = new Map(), firstDoc = [], firstField = [], fieldSeen = new Map(), cached = new Set();
+    query.clauses.forEach(function (clause) {
+      var terms = clause.usePipeline ? index.pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term];
+      terms.forEach(function (term) {
+        clause.term = term;
+        var expanded = index.tokenSet.intersect(lunr.TokenSet.fromClause(clause)).toArray();
+        expanded.forEach(function (expandedTerm) {
+          var posting = index.posting(expandedTerm), number = posting._index;
+          boosts.set(number, boosts.has(number) ? boosts.get(number) + clause.boost : clause.boost);
+          postings.set(number, posting);
+          clause.fields.forEach(function (field) {
+            var f = fields.indexOf(field), key = expandedTerm + "/" + field;
+            if (cached.has(key)) return;
+            cached.add(key);
+            var papers = posting._papers[f];
+            for (var i = 0; i < papers.length; i++) {
+              var ref = papers[i] * nf + f;
+              if (!fieldSeen.has(ref)) { fieldSeen.set(ref, true); firstDoc.push(papers[i]); firstField.push(f); }
+            }
+          });
+        });
+      });
+    });
+    if (!firstDoc.length) return none();
+    var numbers = Array.from(boosts.keys()).sort(function (a, b) { return a - b; });
+    var squares = 0;
+    numbers.forEach(function (number) { var v = boosts.get(number); squares += v * v; });
+    var magnitude = Math.sqrt(squares), dots = [];
+    for (var f = 0; f < nf; f++) dots.push(new Map());
+    numbers.forEach(function (number) {
+      var posting = postings.get(number), boost = boosts.get(number);
+      for (var g = 0; g < nf; g++) {
+        var papers = posting._papers[g], weights = posting._weights[g], dot = dots[g];
+        for (var i = 0; i < papers.length; i++) dot.set(papers[i], (dot.get(papers[i]) || 0) + boost * weights[i]);
+      }
+    });
+    var at = new Map(), refs = [], scores = [], bits = [];
+    for (var k = 0; k < firstDoc.length; k++) {
+      var paper = firstDoc[k], field = firstField[k], score = dots[field].get(paper) / magnitude || 0, place = at.get(paper);
+      if (place === undefined) { at.set(paper, refs.length); refs.push(paper); scores.push(score); bits.push(FIELD_BITS[fields[field]] || 0); }
+      else { scores[place] += score; bits[place] |= FIELD_BITS[fields[field]] || 0; }
+    }
+    var order = refs.map(function (_, i) { return i; }).sort(function (a, b) { return scores[b] - scores[a]; });
+    var out = { refs: new Int32Array(order.length), scores: new Float64Array(order.length), fields: new Uint8Array(order.length) };
+    order.forEach(function (i, j) { out.refs[j] = refs[i]; out.scores[j] = scores[i]; out.fields[j] = bits[i]; });
+    return out;
+  }
+
   function none() { return { refs: new Int32Array(0), scores: new Float64Array(0), fields: new Uint8Array(0) }; }
 
   // a promise of the word's hits as typed (see hitsOf), loading the shards it needs
   function typedHits(state, word, prefix) {
     var lunr = scope.lunr;
     return wordShards(state, word, prefix).then(function (keys) { return shardsIndex(state, keys); }).then(function (index) {
-      return hitsOf(state, index, function (q) {
+      return (state.lunrQuery ? hitsOf : scoredHits)(state, index, function (q) {
         q.term(word, { boost: 1 });
         if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
       });
