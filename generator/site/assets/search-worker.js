@@ -345,8 +345,11 @@
    *   order its fields were first matched (clauses, expanded terms, fields, papers ascending), and
    *   papers are in that order of first match, then stably sorted by score, highest first.
    * The Node test of the browser contract compares both with lunr.py's, and hitsOf's with these. */
-  function scoredHits(state, index, build) {
-    try { return lunrScored(state, index, build); } catch (error) { return none(); } // as hitsOf: no hits
+  function scoredHits(state, index, build, word) {
+    var start = clock(), hits;
+    try { hits = lunrScored(state, index, build); } catch (error) { hits = none(); } // as hitsOf: no hits
+    state.timing.push(["word " + word + " scored (" + hits.refs.length + " papers)", start, clock()]);
+    return hits;
   }
 
   function lunrScored(state, index, build) {
@@ -410,7 +413,7 @@
       return (state.lunrQuery ? hitsOf : scoredHits)(state, index, function (q) {
         q.term(word, { boost: 1 });
         if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
-      });
+      }, word);
     });
   }
 
