@@ -11,7 +11,8 @@
  *   {type: "near", id, words} -> the same, for the words at one edit (typos: asked
  *     only for words that no index holds, of 5+ letters);
  *   {type: "texts", id, refs} -> {type: "texts", id, texts}: abstracts for snippets;
- *   {type: "warm", words} (no answer): a query is being typed, load its shards.
+ *   {type: "warm", words, prefix} (no answer): a query is being typed, load its shards (those of
+ *     its last word as a prefix too, unless prefix is false).
  * A word is answered from the shards its terms are in (generator/site/search_index.py
  * says why that gives lunr's own scores: the manifest, <index>-shards.json.gz, says
  * where each shard begins): the shard of its stem and, while it is typed, those of
@@ -491,13 +492,14 @@
   }
 
   // a query being typed: load the shards its words need before the question comes (the last
-  // word is being typed: as a prefix); with no words yet (the search box was focused), the manifest
-  function warm(state, words) {
+  // word is being typed: as a prefix, unless prefix is false); with no words yet (the search box was
+  // focused), the manifest
+  function warm(state, words, prefix) {
     starts(state).catch(function () { /* the question reports it */ }); // the manifest: asked on focus, before a word
     (words || []).forEach(function (word, i) {
       if (!word || isStopWord(word)) return;
       // (a shard that fails to load fails the question that needs it, not this)
-      wordShards(state, word, i === words.length - 1).then(function (keys) {
+      wordShards(state, word, i === words.length - 1 && prefix !== false).then(function (keys) {
         keys.forEach(function (key) { shardData(state, key).catch(function () { /* the question reports it */ }); });
       }).catch(function () { /* the question reports it */ });
     });
@@ -523,7 +525,7 @@
       state = open(message.shards, message.texts || null, message.chunks || null);
       scope.postMessage({ type: "ready" });
     } else if (message.type === "warm") {
-      warm(state, message.words);
+      warm(state, message.words, message.prefix);
     } else {
       answer(state, message).then(function (out) {
         scope.postMessage(out[0], out[1]);
