@@ -17,7 +17,8 @@
  * says why that gives lunr's own scores: the manifest, <index>-shards.json.gz, says
  * where each shard begins): the shard of its stem and, while it is typed, those of
  * the terms it begins; each fetched once and turned, with the others a word needs,
- * into a lunr.Index. Near spellings (one edit) are looked up among the terms that
+ * into a lunr.Index, whose terms' postings are weighed when a query first reads them
+ * and scored by scoredHits (lunr's arithmetic, without lunr's objects). Near spellings (one edit) are looked up among the terms that
  * begin with the word's first or second letter. No other shard is fetched: loading every shard while the reader
  * read (as this did) cost the whole index's bytes, megabytes at 100k papers, for
  * words nobody typed; the words being typed are warmed instead ("warm").
