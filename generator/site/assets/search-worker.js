@@ -54,6 +54,10 @@
    * exact value, a tie to the even last digit (toFixed rounds a tie up; a tie is exactly an odd
    * number of sixteenths, the only halves of thousandths a double holds). */
   function round3(x) {
+    // Away from a half thousandth, the nearest thousandth is Math.round's: n / 1000 is the double
+    // nearest n/1000, as parsing toFixed's digits gives (toFixed costs a string per posting)
+    var thousandths = x * 1000, below = Math.floor(thousandths), off = thousandths - below - 0.5;
+    if (off > 1e-6 || off < -1e-6) return (off > 0 ? below + 1 : below) / 1000;
     if (Number.isInteger(x * 16) && !Number.isInteger(x * 8)) {
       var n = Math.floor(x * 1000);
       return (n % 2 === 0 ? n : n + 1) / 1000;
@@ -79,7 +83,7 @@
   function shardPart(shard, manifest) {
     var entries = Object.create(null), terms = [];
     shard.terms.forEach(function (entry) { entries[entry[0]] = entry; terms.push(entry[0]); });
-    var part = { fields: manifest.fields, entries: entries, typed: Object.create(null), inverted: Object.create(null),
+    var part = { fields: manifest.fields, papers: manifest.papers, entries: entries, typed: Object.create(null), inverted: Object.create(null),
       vectors: Object.create(null), terms: terms, tokenSet: null, made: 0 };
     part.posting = function (term) { return part.typed[term] || (entries[term] ? termPosting(part, entries[term], manifest) : undefined); };
     part.lunrPosting = function (term) { return part.inverted[term] || (entries[term] ? lunrPosting(part, term) : undefined); };
@@ -185,6 +189,7 @@
       invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: tokenSet,
       fields: parts.length ? parts[0].fields : [], pipeline: lunr.Pipeline.load(["stemmer"])
     });
+    index.papers = parts.length ? parts[0].papers : 0; // papers are numbered below this
     // a term's posting for scoredHits (shardPart)
     index.posting = function (term) {
       for (var p = 0; p < parts.length; p++) { var posting = parts[p].posting(term); if (posting) return posting; }
@@ -358,7 +363,10 @@
     var lunr = scope.lunr, FIELD_BITS = fieldBits(state), fields = index.fields, nf = fields.length;
     var query = new lunr.Query(fields);
     build(query);
-    var boosts = new Map(), postings = new Map(), firstDoc = [], firstField = [], fieldSeen = new Map(), cached = new Set();
+    // (a paper's field, its sums and its place among the hits in arrays of every paper: a broad word
+    // matches most of them, and arrays cost a fraction of maps there)
+    var boosts = new Map(), postings = new Map(), firstDoc = [], firstField = [], cached = new Set();
+    var fieldSeen = new Uint8Array(index.papers * nf);
     query.clauses.forEach(function (clause) {
       var terms = clause.usePipeline ? index.pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term];
       terms.forEach(function (term) {
@@ -375,7 +383,7 @@
             var papers = posting._papers[f];
             for (var i = 0; i < papers.length; i++) {
               var ref = papers[i] * nf + f;
-              if (!fieldSeen.has(ref)) { fieldSeen.set(ref, true); firstDoc.push(papers[i]); firstField.push(f); }
+              if (!fieldSeen[ref]) { fieldSeen[ref] = 1; firstDoc.push(papers[i]); firstField.push(f); }
             }
           });
         });
@@ -386,18 +394,18 @@
     var squares = 0;
     numbers.forEach(function (number) { var v = boosts.get(number); squares += v * v; });
     var magnitude = Math.sqrt(squares), dots = [];
-    for (var f = 0; f < nf; f++) dots.push(new Map());
+    for (var f = 0; f < nf; f++) dots.push(new Float64Array(index.papers));
     numbers.forEach(function (number) {
       var posting = postings.get(number), boost = boosts.get(number);
       for (var g = 0; g < nf; g++) {
         var papers = posting._papers[g], weights = posting._weights[g], dot = dots[g];
-        for (var i = 0; i < papers.length; i++) dot.set(papers[i], (dot.get(papers[i]) || 0) + boost * weights[i]);
+        for (var i = 0; i < papers.length; i++) dot[papers[i]] += boost * weights[i];
       }
     });
-    var at = new Map(), refs = [], scores = [], bits = [];
+    var at = new Int32Array(index.papers).fill(-1), refs = [], scores = [], bits = [];
     for (var k = 0; k < firstDoc.length; k++) {
-      var paper = firstDoc[k], field = firstField[k], score = dots[field].get(paper) / magnitude || 0, place = at.get(paper);
-      if (place === undefined) { at.set(paper, refs.length); refs.push(paper); scores.push(score); bits.push(FIELD_BITS[fields[field]] || 0); }
+      var paper = firstDoc[k], field = firstField[k], score = dots[field][paper] / magnitude || 0, place = at[paper];
+      if (place < 0) { at[paper] = refs.length; refs.push(paper); scores.push(score); bits.push(FIELD_BITS[fields[field]] || 0); }
       else { scores[place] += score; bits[place] |= FIELD_BITS[fields[field]] || 0; }
     }
     var order = refs.map(function (_, i) { return i; }).sort(function (a, b) { return scores[b] - scores[a]; });
