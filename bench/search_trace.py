@@ -5,8 +5,10 @@ title typed into the header search, then "Kevin Frans"), run ``--runs`` times; f
 from the moment the text was typed, when each of the page's fetches began and ended (resource timing), and each
 ``performance.measure`` the page made meanwhile (papersite-engine.js: the worker's shard fetch, parse and
 index; papersite-header.js: the answer, the rows, the results shown). Figures only: nothing asserts.
+``--type MS`` types each query key by key, MS ms apart, as a reader does (the page warms the shards of the
+words being typed), and counts from its last key instead.
 
-    python bench/search_trace.py SITE [--runs 3] [--json OUT]
+    python bench/search_trace.py SITE [--runs 3] [--type 80] [--json OUT]
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ _MEASURES = ("() => { const b = performance.getEntriesByName('bench-begin').pop(
              " Math.round(m.startTime - b), Math.round(m.startTime + m.duration - b)]); }")
 
 
-def trace(site: Path, queries: tuple[str, ...] = COST_QUERIES) -> list[dict[str, Any]]:
-    """One reader's queries: for each, ms to results shown and settled, its requests and measures."""
+def trace(site: Path, queries: tuple[str, ...] = COST_QUERIES, key_ms: int = 0) -> list[dict[str, Any]]:
+    """One reader's queries: for each, ms to results shown and settled, its requests and measures (key_ms: typed
+    key by key, that many ms apart, and counted from the last key, the requests' times from the first; else
+    filled at once)."""
     from playwright.sync_api import sync_playwright
 
     server, base = serve(site)
@@ -65,14 +69,22 @@ def trace(site: Path, queries: tuple[str, ...] = COST_QUERIES) -> list[dict[str,
                     page.locator(HEADER_TOGGLE).first.click()
                 field_ = page.locator(HEADER_INPUT).first
                 for query in queries:
-                    requests.clear()
-                    page.evaluate("() => performance.mark('bench-begin')")
+                    requests.clear()  # typed key by key: the requests of the keys before the last count too
                     clock["begun"] = time.perf_counter()
-                    field_.fill(query)
+                    if key_ms:
+                        field_.fill("")
+                        field_.press_sequentially(query[:-1], delay=key_ms)
+                        page.wait_for_timeout(key_ms)
+                    last_key = ms()
+                    page.evaluate("() => performance.mark('bench-begin')")
+                    if key_ms:
+                        field_.press(query[-1])
+                    else:
+                        field_.fill(query)
                     page.wait_for_function(_SHOWN, arg=query, timeout=120_000, polling="raf")
-                    shown = ms()
+                    shown = ms() - last_key
                     page.wait_for_function(_SETTLED, arg=query, timeout=120_000, polling="raf")
-                    settled = ms()
+                    settled = ms() - last_key
                     page.wait_for_timeout(300)
                     out.append({"query": query, "shown_ms": shown, "settled_ms": settled,
                                 "requests": sorted(requests, key=lambda r: (r[1] is None, r[1] or 0)),
@@ -100,9 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", type=Path)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--type", type=int, default=0, metavar="MS", help="type each query key by key, MS ms apart")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    runs = [trace(args.site) for _ in range(args.runs)]
+    runs = [trace(args.site, key_ms=args.type) for _ in range(args.runs)]
     print(printed(runs))
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1))

@@ -78,6 +78,33 @@ def test_first_results_are_shown_while_the_abstracts_still_load(desk):
     assert meta.startswith("1 paper matches every word"), meta
 
 
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
+def test_a_query_after_others_shows_what_it_shows_in_a_fresh_page(page_factory, search_site, width, height, tmp_path):  # noqa: F811
+    """The worker keeps the shards and the postings it weighed for earlier queries (search-worker.js
+    shardPart): a query typed after others, key by key, shows the same results, in the same order and
+    with the same status line, as that query typed first in a page of its own."""
+    query = "widget calibration"  # most papers hold one of its words: a broad query
+    fresh = page_factory(search_site, viewport={"width": width, "height": height})
+    fresh.goto("")
+    fresh_meta, fresh_results = header_search_settled(fresh.page, query)
+    expected = result_hrefs(fresh_results)
+
+    reader = page_factory(search_site, viewport={"width": width, "height": height})
+    reader.goto("")
+    for earlier in ("graph safety", "calibration", "rtansformers", "widget cal"):
+        header_search_settled(reader.page, earlier)
+    field = reader.page.locator(HEADER_SEARCH_INPUT).first
+    field.fill("")
+    field.press_sequentially(query, delay=20)  # warmed and asked as a prefix at each key
+    meta, results = header_search_settled(reader.page, query)
+    assert len(expected) >= 10 and "widget-study-" in expected[0], expected
+    assert result_hrefs(results) == expected
+    assert meta == fresh_meta
+    assert results.first.is_visible()
+    reader.page.screenshot(path=str(tmp_path / f"after-others-{width}.png"))
+    assert reader.log.page_errors == [] and fresh.log.page_errors == []
+
+
 def test_a_typo_in_a_words_first_letter_is_found_in_another_shard(desk):
     desk.goto("")
     _, results = header_search_settled(desk.page, "rtansformers")

@@ -228,11 +228,15 @@ const input = JSON.parse(fs.readFileSync(0, "utf8"));
 (async () => {
   const out = {};
   for (const [index, fields] of [["index", ["t", "a", "k"]], ["abstracts", ["b"]]]) {
-    const state = self.papersiteIndex.open(index + "-", null, null);
-    out[index] = [];
-    for (const [word, prefix] of input.queries) {
-      const got = await self.papersiteIndex.answer(state, { type: "query", id: 1, words: [word], prefix, phrases: [], schema: { fields } });
-      out[index].push([Array.from(got.words[0].refs), Array.from(got.words[0].scores)]);
+    // the worker's own scoring (scoredHits), and lunr.Index.query's over the same shards (lunrQuery)
+    for (const [name, lunrQuery] of [[index, false], [index + " lunr", true]]) {
+      const state = self.papersiteIndex.open(index + "-", null, null);
+      state.lunrQuery = lunrQuery;
+      out[name] = [];
+      for (const [word, prefix] of input.queries) {
+        const got = await self.papersiteIndex.answer(state, { type: "query", id: 1, words: [word], prefix, phrases: [], schema: { fields } });
+        out[name].push([Array.from(got.words[0].refs), Array.from(got.words[0].scores), Array.from(got.words[0].fields)]);
+      }
     }
   }
   process.stdout.write(JSON.stringify(out));
@@ -259,7 +263,8 @@ def _lunr_py_index(papers: list[dict[str, list[str]]], fields: list[tuple[str, i
 def test_the_worker_scores_as_lunr_pys_index_of_every_paper(tmp_path):
     """The bundled corpus's search files: for each query word (whole, or a prefix being typed), the
     papers search-worker.js finds in the shards under Node and their scores are those of lunr.py's
-    index of every paper built from the same terms."""
+    index of every paper built from the same terms; and its own scoring (scoredHits) answers as
+    lunr.js's query over the same shards, order and matched fields included."""
     from lunr.query import Query
 
     from generator.config import load_config
@@ -288,7 +293,9 @@ def test_the_worker_scores_as_lunr_pys_index_of_every_paper(tmp_path):
     got = json.loads(run.stdout)
     compared = 0
     for name, index in indexes.items():
-        for (word, prefix), (refs, scores) in zip(queries, got[name]):
+        # the worker's hits are lunr.js's, in lunr's order (ties too) and with the same fields matched
+        assert got[name] == got[name + " lunr"], name
+        for (word, prefix), (refs, scores, _) in zip(queries, got[name]):
             def query(q, word=word, prefix=prefix):
                 q.term(terms.term(word), use_pipeline=False, boost=1)
                 if prefix:

@@ -83,10 +83,11 @@
     var source = this;
     return helpers().then(function () { source.index = window.papersiteIndex.open(source.shards, source.texts, source.chunks); });
   };
-  // a query is being typed: the worker loads the shards of its words meanwhile (no answer)
-  Source.prototype.warm = function (words) {
-    if (this.worker) this.worker.postMessage({ type: "warm", words: words });
-    else if (this.index) window.papersiteIndex.warm(this.index, words);
+  // a query is being typed: the worker loads the shards of its words meanwhile (no answer); prefix:
+  // whether its last word counts as a prefix there (search-worker.js warm)
+  Source.prototype.warm = function (words, prefix) {
+    if (this.worker) this.worker.postMessage({ type: "warm", words: words, prefix: prefix });
+    else if (this.index) window.papersiteIndex.warm(this.index, words, prefix);
   };
   // message: {type: "query" | "near" | "texts", ...} (see search-worker.js); resolves with the answer, or null
   Source.prototype.ask = function (message) {
@@ -328,10 +329,15 @@
     return engine.ready;
   }
 
-  // the first index starts loading the shards of a query's words while the store still loads
+  /* The shards of a query's words start loading as it is typed, before the question: the first
+   * index's while the store still loads, and the abstracts' once they are searched (their last
+   * word a prefix only as long as papersite-ranking.js asks it so). Each shard is fetched once,
+   * so a word typed key by key costs no more than the query's own shards and its prefixes'. */
   function warmUp(text) {
     load();
-    engine.meta.warm(core.queryWords(text));
+    var words = core.queryWords(text), last = words.length ? words[words.length - 1] : "";
+    engine.meta.warm(words);
+    if (engine.abstracts) engine.abstracts.warm(words, ps.ranking.abstractPrefix(last));
   }
 
   ps.engine = { load: load, warmUp: warmUp, firstIndex: firstIndex, measure: measure };

@@ -85,6 +85,9 @@
   function phraseNeedle(label) { return core.normal(label).replace(/ $/, ""); }
 
   var ABSTRACT_PREFIX_MIN = 4; // letters of a word being typed before it counts as a prefix in the abstracts
+  // whether the abstracts' index takes this word being typed for a prefix (what search asks, and
+  // papersite-engine.js warmUp loads the shards of)
+  function abstractPrefix(word) { return word.length >= ABSTRACT_PREFIX_MIN; }
 
   /* Ranked paper numbers for a query. A paper matching more of the query's
    * parts comes first; among equals, one matching more of them in its title or
@@ -125,7 +128,7 @@
       full = eng.full;
       return Promise.all(sources.map(function (source, k) {
         // the abstracts' vocabulary is five times the titles': a short prefix there stands for too many words
-        return source.ask(message(k ? query.prefix && last.length >= ABSTRACT_PREFIX_MIN : query.prefix));
+        return source.ask(message(k ? query.prefix && abstractPrefix(last) : query.prefix));
       }));
     }).then(answered).then(function (found) {
       if (!found) return null;
@@ -216,5 +219,5 @@
   }
 
 
-  ps.ranking = { parseQuery: parseQuery, search: search, wordMatcher: wordMatcher };
+  ps.ranking = { parseQuery: parseQuery, search: search, wordMatcher: wordMatcher, abstractPrefix: abstractPrefix };
 })(window.papersite);

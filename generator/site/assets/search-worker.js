@@ -11,12 +11,14 @@
  *   {type: "near", id, words} -> the same, for the words at one edit (typos: asked
  *     only for words that no index holds, of 5+ letters);
  *   {type: "texts", id, refs} -> {type: "texts", id, texts}: abstracts for snippets;
- *   {type: "warm", words} (no answer): a query is being typed, load its shards.
+ *   {type: "warm", words, prefix} (no answer): a query is being typed, load its shards (those of
+ *     its last word as a prefix too, unless prefix is false).
  * A word is answered from the shards its terms are in (generator/site/search_index.py
  * says why that gives lunr's own scores: the manifest, <index>-shards.json.gz, says
  * where each shard begins): the shard of its stem and, while it is typed, those of
  * the terms it begins; each fetched once and turned, with the others a word needs,
- * into a lunr.Index. Near spellings (one edit) are looked up among the terms that
+ * into a lunr.Index, whose terms' postings are weighed when a query first reads them
+ * and scored by scoredHits (lunr's arithmetic, without lunr's objects). Near spellings (one edit) are looked up among the terms that
  * begin with the word's first or second letter. No other shard is fetched: loading every shard while the reader
  * read (as this did) cost the whole index's bytes, megabytes at 100k papers, for
  * words nobody typed; the words being typed are warmed instead ("warm").
@@ -52,6 +54,10 @@
    * exact value, a tie to the even last digit (toFixed rounds a tie up; a tie is exactly an odd
    * number of sixteenths, the only halves of thousandths a double holds). */
   function round3(x) {
+    // Away from a half thousandth, the nearest thousandth is Math.round's: n / 1000 is the double
+    // nearest n/1000, as parsing toFixed's digits gives (toFixed costs a string per posting)
+    var thousandths = x * 1000, below = Math.floor(thousandths), off = thousandths - below - 0.5;
+    if (off > 1e-6 || off < -1e-6) return (off > 0 ? below + 1 : below) / 1000;
     if (Number.isInteger(x * 16) && !Number.isInteger(x * 8)) {
       var n = Math.floor(x * 1000);
       return (n % 2 === 0 ? n : n + 1) / 1000;
@@ -60,8 +66,14 @@
   }
 
   /* A parsed shard (search_index.py's format) and the index's manifest -> the shard's part of a
-   * lunr.Index, made once a shard: its terms (in order), their postings (lunr's inverted index) and
-   * each paper field's weights of them (a part of lunr's field vector: [term number, weight, ...]).
+   * lunr.Index: its terms (in order) and, made only when a query looks a term up (posting), the
+   * term's postings (lunr's inverted index entry) and each paper field's weight of it (vectors: a
+   * part of lunr's field vector, [term number, weight, ...]). A shard holds hundreds of terms and a
+   * query reads a few: weighing every posting of every term when the shard came in was most of a
+   * next query's time in the worker. Leaving the other terms out of the field vectors changes no
+   * score: lunr scores a paper by the dot product of the query's vector (the query's terms) with the
+   * field's vector, so only the query's terms' weights are read (papersite lunr.js 2.3.9
+   * Vector.similarity divides by the query vector's magnitude, not the field's).
    * A weight is lunr's BM25 (lunr.Builder createFieldVectors, expression for expression) of what the
    * shard holds (the term's frequency in the field, the field's length in the paper, and the term's
    * document frequency: its postings) and the manifest (paper count, average lengths, k1, b, boosts),
@@ -69,35 +81,62 @@
    * adds a score's products in its order) is in lunr.py's order, first use: the first paper holding
    * the term, its first field there, and the term's place in it (the entry's second value). */
   function shardPart(shard, manifest) {
-    var inverted = Object.create(null), vectors = Object.create(null), terms = [], fields = manifest.fields;
-    var papers = manifest.papers, k1 = manifest.k1, b = manifest.b;
-    shard.terms.forEach(function (entry) {
-      var term = entry[0], frequency = 0, first = Infinity, firstField = 0, f, i;
-      for (f = 0; f < fields.length; f++) {
-        var postings = entry[2 + f];
-        if (postings.length && postings[0] - 1 < first) { first = postings[0] - 1; firstField = f; }
-        for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) frequency++;
+    var entries = Object.create(null), terms = [];
+    shard.terms.forEach(function (entry) { entries[entry[0]] = entry; terms.push(entry[0]); });
+    var part = { fields: manifest.fields, papers: manifest.papers, entries: entries, typed: Object.create(null), inverted: Object.create(null),
+      vectors: Object.create(null), terms: terms, tokenSet: null, made: 0 };
+    part.posting = function (term) { return part.typed[term] || (entries[term] ? termPosting(part, entries[term], manifest) : undefined); };
+    part.lunrPosting = function (term) { return part.inverted[term] || (entries[term] ? lunrPosting(part, term) : undefined); };
+    return part;
+  }
+
+  // one term's posting (see shardPart) for scoredHits, made once and kept in its part: its number
+  // (_index), and for each field the papers holding it (_papers) and its weight in each (_weights)
+  function termPosting(part, entry, manifest) {
+    var fields = manifest.fields, papers = manifest.papers, k1 = manifest.k1, b = manifest.b;
+    var frequency = 0, first = Infinity, firstField = 0, f, i;
+    for (f = 0; f < fields.length; f++) {
+      var postings = entry[2 + f];
+      if (postings.length && postings[0] - 1 < first) { first = postings[0] - 1; firstField = f; }
+      for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) frequency++;
+    }
+    var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number, _papers: [], _weights: [] };
+    var idf = Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5)));
+    for (f = 0; f < fields.length; f++) {
+      var flat = entry[2 + f], paper = -1, average = manifest.averages[f], boost = manifest.boosts[f], count = 0;
+      for (i = 0; i < flat.length; i += flat[i + 1] < 0 ? 3 : 2) count++;
+      var numbers = new Int32Array(count), weights = new Float64Array(count), n = 0;
+      for (i = 0; i < flat.length;) {
+        paper += flat[i];
+        var tf = 1, length = flat[i + 1];
+        if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
+        var score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
+        score *= boost;
+        numbers[n] = paper; weights[n++] = round3(score);
       }
-      var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number };
-      var idf = Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5)));
-      for (f = 0; f < fields.length; f++) {
-        var flat = entry[2 + f], docs = {}, paper = -1, average = manifest.averages[f], boost = manifest.boosts[f];
-        for (i = 0; i < flat.length;) {
-          paper += flat[i];
-          var tf = 1, length = flat[i + 1];
-          if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
-          var score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
-          score *= boost;
-          docs[paper] = {};
-          var ref = fields[f] + "/" + paper;
-          (vectors[ref] || (vectors[ref] = [])).push(number, round3(score));
-        }
-        posting[fields[f]] = docs;
+      posting._papers.push(numbers); posting._weights.push(weights);
+    }
+    part.typed[entry[0]] = posting;
+    return posting;
+  }
+
+  /* The same posting as lunr.Index.query reads it (for the questions lunr answers: near spellings):
+   * for each field, an object of the papers holding the term, and the term's weight in each paper
+   * field's part of a vector (vectors: [term number, weight, ...]). */
+  function lunrPosting(part, term) {
+    var typed = part.posting(term), fields = part.fields, posting = { _index: typed._index }, vectors = part.vectors;
+    for (var f = 0; f < fields.length; f++) {
+      var papers = typed._papers[f], weights = typed._weights[f], docs = {};
+      for (var i = 0; i < papers.length; i++) {
+        docs[papers[i]] = {};
+        var ref = fields[f] + "/" + papers[i];
+        (vectors[ref] || (vectors[ref] = [])).push(typed._index, weights[i]);
       }
-      inverted[term] = posting;
-      terms.push(term);
-    });
-    return { fields: fields, inverted: inverted, vectors: vectors, terms: terms, tokenSet: null };
+      posting[fields[f]] = docs;
+    }
+    part.inverted[term] = posting;
+    part.made++;
+    return posting;
   }
 
   function tokenSetOf(terms) {
@@ -108,26 +147,36 @@
   }
 
   /* Shards' parts -> one lunr.Index of their terms: what lunr.Index.load builds from a serialised
-   * index, without the copy of every weight that the serialised form holds twice. A paper field's
-   * vector is put together only when a query asks for it (lunr reads the vectors of the fields a
-   * query matched, nothing else), from each shard's part of it: so an index of shards already
-   * loaded costs a few ms, and a new query costs only its new shards. */
+   * index, without the copy of every weight that the serialised form holds twice. A term's posting
+   * is made when lunr looks it up (shardPart), and a paper field's vector when a query asks for it
+   * (lunr reads the vectors of the fields a query matched, nothing else), from each shard's part of
+   * it: so an index of shards already loaded costs a few ms, and a new query costs only its new
+   * shards and the postings of its terms. A vector is made again once a part has weighed more
+   * terms (made: how many), so that it holds those of every term the query looked up. */
   function lunrIndex(parts) {
-    var lunr = scope.lunr, invertedIndex, tokenSet;
+    var lunr = scope.lunr, tokenSet;
     if (parts.length === 1) {
-      invertedIndex = parts[0].inverted;
       tokenSet = parts[0].tokenSet || (parts[0].tokenSet = tokenSetOf(parts[0].terms));
     } else {
-      invertedIndex = Object.create(null);
       var terms = [];
-      parts.forEach(function (part) { Object.assign(invertedIndex, part.inverted); terms = terms.concat(part.terms); });
+      parts.forEach(function (part) { terms = terms.concat(part.terms); });
       terms.sort(); // shards hold terms in UTF-16 order; several shards together need sorting again
       tokenSet = tokenSetOf(terms);
     }
-    var made = Object.create(null);
+    var invertedIndex = new Proxy(Object.create(null), {
+      get: function (target, term) {
+        if (typeof term !== "string") return undefined;
+        for (var p = 0; p < parts.length; p++) { var posting = parts[p].lunrPosting(term); if (posting) return posting; }
+        return undefined;
+      }
+    });
+    var made = Object.create(null), weighed = -1;
     var fieldVectors = new Proxy(made, {
       get: function (target, ref) {
         if (typeof ref !== "string") return undefined;
+        var now = 0;
+        for (var p = 0; p < parts.length; p++) now += parts[p].made;
+        if (now !== weighed) { made = Object.create(null); weighed = now; }
         if (!(ref in made)) {
           var flat = [];
           parts.forEach(function (part) { var v = part.vectors[ref]; if (v) flat = flat.concat(v); });
@@ -136,10 +185,17 @@
         return made[ref];
       }
     });
-    return new lunr.Index({
+    var index = new lunr.Index({
       invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: tokenSet,
       fields: parts.length ? parts[0].fields : [], pipeline: lunr.Pipeline.load(["stemmer"])
     });
+    index.papers = parts.length ? parts[0].papers : 0; // papers are numbered below this
+    // a term's posting for scoredHits (shardPart)
+    index.posting = function (term) {
+      for (var p = 0; p < parts.length; p++) { var posting = parts[p].posting(term); if (posting) return posting; }
+      return undefined;
+    };
+    return index;
   }
 
   // [number, weight, ...] in term-number order, as lunr.Vector wants its elements
@@ -158,10 +214,11 @@
    * fetched once; textsUrl: the texts' url or null (all of them: what phrases are found
    * in), chunksUrl: the start of the urls of their chunks (what snippets are cut from:
    * search/texts-<n>.json.gz, the schema's textChunk papers each). timing collects where
-   * loading went (absolute ms), for performance.measure in papersite-engine.js. */
+   * loading went (absolute ms), for performance.measure in papersite-engine.js. lunrQuery: words
+   * are searched by lunr.Index.query itself, not scoredHits (the Node test compares the two). */
   function open(shards, textsUrl, chunksUrl) {
     return { shards: shards, textsUrl: textsUrl, chunksUrl: chunksUrl, manifest: null, parsed: {}, indexes: {}, texts: null,
-      chunks: {}, normal: null, timing: [], schema: null };
+      chunks: {}, normal: null, timing: [], schema: null, lunrQuery: false };
   }
 
   // a promise of the manifest (search_index.py shard_files: the shards' first terms, and what weights need)
@@ -282,16 +339,91 @@
     return { refs: refs, scores: scores, fields: fields };
   }
 
+  /* What hitsOf gets from lunr.Index.query, computed here from the postings' typed arrays: the same
+   * papers, scores (to the last bit) and order, without lunr's objects for every matching paper
+   * (a set of its refs, match data, a field vector and a result each: a broad word such as "learning"
+   * matches most papers, and lunr's search took most of its question's time). It follows lunr 2.3.9
+   * Index.query for the queries typedHits asks (optional clauses over every field):
+   * - each clause's terms (the pipeline's, or the clause's own) are expanded through the token set
+   *   as lunr expands them, in lunr's order;
+   * - the query vector, the same for every field, sums each expanded term's boosts in clause order;
+   * - a paper's field score is the dot product of that vector with the field's weights (summed in
+   *   term-number order), over the vector's magnitude; a paper's score sums its field scores in the
+   *   order its fields were first matched (clauses, expanded terms, fields, papers ascending), and
+   *   papers are in that order of first match, then stably sorted by score, highest first.
+   * The Node test of the browser contract compares both with lunr.py's, and hitsOf's with these. */
+  function scoredHits(state, index, build, word) {
+    var start = clock(), hits;
+    try { hits = lunrScored(state, index, build); } catch (error) { hits = none(); } // as hitsOf: no hits
+    state.timing.push(["word " + word + " scored (" + hits.refs.length + " papers)", start, clock()]);
+    return hits;
+  }
+
+  function lunrScored(state, index, build) {
+    var lunr = scope.lunr, FIELD_BITS = fieldBits(state), fields = index.fields, nf = fields.length;
+    var query = new lunr.Query(fields);
+    build(query);
+    // (a paper's field, its sums and its place among the hits in arrays of every paper: a broad word
+    // matches most of them, and arrays cost a fraction of maps there)
+    var boosts = new Map(), postings = new Map(), firstDoc = [], firstField = [], cached = new Set();
+    var fieldSeen = new Uint8Array(index.papers * nf);
+    query.clauses.forEach(function (clause) {
+      var terms = clause.usePipeline ? index.pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term];
+      terms.forEach(function (term) {
+        clause.term = term;
+        var expanded = index.tokenSet.intersect(lunr.TokenSet.fromClause(clause)).toArray();
+        expanded.forEach(function (expandedTerm) {
+          var posting = index.posting(expandedTerm), number = posting._index;
+          boosts.set(number, boosts.has(number) ? boosts.get(number) + clause.boost : clause.boost);
+          postings.set(number, posting);
+          clause.fields.forEach(function (field) {
+            var f = fields.indexOf(field), key = expandedTerm + "/" + field;
+            if (cached.has(key)) return;
+            cached.add(key);
+            var papers = posting._papers[f];
+            for (var i = 0; i < papers.length; i++) {
+              var ref = papers[i] * nf + f;
+              if (!fieldSeen[ref]) { fieldSeen[ref] = 1; firstDoc.push(papers[i]); firstField.push(f); }
+            }
+          });
+        });
+      });
+    });
+    if (!firstDoc.length) return none();
+    var numbers = Array.from(boosts.keys()).sort(function (a, b) { return a - b; });
+    var squares = 0;
+    numbers.forEach(function (number) { var v = boosts.get(number); squares += v * v; });
+    var magnitude = Math.sqrt(squares), dots = [];
+    for (var f = 0; f < nf; f++) dots.push(new Float64Array(index.papers));
+    numbers.forEach(function (number) {
+      var posting = postings.get(number), boost = boosts.get(number);
+      for (var g = 0; g < nf; g++) {
+        var papers = posting._papers[g], weights = posting._weights[g], dot = dots[g];
+        for (var i = 0; i < papers.length; i++) dot[papers[i]] += boost * weights[i];
+      }
+    });
+    var at = new Int32Array(index.papers).fill(-1), refs = [], scores = [], bits = [];
+    for (var k = 0; k < firstDoc.length; k++) {
+      var paper = firstDoc[k], field = firstField[k], score = dots[field][paper] / magnitude || 0, place = at[paper];
+      if (place < 0) { at[paper] = refs.length; refs.push(paper); scores.push(score); bits.push(FIELD_BITS[fields[field]] || 0); }
+      else { scores[place] += score; bits[place] |= FIELD_BITS[fields[field]] || 0; }
+    }
+    var order = refs.map(function (_, i) { return i; }).sort(function (a, b) { return scores[b] - scores[a]; });
+    var out = { refs: new Int32Array(order.length), scores: new Float64Array(order.length), fields: new Uint8Array(order.length) };
+    order.forEach(function (i, j) { out.refs[j] = refs[i]; out.scores[j] = scores[i]; out.fields[j] = bits[i]; });
+    return out;
+  }
+
   function none() { return { refs: new Int32Array(0), scores: new Float64Array(0), fields: new Uint8Array(0) }; }
 
   // a promise of the word's hits as typed (see hitsOf), loading the shards it needs
   function typedHits(state, word, prefix) {
     var lunr = scope.lunr;
     return wordShards(state, word, prefix).then(function (keys) { return shardsIndex(state, keys); }).then(function (index) {
-      return hitsOf(state, index, function (q) {
+      return (state.lunrQuery ? hitsOf : scoredHits)(state, index, function (q) {
         q.term(word, { boost: 1 });
         if (prefix && word.length >= PREFIX_MIN) q.term(word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING, boost: 0.3 });
-      });
+      }, word);
     });
   }
 
@@ -369,13 +501,14 @@
   }
 
   // a query being typed: load the shards its words need before the question comes (the last
-  // word is being typed: as a prefix); with no words yet (the search box was focused), the manifest
-  function warm(state, words) {
+  // word is being typed: as a prefix, unless prefix is false); with no words yet (the search box was
+  // focused), the manifest
+  function warm(state, words, prefix) {
     starts(state).catch(function () { /* the question reports it */ }); // the manifest: asked on focus, before a word
     (words || []).forEach(function (word, i) {
       if (!word || isStopWord(word)) return;
       // (a shard that fails to load fails the question that needs it, not this)
-      wordShards(state, word, i === words.length - 1).then(function (keys) {
+      wordShards(state, word, i === words.length - 1 && prefix !== false).then(function (keys) {
         keys.forEach(function (key) { shardData(state, key).catch(function () { /* the question reports it */ }); });
       }).catch(function () { /* the question reports it */ });
     });
@@ -401,7 +534,7 @@
       state = open(message.shards, message.texts || null, message.chunks || null);
       scope.postMessage({ type: "ready" });
     } else if (message.type === "warm") {
-      warm(state, message.words);
+      warm(state, message.words, message.prefix);
     } else {
       answer(state, message).then(function (out) {
         scope.postMessage(out[0], out[1]);
