@@ -16,7 +16,7 @@ from urllib.parse import quote
 from generator import layout
 from generator.catalog import build_catalog
 from generator.pages.record import PaperRecord, SourceRef, Topic
-from generator.site import exports, stage
+from generator.site import exports
 from generator.site.render import cite
 
 SITE = cite.Venue.from_site_name("ICLR 2025 Papers")
@@ -174,7 +174,7 @@ def test_a_shard_a_paper_left_is_removed_from_the_site_when_the_next_build_copie
         files = exports.citation_files(build_catalog(papers), SITE, "X", config)
         deferred = postbuild.data_dir(config) / "deferred"
         shutil.rmtree(deferred, ignore_errors=True)
-        stage._write_deferred(deferred, files)
+        postbuild.write_deferred(deferred, files)
         postbuild.copy_deferred(config, site)
         on_site = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
         assert on_site == set(files), "the site holds this build's shards, and only those"

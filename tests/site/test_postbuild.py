@@ -269,7 +269,7 @@ def test_deferred_files_are_written_where_they_changed_and_removed_where_they_we
     config = load_config(write_project(tmp_path / "project"))
     site = tmp_path / "site"
 
-    def stage(files: dict[str, bytes]) -> None:  # as stage._write_deferred leaves them
+    def stage(files: dict[str, bytes]) -> None:  # as postbuild.write_deferred leaves them
         out = postbuild.data_dir(config) / "deferred"
         for rel, data in files.items():
             (out / "files" / rel).parent.mkdir(parents=True, exist_ok=True)
