@@ -98,19 +98,16 @@ def title_key(title: str | None) -> str:
     return " ".join(_WORD.findall(normalize_text(title))) if title else ""
 
 
-def fold(text: str) -> str:
-    """Key that ignores case, accents and spacing; nothing else."""
-    # Every page renderer folds every author and keyword name it links (millions
-    # of calls at 12k papers over a few tens of thousands of distinct names).
-    return _fold(text)
-
-
 _SPACES = re.compile(r"\s+")
 _PUNCT_SPACING = re.compile(r"\s*([.\-'’])\s*")
 
 
+# Every page renderer folds every author and keyword name it links (millions of calls at 12k
+# papers over a few tens of thousands of distinct names): the cache is the function itself, with
+# no Python frame of its own before it (~0.9M calls an edit).
 @lru_cache(maxsize=1 << 17)
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """Key that ignores case, accents and spacing; nothing else."""
     if text.isascii():  # no ASCII character decomposes or combines: most names and titles, and the longest texts
         stripped = text
     else:

@@ -36,7 +36,7 @@ from generator import layout
 from generator.catalog import Catalog
 from generator.config import ProjectConfig
 from generator.corrections.form import MAX_URL_BYTES, prefill_url
-from generator.site.memo import Fingerprints, Memo
+from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
 from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord
 from generator.site.render import cite
@@ -207,12 +207,16 @@ def _json(data: object) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, config: ProjectConfig | None = None) -> dict[str, bytes]:
+def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, config: ProjectConfig | None = None,
+                   prints: Fingerprints | None = None) -> dict[str, bytes]:
     """The citation and fix shards and ``exports.json`` (module docstring), rows in slug order in each
     shard (fix rows only where ``config`` names a repository). With ``config``, a paper's rows are kept
     from the last build while the paper and what they read are as they were (``memo.py``): the three
-    citations of every paper were 1 s a thousand papers."""
-    memo, prints = (Memo(config, "citations") if config else None), Fingerprints()
+    citations of every paper were 1 s a thousand papers; and a shard is compressed again only where its
+    bytes changed (430 shards at 11,672 papers: 0.9 s). ``prints``: the build's, which knows each record
+    by its page's bytes (``stage.known_records``) rather than hashing 11,672 records' fields again."""
+    memo = Memo(config, "citations", shards=PAGE_SHARDS) if config else None
+    prints = prints or Fingerprints()
     repo_url = config.repo_url if config else None
     taxonomy = read_taxonomy(config) if repo_url else None
     rows: dict[str, list[list[str]]] = {}
@@ -228,11 +232,15 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
             fix = (memo.value(f"fix {paper.slug}", prints.of(paper, repo_url, known), lambda: fix_row(paper, repo_url, taxonomy)) if memo
                    else fix_row(paper, repo_url, taxonomy))
             fixes.setdefault(shard_of(paper.slug, starts), []).append(fix)
+
+    def compressed(name: str, data: bytes) -> bytes:
+        return memo.value(f"gzip {name}", content_hash(data), lambda: gzipped(data)) if memo else gzipped(data)
+
+    files = {name: compressed(name, _json(rows[key])) for key in starts for name in [CITATION_SHARD.format(key)]}
+    files.update({name: compressed(name, _json(fixes.get(key, []))) for key in starts for name in [FIX_SHARD.format(key)]})
+    files[EXPORTS_FILE] = _json(exports_schema(starts, site_name))
     if memo:
         memo.save()
-    files = {CITATION_SHARD.format(key): gzipped(_json(rows[key])) for key in starts}
-    files.update({FIX_SHARD.format(key): gzipped(_json(fixes.get(key, []))) for key in starts})
-    files[EXPORTS_FILE] = _json(exports_schema(starts, site_name))
     return files
 
 

@@ -87,7 +87,7 @@ from generator import layout
 from generator.config import ProjectConfig
 from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
-from generator.site.memo import Fingerprints, Memo, content_hash
+from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
 from generator.site.search_index import index_state, keyed_shards
 from generator.text import fold
@@ -304,8 +304,9 @@ class _SearchCache:
     (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
 
     def __init__(self, config: ProjectConfig | None) -> None:
-        self.terms = Memo(config, "search-terms") if config else None
-        self.shards = Memo(config, "search-shards") if config else None
+        # in shards (``memo.Memo``): an edit rewrites the files holding what it changed, not 60 MB
+        self.terms = Memo(config, "search-terms", shards=PAGE_SHARDS) if config else None
+        self.shards = Memo(config, "search-shards", shards=PAGE_SHARDS) if config else None
         self.prints = Fingerprints()
 
     def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
@@ -323,7 +324,7 @@ class _SearchCache:
         state = index_state(fields, papers, last)
         files = state.shard_files()
         found = {key: compressed.get(data) or gzipped(data) for key, data in files.items()}
-        if self.shards:
+        if self.shards and state is not last:  # else the entry ``get`` took stays, as it was read
             self.shards.put(name, STATE_KEY, (state, {data: found[key] for key, data in files.items()}))
         return found
 

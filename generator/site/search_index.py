@@ -213,6 +213,8 @@ class IndexState:
         keys = [_paper_key(paper, self.fields) for paper in papers]
         changed = [n for n in range(max(len(keys), len(self.papers)))
                    if n >= len(keys) or n >= len(self.papers) or keys[n] != self.papers[n]]
+        if not changed:
+            return self  # the very state: what the build keeps of it is not written again (``memo.Memo.save``)
         if len(changed) * 4 > len(keys):
             return _made(self.fields, papers)
         lengths = [[len(key[slot]) for key in keys] for slot in range(len(self.fields))]

@@ -196,7 +196,7 @@ def _generate(
         files.setdefault(staged_path, text.encode("utf-8"))
     shell_data: dict[str, bytes | None] = {}
     details_rendered = 0  # author and keyword pages not kept from the last build
-    for section, sources in detail_sources(catalog).items():
+    for section, sources in detail_sources(catalog, views).items():
         # a hand-written page in site_src wins here too
         sources = [d for d in sources if f"{d.url}index.md" not in files and f"{d.url[:-1]}.md" not in files]
         if shells and sources:
@@ -232,7 +232,7 @@ def _generate(
         papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json", _row_line, prints)
         shell_data[layout.PAPERS_SECTION] = None
     if search:
-        files.update(browser_data(catalog, config))
+        files.update(browser_data(catalog, config, prints))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
@@ -332,16 +332,17 @@ def _write_map_data(catalog: Catalog, map_points: "_MapPoints | None", out_dir: 
     write_deferred(out_dir, {MAP_DATA_FILE: kept_gzip(out_dir, MAP_DATA_FILE, map_data(catalog, points, GRID))}, "manifest-map.json")
 
 
-def browser_data(catalog: Catalog, config: ProjectConfig) -> dict[str, bytes]:
+def browser_data(catalog: Catalog, config: ProjectConfig, prints: Fingerprints | None = None) -> dict[str, bytes]:
     """What the browser fetches on demand: the search files and the citations it downloads. No
     page shows them, so they are made beside the engine (``Pending``) and a change of them alone
-    (a retitled paper's citation) runs no engine."""
+    (a retitled paper's citation) runs no engine. ``prints``: the build's (not shared with another
+    thread: a ``Fingerprints`` is one thread's)."""
     venue = Venue.from_settings(config.venue, config.site_name)
-    return {**search_files(catalog, config), **citation_files(catalog, venue, config.site_name, config)}
+    return {**search_files(catalog, config), **citation_files(catalog, venue, config.site_name, config, prints)}
 
 
-def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path) -> None:
-    write_deferred(out_dir, browser_data(catalog, config))
+def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path, prints: Fingerprints | None = None) -> None:
+    write_deferred(out_dir, browser_data(catalog, config, prints))
 
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
@@ -370,7 +371,7 @@ class _KeptWork:
         # ``later`` (papersite serve): the last build's result stands in until ``compute`` runs after the build
         self.later = later and self.value is None and self.stale() is not None
         if self.value is None and fork and not self.later:
-            self.worker = Forked(self.LABEL, self.computation(), texts, self.kept_counts)
+            self.worker = Forked(self.LABEL, self._computed)
 
     @staticmethod
     def computation() -> Callable[[Any, Any], tuple[Any, Any]]:
@@ -390,17 +391,23 @@ class _KeptWork:
 
     def compute(self) -> Any:
         """The result for these texts, computed (and kept with the texts' counts) unless it was kept."""
-        from generator.site.termcounts import COUNTS_VERSION
-
         if self.value is None:
-            outcome = self.worker.result() if self.worker is not None else self.computation()(self.texts, self.kept_counts)
-            self.value, kept = outcome
+            self.value = self.worker.result() if self.worker is not None else self._computed()
             self.worker = self.kept_counts = None
-            self.cache.put(self.ENTRY, self.key, self.value)
-            self.cache.put(self.KEPT, COUNTS_VERSION, kept)
-            self.cache.save()
         self.later = False
         return self.value
+
+    def _computed(self) -> Any:
+        """The result, computed and kept in the memo with what the next computation starts from. In the
+        worker, when there is one: what is kept (tens of MB at 11,672 papers) is then saved there and
+        never crosses the pipe, and only the result comes back to the build."""
+        from generator.site.termcounts import COUNTS_VERSION
+
+        value, kept = self.computation()(self.texts, self.kept_counts)
+        self.cache.put(self.ENTRY, self.key, value)
+        self.cache.put(self.KEPT, COUNTS_VERSION, kept)
+        self.cache.save()
+        return value
 
     def cancel(self) -> None:
         if self.worker is not None:
@@ -506,7 +513,8 @@ def stage_docs(
             manifest.unlink()
         pending = None
         if parallel and can_fork():
-            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, nice=10))
+            # the build's prints go with the fork (its own copy): they know each record by its page's bytes
+            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, nice=10))
             workers.append(pending)
         later = pending is None and search_thread
         target = staged_docs_dir(config)

@@ -13,16 +13,21 @@ their document frequency, hence the weights of every paper holding them), in one
 afresh give the same matrix, bit for bit, so an edit's result is a clean build's.
 
 The words are scikit-learn's (its analyzer with English stop words, the tokens ``TfidfVectorizer``
-read before), and the weights its ``TfidfVectorizer(sublinear_tf=True, smooth_idf=True, norm="l2")``:
+read before: ``_analyzer`` does what it does without importing scikit-learn, whose import was ~0.7 s
+of every edit's related papers), and the weights its ``TfidfVectorizer(sublinear_tf=True, smooth_idf=True, norm="l2")``:
 the same lists and the same map as before, up to the last bit of a float.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 COUNTS_VERSION = "sklearn-english-2"  # what a build keeps of another tokeniser or layout is not reused
@@ -54,10 +59,35 @@ def text_digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324 - names a text, no secret
 
 
-def _analyzer() -> Callable[[str], list[str]]:
-    from sklearn.feature_extraction.text import CountVectorizer
+# CountVectorizer's defaults: lower case, no accent stripping, this token pattern, one-word terms
+_TOKEN = re.compile(r"(?u)\b\w\w+\b")
 
-    return CountVectorizer(stop_words="english").build_analyzer()
+
+def _analyzer() -> Callable[[str], list[str]]:
+    """``CountVectorizer(stop_words="english").build_analyzer()``, token for token
+    (tests/site/test_termcounts.py compares the two)."""
+    stop, findall = english_stop_words(), _TOKEN.findall
+    return lambda text: [word for word in findall(text.lower()) if word not in stop]
+
+
+@lru_cache(maxsize=1)
+def english_stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words, read from the module that holds them and nothing else:
+    importing it through its package runs scikit-learn's ``__init__`` (most of a second)."""
+    spec = importlib.util.find_spec("sklearn")  # a top-level package is found, not imported
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "feature_extraction" / "_stop_words.py"
+        module_spec = importlib.util.spec_from_file_location("papersite_sklearn_stop_words", path)
+        if module_spec is None or module_spec.loader is None or not path.is_file():
+            continue
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        words = getattr(module, "ENGLISH_STOP_WORDS", None)
+        if isinstance(words, frozenset) and words:
+            return words
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS  # another layout: the long way
+
+    return ENGLISH_STOP_WORDS
 
 
 def counted(texts: Sequence[str], kept: TermCounts | None = None) -> TermCounts:

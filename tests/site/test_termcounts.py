@@ -54,3 +54,30 @@ def test_no_text_no_words_no_matrix() -> None:
     assert tfidf(counted([]), 0.5) is None
     assert tfidf(counted(["the of and", "a an"]), 0.5) is None
     assert len(counted(["the of"]).vocabulary) == 0
+
+
+# Letters, digits, marks and punctuation from several scripts, and the stop words themselves in any case.
+ANALYZED = st.lists(st.sampled_from(list("aAbZ019_ -'.,éÉßİıΣσςΔ\u0301\u00a0\u2003\u200bﬁ日本語") + ["The", "THE", "of", "Also"]),
+                    max_size=40).map("".join)
+
+
+@given(text=ANALYZED)
+def test_the_words_are_scikit_learns_analyzers(text: str) -> None:
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    assert termcounts._analyzer()(text) == CountVectorizer(stop_words="english").build_analyzer()(text)
+
+
+def test_the_stop_words_are_scikit_learns_whole() -> None:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    assert termcounts.english_stop_words() == ENGLISH_STOP_WORDS
+
+
+def test_counting_words_imports_no_scikit_learn() -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys; from generator.site.termcounts import counted; counted(['Graph neural networks', 'the policy']);"
+              "assert not [m for m in sys.modules if m.split('.')[0] == 'sklearn'], 'sklearn imported'")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)

@@ -516,10 +516,11 @@ class DetailSource:
     args: tuple
 
 
-def detail_sources(catalog: Catalog) -> dict[str, list[DetailSource]]:
-    """Author and keyword pages by section (the folder they live in), not rendered yet."""
+def detail_sources(catalog: Catalog, views: Views | None = None) -> dict[str, list[DetailSource]]:
+    """Author and keyword pages by section (the folder they live in), not rendered yet.
+    ``views``: the build's views of ``catalog`` (their links are made once a build)."""
     related = _related_keywords(catalog)
-    views = Views(catalog)
+    views = views or Views(catalog)
     return {
         "authors": [DetailSource(a.url, _author_page, (a, views.memos)) for a in catalog.authors],
         "keywords": [DetailSource(k.url, _keyword_page, (k, views.memos, views.links(related.get(id(k), []))))
