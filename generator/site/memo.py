@@ -364,32 +364,82 @@ def write_rows(config: ProjectConfig, section: str, units: Iterable[Any], target
     At 11,672 papers a section holds up to 35k pages (73 MB of lines): the lines are not kept
     in the memo but in ``target`` itself, the memo keeps where each sits ([offset, length,
     line hash]). A page whose fingerprint is that of its line is copied from the last file
-    (if the line is intact); the others are rendered one at a time and written at once."""
+    (if the line is intact); the others are rendered one at a time and written at once.
+    The file is trusted as this function left it while its stat is the one recorded then: its
+    kept lines are then copied in runs without being hashed again (an edit keeps ~175 MB of lines);
+    a file changed since is read line by line, each line checked against its hash."""
     memo = Memo(config, f"rows-{section}")
     size = memo.old.get(SIZE)
     last = memo.old if size == ("", _size(target)) else {}  # the memo describes the file as it is
+    trusted = bool(last) and memo.old.get(STAMP) == ("", _stamp(target))
     memo.forget()  # until the new file is complete
     rendered = offset = 0
     tmp = target.with_name(target.name + ".tmp")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tmp.open("wb") as out, _mapped(target if last else None) as old:
+        run = _Run(out, old)
         for unit in units:
             key = prints.of(unit.render, unit.args)
             entry = last.get(unit.url)
-            line = _kept_line(old, entry[1]) if isinstance(entry, tuple) and entry[0] == key else None
-            if line is None:
-                line = line_of(unit.render(*unit.args))
-                rendered += 1
-            out.write(line)
+            where = entry[1] if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == key else None
+            if where is not None and (run.take(where) if trusted else run.copy(where)):
+                memo.put(unit.url, key, (offset, where[1], where[2]))
+                offset += where[1]
+                continue
+            line = line_of(unit.render(*unit.args))
+            rendered += 1
+            run.write(line)
             memo.put(unit.url, key, (offset, len(line), content_hash(line)))
             offset += len(line)
+        run.flush()
     os.replace(tmp, target)
     memo.put(SIZE, "", offset)
+    memo.put(STAMP, "", _stamp(target))
     memo.save()
     return rendered
 
 
+class _Run:
+    """The lines ``write_rows`` writes: kept lines that follow each other in the last file are
+    copied as one run of bytes (a few writes for an edit, not one a page)."""
+
+    def __init__(self, out: Any, old: mmap.mmap | None) -> None:
+        self.out, self.old = out, old
+        self.start = self.end = 0  # the run of the last file not yet copied
+
+    def take(self, where: Any) -> bool:
+        """The kept line at ``where``, unchecked (the file is as it was written); False if out of the file."""
+        if self.old is None or not isinstance(where, tuple) or len(where) != 3:
+            return False
+        start, length = where[0], where[1]
+        if not (isinstance(start, int) and isinstance(length, int) and 0 <= start and start + length <= len(self.old)):
+            return False
+        if start != self.end or self.start == self.end:
+            self.flush()
+            self.start = start
+        self.end = start + length
+        return True
+
+    def copy(self, where: Any) -> bool:
+        """The kept line at ``where`` if it is intact (its hash)."""
+        line = _kept_line(self.old, where)
+        if line is not None:
+            self.write(line)
+        return line is not None
+
+    def write(self, line: bytes) -> None:
+        self.flush()
+        self.out.write(line)
+
+    def flush(self) -> None:
+        if self.end > self.start:
+            with memoryview(self.old)[self.start:self.end] as part:
+                self.out.write(part)
+        self.start = self.end = 0
+
+
 SIZE = "\0size"  # a key no URL can be: the size of the file the memo describes
+STAMP = "\0stamp"  # its stat when it was written (``write_rows``: trusted without hashing while it holds)
 
 
 def kept_rows(config: ProjectConfig, section: str, target: Path) -> list[tuple[str, tuple[int, int, str]]] | None:
@@ -401,7 +451,7 @@ def kept_rows(config: ProjectConfig, section: str, target: Path) -> list[tuple[s
         return None
     rows = []
     for url, entry in entries.items():
-        if url == SIZE:
+        if url in (SIZE, STAMP):
             continue
         where = entry[1] if isinstance(entry, tuple) and len(entry) == 2 else None
         if not (isinstance(url, str) and isinstance(where, tuple) and len(where) == 3 and isinstance(where[2], str)):
@@ -425,6 +475,14 @@ def _size(path: Path) -> int | None:
         return path.stat().st_size
     except OSError:
         return None
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        seen = path.stat()
+    except OSError:
+        return None
+    return seen.st_size, seen.st_mtime_ns, seen.st_ino
 
 
 def _kept_line(old: mmap.mmap | None, where: Any) -> bytes | None:

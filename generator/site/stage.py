@@ -360,18 +360,27 @@ class _KeptWork:
     KEPT = "kept for the next computation"  # its term counts, and what else it starts from
 
     def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints, later: bool = False) -> None:
-        from generator.site.termcounts import COUNTS_VERSION
-
-        self.texts = texts
-        self.cache = Memo(config, self.KIND)
+        self.texts, self.config = texts, config
         self.key = prints.of(texts)
-        self.value = self.cache.get(self.ENTRY, self.key)
-        self.worker = None
-        self.kept_counts = None if self.value is not None else self.cache.get(self.KEPT, COUNTS_VERSION)
+        self.value = self.kept_counts = self.worker = None
+        self.later = False
+        if fork and not later:
+            # the memo (30 MB of related papers and map at 11,672 papers) is read by the worker, which
+            # answers from it where the texts are as they were: the build goes on meanwhile
+            self.worker = Forked(self.LABEL, self._kept_or_computed)
+            return
+        self._read()
         # ``later`` (papersite serve): the last build's result stands in until ``compute`` runs after the build
         self.later = later and self.value is None and self.stale() is not None
         if self.value is None and fork and not self.later:
             self.worker = Forked(self.LABEL, self._computed)
+
+    def _read(self) -> None:
+        from generator.site.termcounts import COUNTS_VERSION
+
+        self.cache = Memo(self.config, self.KIND)
+        self.value = self.cache.get(self.ENTRY, self.key)
+        self.kept_counts = None if self.value is not None else self.cache.get(self.KEPT, COUNTS_VERSION)
 
     @staticmethod
     def computation() -> Callable[[Any, Any], tuple[Any, Any]]:
@@ -396,6 +405,10 @@ class _KeptWork:
             self.worker = self.kept_counts = None
         self.later = False
         return self.value
+
+    def _kept_or_computed(self) -> Any:
+        self._read()
+        return self.value if self.value is not None else self._computed()
 
     def _computed(self) -> Any:
         """The result, computed and kept in the memo with what the next computation starts from. In the

@@ -180,7 +180,9 @@ def test_a_row_is_rendered_only_when_its_arguments_change_and_the_file_is_what_a
 
     # a kept line whose bytes changed (same size) is rendered again; so is every row without the memo
     data = target.read_bytes()
+    written = target.stat().st_mtime_ns
     target.write_bytes(data.replace(b"<h1>A</h1>", b"<h1>X</h1>"))
+    os.utime(target, ns=(written, written + 1_000_000))  # a later time than the build's, whatever the clock's grain
     calls.clear()
     rows("authors", target)
     assert calls == ["authors/a/"] and target.read_bytes() == data
@@ -318,3 +320,32 @@ def test_a_checked_page_is_not_read_again_while_its_stat_is_unchanged(config, mo
     reads.clear()
     assert memo.CheckedPages(config).page(page, "a.md", lambda data: data.decode()) == "six"
     assert "a.md" in reads  # read again: its stat was not trusted
+
+
+def test_kept_rows_are_copied_unhashed_while_the_file_is_as_written(config, monkeypatch) -> None:  # noqa: ANN001
+    """An edit keeps almost every line: while the file's stat is the one recorded when it was written,
+    its kept lines are copied as they lie, in runs, without hashing each again."""
+    from generator.site import memo as memo_module
+
+    target = config.build_dir / "postbuild" / "authors.json"
+    bodies = {f"authors/{n}/": f"<h1>{n}</h1>" for n in range(200)}
+    calls: list[str] = []
+
+    def rows() -> int:
+        units = [DetailSource(url, _Renderer(calls), (url, body)) for url, body in bodies.items()]
+        return write_rows(config, "authors", units, target, _line, Fingerprints())
+
+    rows()
+    bodies["authors/7/"] = "<h1>seven, edited</h1>"
+    bodies.pop("authors/150/")
+    hashed: list[bytes] = []
+    real_hash = memo_module.content_hash
+    monkeypatch.setattr(memo_module, "content_hash", lambda data: hashed.append(data) or real_hash(data))
+    calls.clear()
+    assert rows() == 1 and calls == ["authors/7/"]
+    assert [data for data in hashed if data.startswith(b'["authors/')] == [_line(_render([], "authors/7/", bodies["authors/7/"]))]
+    monkeypatch.setattr(memo_module, "content_hash", real_hash)
+    again = config.build_dir / "again.json"
+    units = [DetailSource(url, _Renderer([]), (url, body)) for url, body in bodies.items()]
+    write_rows(config, "again", units, again, _line, Fingerprints())
+    assert target.read_bytes() == again.read_bytes()
