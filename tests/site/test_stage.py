@@ -9,6 +9,7 @@ from pathlib import Path
 from generator import layout
 from generator.config import load_config
 from generator.site.memo import Fingerprints, Memo
+from generator.site.related import related_papers
 from generator.site.render.map_page import MAP_DATA_FILE
 from generator.site.postbuild import data_dir
 from generator.site.stage import _MapPoints, _Related, directory_page, read_records, stage_docs, staged_docs_dir, write_tree
@@ -89,3 +90,23 @@ def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path
     assert incremental != first
     assert Memo(config, "related").get(_Related.KEPT, COUNTS_VERSION) is not None  # kept for the next edit
     assert incremental == _derived(load_config(write_project(tmp_path / "clean", edited)))
+
+
+def test_a_forked_worker_reads_the_memo_answers_from_it_and_keeps_what_it_computes(tmp_path: Path) -> None:
+    """With a worker, the build never reads related papers' or the map's memo itself: the worker answers
+    from it while the texts are as they were, and saves what it computed (the counts never come back)."""
+    config = load_config(write_project(tmp_path))
+    records, _ = read_records(config)
+    first = _Related(config, records, fork=True, prints=Fingerprints())
+    assert first.worker is not None and not hasattr(first, "cache")  # the memo is the worker's to read
+    lists = first.result()
+    saved = Memo(config, "related")
+    assert saved.get(_Related.ENTRY, first.key) == lists and saved.get(_Related.KEPT, COUNTS_VERSION) is not None
+    memo_file = saved.path
+    stamp = memo_file.stat().st_mtime_ns
+    again = _Related(config, list(reversed(records)), fork=True, prints=Fingerprints())
+    assert again.result() == lists and memo_file.stat().st_mtime_ns == stamp  # answered from the memo, nothing saved
+    edited = [replace(records[0], abstract="Entirely new words about proteins.")] + records[1:]
+    changed = _Related(config, edited, fork=True, prints=Fingerprints())
+    assert changed.result() == related_papers(edited)  # computed from the counts the worker kept: a clean computation's
+    assert Memo(config, "related").get(_Related.ENTRY, changed.key) is not None
