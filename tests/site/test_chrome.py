@@ -74,6 +74,20 @@ def test_the_header_end_goes_back_on_the_pages_that_had_it() -> None:
     assert chrome.share(other, "papers/x/") == other, "another repository link is not the site's"
 
 
+def test_the_parts_are_the_same_at_every_depth_and_section_with_links_from_the_root() -> None:
+    found = [parts_of(_page(depth, own), url).parts
+             for depth, own, url in ((2, "papers", "papers/some-paper/"), (2, "authors", "authors/a-b/"),
+                                     (3, "", "topics/area/sub-area/"), (1, "about", "about/"))]
+    assert all(parts == found[0] for parts in found)
+    tabs = found[0].tabs
+    assert "ps-on" not in tabs, "the script marks the page's own tab, not the copy"
+    hrefs = re.findall(r'href="([^"]*)"', tabs)
+    assert hrefs == [ROOT_MARK, f"{ROOT_MARK}papers/", f"{ROOT_MARK}authors/", f"{ROOT_MARK}about/"]
+    assert f'href="{ROOT_MARK}assets/papersite/icons.svg#magnify"' in found[0].header
+    assert f'href="{ROOT_MARK}">L</a>' in found[0].header, "the logo links to the root"
+
+
+
 def _data(script: str) -> str:
     return script[script.rindex("(document.currentScript, ") + len("(document.currentScript, "): script.rindex(")")]
 
