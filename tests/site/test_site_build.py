@@ -176,8 +176,8 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     assert '<meta name="citation_title"' in html and '<meta name="citation_conference_title"' in html
     article = _article(html)
     has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
-    # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js shows them from
-    assert has("@inproceedings{") and has('<code id="ps-bibtex">') and has('data-ps-cite="ris" hidden') and has('<code id="ps-text">')
+    # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js draws them from
+    assert has("@inproceedings{") and has('<code id="ps-bibtex">') and not has("data-ps-cite") and not has('<code id="ps-text">')
     assert "TY  - CONF" in _citation_row(config, accepted.slug)["ris"]
     assert has('class="ps-badge ps-decision ps-decision-')
     rejected_article = _article(_html(config, f"papers/{rejected.slug}"))
