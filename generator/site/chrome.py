@@ -1,20 +1,30 @@
-"""The detail pages' shared chrome: the header's search toggle and button, the section tabs and
-the back-to-top button, written once in ``assets/papersite/chrome.js`` instead of on each of ~48k pages (issue 31).
+"""The detail pages' shared chrome: the header (logo, site name, search toggle and button, and the
+repository link of paper pages), the section tabs and the back-to-top button, written once in
+``assets/papersite/chrome.js`` instead of on each of ~48k pages (issue 31).
 
 Why: on a generated detail page (paper, author, keyword, topic) drawn without Material's script
 (``templates/partials/ps-light.html``) these parts are the same bytes on every page but for
-their relative links and which tab is the page's own: ~0.75 KB of each page after minifying,
-~35 MB of a 12k-paper site. The post-build step cuts them out of each page it fills
-(``SharedChrome.share``) and puts one small blocking ``<script src=…/chrome.js>`` where the
-tabs stood; the script writes the parts back where they were while the page is still being
-parsed, before anything below it is laid out, so the page looks, reads and tabs through as
-before. The script finds the site's root from its own ``src`` (right at any depth and under any
-base path) and marks the tab of the section the page's URL is in, as ``partials/ps-tabs.html``
-does. The back-to-top button (hidden until a script shows it: 65 B of each page, 3 MB at 12k
-papers) goes back at the end of ``<main>``, where it stood, once the page is parsed and before
-papersite.js looks for it. Without scripts a reader keeps the home link (the logo, named after
-the site) and the breadcrumbs, and loses the tabs and the search button (the search needs scripts
-anyway) and nothing else: the back-to-top button never showed without them.
+their relative links and which tab is the page's own: ~1 KB of each page after minifying (the
+header alone 0.35 KB, 0.67 KB with a paper page's repository link), ~50 MB of a 12k-paper site.
+The post-build step cuts them out of each page it fills (``SharedChrome.share``) and puts one
+small blocking ``<script src=…/chrome.js>`` where the tabs stood, first in the page's container;
+the script writes the header back before the container, where it stood, and the tabs where it
+stands, while the page is still being parsed: nothing of the page has been parsed before it but
+the container's opening, so nothing is laid out, let alone painted, before the chrome is in
+place, and the page looks, reads and tabs through as before. The script finds the site's root
+from its own ``src`` (right at any depth and under any base path) and marks the tab of the section
+the page's URL is in, as ``partials/ps-tabs.html`` does; a ``data-end`` on its tag says the page's
+header ends with the site's repository link (``partials/ps-header.html``: paper pages only). The
+back-to-top button (hidden until a script shows it: 65 B of each page, 3 MB at 12k papers) goes
+back at the end of ``<main>``, where it stood, once the page is parsed and before papersite.js
+looks for it.
+
+Without scripts a reader keeps, where the header stood, a ``<noscript>`` link home named after the
+site as the header named it (still escaped: it is the header's own text), and the breadcrumbs;
+the tabs, the search (which needs scripts anyway), and the repository link of paper pages (each
+keeps its "Edit this page" link into the repository, and the home page has the link) are the
+scripted reader's. A ``<noscript>`` rather than a crumb: with scripts on it is not rendered, so the
+page looks as it did; a crumb would add a line to every page each reader sees.
 
 What is cut is whatever the theme rendered there (a project's own ``ps-header.html`` or
 ``ps-tabs.html`` included), with its links made relative to the site's root: a page whose
@@ -26,7 +36,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 SCRIPT = "assets/papersite/chrome.js"  # from the site's root
 
@@ -36,6 +46,9 @@ _SEARCH = re.compile(r"<label\b[^>]*\bfor=[\"']?__search[\"']?[^>]*>.*?</label><
 _TABS = re.compile(r"<nav\b[^>]*\bclass=[\"']?md-tabs ps-tabs[\"']?[^>]*>.*?</nav>", re.DOTALL)
 # the back-to-top button: the last thing in the page's one <main> (Material's partials/top.html)
 _TOP = re.compile(r"<button\b[^>]*\bclass=[\"']?md-top md-icon[\"']?[^>]*>.*?</button>(?=</main>)", re.DOTALL)
+_HEADER = re.compile(r"<header\b[^>]*\bclass=[\"']?md-header[\"']?[^>]*>.*?(</nav></header>)", re.DOTALL)
+_CONTAINER = re.compile(r"<div\b[^>]*\bclass=[\"']?md-container[\"']?[^>]*>")
+_LOGO = re.compile(r"<a\b[^>]*\bclass=[\"']?md-header__button md-logo[\"']?[^>]*>")
 _MAIN = re.compile(r"<main\b[^>]*\bclass=[\"']?md-main[\"']?[^>]*>")
 _TITLE = re.compile(r"<div\b[^>]*\bclass=[\"']?md-header__title ps-site[\"']?[^>]*>.*?</div>", re.DOTALL)
 _MATERIAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc=[\"']?[^\"'\s>]*assets/javascripts/bundle\.")
@@ -46,10 +59,11 @@ ROOT_MARK = "\u0001"  # in the script's copy of the parts: where the site's root
 
 @dataclass(frozen=True)
 class Parts:
-    toggle: str  # the search toggle (before <header>)
-    search: str  # the search button and the search box's slot (after the site title)
+    header: str  # the search toggle and the header after it, without its end part (below)
+    end_at: int  # where in ``header`` a page's end part goes
     tabs: str  # the tabs (where the script stands)
     top: str = ""  # the back-to-top button (the end of <main>); none where the theme has none
+    end: str = ""  # the header's end after the search (the repository link: paper pages only), or none
 
 
 def _rooted(html: str, page_url: str) -> str:
@@ -69,51 +83,70 @@ def _rooted(html: str, page_url: str) -> str:
     return _LINK.sub(link, html)
 
 
-def parts_of(text: str, page_url: str) -> tuple[Parts, list[tuple[int, int]]] | None:
+@dataclass(frozen=True)
+class Found:
+    parts: Parts
+    spans: list[tuple[int, int]]  # the header (with the toggle before it), the tabs, the button if cut
+    home: str  # what stands where the header stood: the link home for readers without scripts
+
+
+def parts_of(text: str, page_url: str) -> Found | None:
     """The shared parts of a page at ``page_url`` (its links rooted, the tab mark taken out), and
     where they stand in ``text``; None where the page has not all of them, or loads Material's script."""
     if _MATERIAL_SCRIPT.search(text):
         return None
-    found = [pattern.search(text) for pattern in (_TOGGLE, _SEARCH, _TABS)]
-    if any(match is None for match in found) or not found[0].end() <= found[1].start() < found[2].start():
+    toggle, header, search, tabs = (pattern.search(text) for pattern in (_TOGGLE, _HEADER, _SEARCH, _TABS))
+    if not (toggle and header and search and tabs) or text.count("<header") != 1:
         return None
-    # the search button goes back right after the site's title, where the header has it
-    if not any(title.end() == found[1].start() for title in _TITLE.finditer(text, found[0].end(), found[1].start())):
+    # the toggle, the header holding the search, and right after it the container the tabs begin
+    if not (toggle.end() == header.start() < search.start() < search.end() <= header.start(1)
+            and _CONTAINER.fullmatch(text, header.end(), tabs.start())):
         return None
-    toggle, search, tabs = (match.group(0) for match in found)
-    spans = [match.span() for match in found]
-    top = _TOP.search(text, found[2].end())
+    titles = [title for title in _TITLE.finditer(text, header.start(), search.start()) if title.end() == search.start()]
+    if not titles:
+        return None
+    end = text[search.end():header.start(1)]  # between the search and </nav></header>
+    lead = text[toggle.start():search.end()]
+    parts = Parts(_rooted(lead + text[header.start(1):header.end()], page_url), len(_rooted(lead, page_url)),
+                  _ON.sub("<li>", _rooted(tabs.group(0), page_url)), end=_rooted(end, page_url))
+    spans = [(toggle.start(), header.end()), tabs.span()]
+    top = _TOP.search(text, tabs.end())
     mains = list(_MAIN.finditer(text))
     if top and len(mains) == 1 and text.count("<main") == 1 and mains[0].end() <= top.start() and text.count("</main>") == 1:
         spans.append(top.span())
-    else:
-        top = None  # where the script could not tell where it stood, it stays
-    parts = Parts(toggle, _rooted(search, page_url), _ON.sub("<li>", _rooted(tabs, page_url)), _rooted(top.group(0), page_url) if top else "")
-    return parts, spans
+        parts = replace(parts, top=_rooted(top.group(0), page_url))
+    # the site's name as the header shows it (still escaped), linked where the logo links
+    name = re.sub(r"<[^>]*>", "", titles[-1].group(0)).strip()
+    logo = _LOGO.search(text, header.start(), header.end())
+    href = logo and _LINK.search(logo.group(0))
+    home = f"<noscript><a class=ps-homebar {href.group(0) if href else 'href=' + ('../' * page_url.count('/') or './')}>{name}</a></noscript>"
+    return Found(parts, spans, home)
 
 
-def script_tag(page_url: str) -> str:
+def script_tag(page_url: str, end: bool = False) -> str:
+    """The script's tag on a page at ``page_url``; ``end``: the page's header has the site's end part."""
     depth = page_url.count("/")
-    return f"<script src={'../' * depth}{SCRIPT}></script>"
+    return f"<script src={'../' * depth}{SCRIPT}{' data-end' if end else ''}></script>"
 
 
 def script_text(parts: Parts) -> str:
     """``chrome.js``: the parts written back where they stood, as the page is parsed."""
-    data = json.dumps([parts.toggle, parts.search, parts.tabs, parts.top], ensure_ascii=True)
-    return f"""/* papersite: the search toggle and button, the section tabs and the back-to-top button of the
-   detail pages, written here once rather than on every page (generator/site/chrome.py). It runs
-   where the tabs stand, while the page is parsed: the parts are in place before anything below
-   them is laid out; the back-to-top button (hidden) once <main> is parsed, before papersite.js,
-   which shows it, looks for it (its listener comes later). */
+    data = json.dumps([parts.header, parts.end_at, parts.tabs, parts.top, parts.end], ensure_ascii=True)
+    return f"""/* papersite: the header (with the search toggle and button), the section tabs and the
+   back-to-top button of the detail pages, written here once rather than on every page
+   (generator/site/chrome.py). It runs where the tabs stand, first in the page's container, while the
+   page is parsed: the header goes back before the container, where it stood, and the tabs where the
+   script stands, before anything below them is laid out; the back-to-top button (hidden) once <main>
+   is parsed, before papersite.js, which shows it, looks for it (its listener comes later). */
 (function (me, parts) {{
   var src = me.getAttribute("src");
   var root = src.slice(0, src.length - {json.dumps(SCRIPT)}.length) || "./";
   var at = function (html) {{ return html.split({json.dumps(ROOT_MARK)}).join(root); }};
-  var header = document.querySelector(".md-header");
-  var title = header && header.querySelector(".ps-site");
-  if (!title) return;
-  header.insertAdjacentHTML("beforebegin", at(parts[0]));
-  title.insertAdjacentHTML("afterend", at(parts[1]));
+  var box = me.parentNode;
+  if (!box || document.querySelector(".md-header")) return;
+  // the header's end part (the repository link) where the page's header had it
+  var header = parts[0].slice(0, parts[1]) + (me.hasAttribute("data-end") ? parts[4] : "") + parts[0].slice(parts[1]);
+  box.insertAdjacentHTML("beforebegin", at(header));
   me.insertAdjacentHTML("beforebegin", at(parts[2]));
   // the page's own section, as partials/ps-tabs.html marks it: the tab whose URL the page's is under
   var base = new URL(root, location.href).href;
@@ -143,18 +176,23 @@ class SharedChrome:
         found = parts_of(text, page_url)
         if found is None:
             return text
-        parts, spans = found
+        parts = found.parts
         if self.parts is None:
             self.parts = parts
-        elif parts != self.parts:
+        elif replace(parts, end="") != replace(self.parts, end=""):
             return text
-        (toggle_at, toggle_end), (search_at, search_end), (tabs_at, tabs_end) = spans[:3]
+        if parts.end:  # the site's end part: the first page's that has one (every paper page's)
+            if not self.parts.end:
+                self.parts = replace(self.parts, end=parts.end)
+            elif parts.end != self.parts.end:
+                return text
+        (header_at, header_end), (tabs_at, tabs_end) = found.spans[:2]
         rest = text[tabs_end:]
         if parts.top:
-            top_at, top_end = spans[3]
+            top_at, top_end = found.spans[2]
             rest = text[tabs_end:top_at] + text[top_end:]
-        return (text[:toggle_at] + text[toggle_end:search_at] + text[search_end:tabs_at]
-                + script_tag(page_url) + rest)
+        return (text[:header_at] + found.home + text[header_end:tabs_at]
+                + script_tag(page_url, bool(parts.end)) + rest)
 
     def script(self) -> bytes | None:
         return None if self.parts is None else script_text(self.parts).encode("utf-8")

@@ -34,6 +34,7 @@ BODY = (
     "[a javascript link](javascript:window.__pwned='body-link') and [obfuscated](java&#115;cript:window.__pwned='ref')\n"
     "{: onclick=\"window.__pwned='attr-list'\" }\n"
 )
+THEME_NAME = "Hostile test"  # mkdocs.yml's (tests/browser/conftest.py new_project)
 SITE_NAME = "<img src=x onerror=\"window.__pwned='site-name'\"> Hostile <b>Papers</b> 2025"
 
 
@@ -142,3 +143,28 @@ def test_no_page_holds_a_raw_control_or_bidi_character(hostile_page_site):
         for page in site_dir.rglob("*.html")
     }
     assert not {k: v for k, v in raw.items() if v}, f"{engine}: raw control characters in {raw}"
+
+
+@pytest.mark.parametrize("scripts", [True, False])
+def test_a_hostile_site_name_stays_text_in_the_shared_header_and_the_link_home(page_factory, hostile_page_site, scripts):
+    """Detail pages get their header from the shared chrome script (generator/site/chrome.py) and,
+    without scripts, a link home named after the site as the header names it (the theme's name,
+    from mkdocs.yml): both show it as text. tests/site/test_chrome.py has names with markup."""
+    engine, local, site_dir, _ = hostile_page_site
+    # the paper without a maintainer's Markdown body: a light page (the other loads Material's script)
+    paper = next(p.name for p in sorted((site_dir / "papers").iterdir()) if (p / "index.html").is_file() and "ordinary" not in p.name)
+    author = next(p.name for p in sorted((site_dir / "authors").iterdir()) if (p / "index.html").is_file())
+    visit = page_factory(local, viewport={"width": 1280, "height": 900}, java_script_enabled=scripts)
+    dialogs = _watch(visit)
+    for path in (f"papers/{paper}/", f"authors/{author}/"):
+        visit.goto(path)
+        visit.page.wait_for_load_state("networkidle")
+        _assert_nothing_ran(visit, f"{engine} /{path}", dialogs)
+        page = visit.page
+        if scripts:
+            assert page.locator(".md-header .ps-site").inner_text() == THEME_NAME, path
+            assert page.locator(".md-header .md-logo").get_attribute("aria-label") == THEME_NAME, path
+        elif page.locator("script[src$='assets/papersite/chrome.js']").count():
+            home = page.locator("noscript a.ps-homebar")
+            assert home.inner_text() == THEME_NAME, path
+            assert home.evaluate("a => a.href") == local.url(""), path

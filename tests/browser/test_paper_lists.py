@@ -75,3 +75,21 @@ def test_keyword_index_lists_the_most_used_first_and_a_keyword_page_its_related_
     together = Counter(k for p in search_records() if "large language models" in p.keywords for k in p.keywords)
     del together["large language models"]
     assert sorted(related) == sorted(together), f"related keywords are those on its papers: {related}"
+
+
+def test_a_keyword_page_filters_on_its_own_keyword_held_once_by_the_list(page_factory, search_site):  # noqa: F811
+    """Every paper of a keyword page carries its keyword: the list holds its words once
+    (components.paper_list ``common``), and the filter matches them on every item as before."""
+    visit = page_factory(search_site, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    visit.goto("keywords/calibration/")
+    page = visit.page
+    expected = [p for p in search_records() if "calibration" in p.keywords]
+    assert page.locator("#ps-list").get_attribute("data-text") == "calibration"
+    assert not page.locator("#ps-list > li[data-text='calibration'], #ps-list > li[data-text$=' calibration']").count()
+    page.locator("main [data-ps-filter]").fill("CALIBR")
+    assert set(_visible_slugs(page)) == {p.slug for p in expected}
+    word = sorted(expected, key=lambda p: p.slug)[0].authors[0].split()[-1]  # an author's name narrows it
+    page.locator("main [data-ps-filter]").fill(f"calibration {word}")
+    text = {p.slug: " ".join([p.title, *p.authors, *p.keywords]).lower() for p in expected}
+    wanted = {p.slug for p in expected if word.lower() in text[p.slug]}
+    assert wanted and set(_visible_slugs(page)) == wanted and len(wanted) < len(expected)

@@ -14,7 +14,7 @@ TOP = '<button class="md-top md-icon" hidden type=button>Back to top</button>'
 
 
 def _page(depth: int, own: str, *, search_after_title: bool = True, bundle: bool = False, tabs: tuple[str, ...] = (),
-          top: str = TOP) -> str:
+          top: str = TOP, name: str = "Site &amp; Co", end: str = "") -> str:
     up = "../" * depth
     home = up.rstrip("/") or "."
     sections = tabs or ("papers", "authors", "about")
@@ -22,34 +22,60 @@ def _page(depth: int, own: str, *, search_after_title: bool = True, bundle: bool
     items = "".join(
         f"<li class=ps-on><a href={own_href}>{name.title()}</a>" if name == own else f"<li><a href={up}{name}/>{name.title()}</a>"
         for name in sections)
-    title = '<div class="md-header__title ps-site"><span class=md-ellipsis>Site &amp; Co</span></div>'
+    title = f'<div class="md-header__title ps-site"><span class=md-ellipsis>{name}</span></div>'
     search = (f'<label class="md-header__button md-icon" for=__search><svg><use href={up}assets/papersite/icons.svg#magnify /></svg>'
               '</label><div aria-label=Search class=md-search data-ps-search role=dialog></div>')
     header = title + search if search_after_title else search + title
     script = f"<script src={up}assets/javascripts/bundle.1.min.js></script>" if bundle else ""
     return (f"<!doctype html><html><body><input class=md-toggle data-md-toggle=search id=__search type=checkbox>"
             f'<header class=md-header><nav class="md-header__inner md-grid" aria-label=Header>'
-            f'<a aria-label="Site &amp; Co" class="md-header__button md-logo" href={home}>L</a>{header}</nav></header>'
+            f'<a aria-label="{name}" class="md-header__button md-logo" href={home}>L</a>{header}{end}</nav></header>'
             f'<div class=md-container><nav class="md-tabs ps-tabs" aria-label=Tabs><div class=md-grid><ul class=md-tabs__list>'
             f"<li><a href={home}>Home</a>{items}</ul></div></nav><main class=md-main><article>A <b>body</b></article>{top}</main></div>"
             f"<script src={up}assets/papersite/papersite.js></script>{script}")
 
 
-def test_a_detail_page_keeps_its_home_link_and_title_and_loads_the_chrome_where_the_tabs_stood() -> None:
+SOURCE = '<div class=md-header__source><a class=md-source href=https://example.org/r>r</a></div>'
+
+
+def test_a_detail_page_keeps_a_link_home_for_readers_without_scripts_and_loads_the_chrome_where_the_tabs_stood() -> None:
     chrome = SharedChrome()
     page = _page(2, "papers")
     cut = chrome.share(page, "papers/_shell/")
-    assert "md-tabs" not in cut and "data-ps-search" not in cut and "__search" not in cut
-    assert '<a aria-label="Site &amp; Co" class="md-header__button md-logo" href=../..>L</a>' in cut
-    assert "<span class=md-ellipsis>Site &amp; Co</span>" in cut
-    assert '<div class=md-container><script src=../../assets/papersite/chrome.js></script><main' in cut
+    assert "md-tabs" not in cut and "data-ps-search" not in cut and "__search" not in cut and "<header" not in cut
+    assert cut.startswith("<!doctype html><html><body><noscript><a class=ps-homebar href=../..>Site &amp; Co</a></noscript>"
+                          "<div class=md-container><script src=../../assets/papersite/chrome.js></script><main")
     assert cut.endswith("<main class=md-main><article>A <b>body</b></article></main></div>"
                         "<script src=../../assets/papersite/papersite.js></script>")
-    assert len(cut) < len(page) - 300
+    assert len(cut) < len(page) - 500
+
+
+def test_the_site_name_stays_escaped_in_the_link_home_and_the_script() -> None:
+    name = "&lt;b&gt;Tom &amp; &quot;Jerry&quot;&#39;s&lt;/b&gt;"
+    chrome = SharedChrome()
+    cut = chrome.share(_page(3, "", name=name), "topics/a/b/")
+    assert f"<noscript><a class=ps-homebar href=../../..>{name}</a></noscript>" in cut
+    assert "<b>Tom" not in cut and '"Jerry"' not in cut
+    header = json.loads(_data(chrome.script().decode("utf-8")))[0]
+    assert f"<span class=md-ellipsis>{name}</span>" in header and f'aria-label="{name}"' in header
+
+
+def test_the_header_end_goes_back_on_the_pages_that_had_it() -> None:
+    """The repository link ends a paper page's header only (partials/ps-header.html): the page's
+    script tag says so, and the script holds the link once."""
+    chrome = SharedChrome()
+    author = chrome.share(_page(2, "authors"), "authors/a-b/")
+    paper = chrome.share(_page(2, "papers", end=SOURCE), "papers/_shell/")
+    assert "<script src=../../assets/papersite/chrome.js></script>" in author
+    assert "<script src=../../assets/papersite/chrome.js data-end></script>" in paper and "md-source" not in paper
+    data = json.loads(_data(chrome.script().decode("utf-8")))
+    assert data[4] == SOURCE and data[0][: data[1]].endswith("</div>") and data[0][data[1]:] == "</nav></header>"
+    other = _page(2, "papers", end=SOURCE.replace("/r>", "/other>"))
+    assert chrome.share(other, "papers/x/") == other, "another repository link is not the site's"
 
 
 def test_the_parts_are_the_same_at_every_depth_and_section_with_links_from_the_root() -> None:
-    found = [parts_of(_page(depth, own), url)[0]
+    found = [parts_of(_page(depth, own), url).parts
              for depth, own, url in ((2, "papers", "papers/some-paper/"), (2, "authors", "authors/a-b/"),
                                      (3, "", "topics/area/sub-area/"), (1, "about", "about/"))]
     assert all(parts == found[0] for parts in found)
@@ -57,7 +83,13 @@ def test_the_parts_are_the_same_at_every_depth_and_section_with_links_from_the_r
     assert "ps-on" not in tabs, "the script marks the page's own tab, not the copy"
     hrefs = re.findall(r'href="([^"]*)"', tabs)
     assert hrefs == [ROOT_MARK, f"{ROOT_MARK}papers/", f"{ROOT_MARK}authors/", f"{ROOT_MARK}about/"]
-    assert f'href="{ROOT_MARK}assets/papersite/icons.svg#magnify"' in found[0].search
+    assert f'href="{ROOT_MARK}assets/papersite/icons.svg#magnify"' in found[0].header
+    assert f'href="{ROOT_MARK}">L</a>' in found[0].header, "the logo links to the root"
+
+
+
+def _data(script: str) -> str:
+    return script[script.rindex("(document.currentScript, ") + len("(document.currentScript, "): script.rindex(")")]
 
 
 def test_the_script_tag_reaches_the_root_from_every_depth() -> None:
@@ -71,9 +103,10 @@ def test_the_script_holds_the_parts_and_finds_the_root_from_its_own_src() -> Non
     assert chrome.script() is None, "no page shared: no script"
     chrome.share(_page(2, "papers"), "papers/_shell/")
     script = chrome.script().decode("utf-8")
-    data = json.loads(script[script.rindex("(document.currentScript, ") + len("(document.currentScript, "): script.rindex(")")])
-    assert data == [p for p in (chrome.parts.toggle, chrome.parts.search, chrome.parts.tabs, chrome.parts.top)]
-    assert data[3] == TOP
+    data = json.loads(_data(script))
+    parts = chrome.parts
+    assert data == [parts.header, parts.end_at, parts.tabs, parts.top, parts.end]
+    assert data[0].startswith("<input class=md-toggle data-md-toggle=search") and data[3] == TOP
     assert 'getAttribute("src")' in script and '"assets/papersite/chrome.js".length' in script
 
 
@@ -85,7 +118,7 @@ def test_pages_that_are_not_light_or_differ_keep_their_chrome() -> None:
     other_tabs = _page(2, "papers", tabs=("papers", "authors"))
     assert chrome.share(other_tabs, "papers/y/") == other_tabs, "another template's chrome is not the site's"
     moved = _page(2, "papers", search_after_title=False)
-    assert chrome.share(moved, "papers/z/") == moved, "the script could not put the search back where it was"
+    assert chrome.share(moved, "papers/z/") == moved, "another header is not the site's"
     plain = "<!doctype html><p>no chrome</p>"
     assert chrome.share(plain, "about/") == plain
 

@@ -176,8 +176,8 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     assert '<meta name="citation_title"' in html and '<meta name="citation_conference_title"' in html
     article = _article(html)
     has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
-    # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js shows them from
-    assert has("@inproceedings{") and has('<code id="ps-bibtex">') and has('data-ps-cite="ris" hidden') and has('<code id="ps-text">')
+    # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js draws them from
+    assert has("@inproceedings{") and has('<code id="ps-bibtex">') and not has("data-ps-cite") and not has('<code id="ps-text">')
     assert "TY  - CONF" in _citation_row(config, accepted.slug)["ris"]
     assert has('class="ps-badge ps-decision ps-decision-')
     rejected_article = _article(_html(config, f"papers/{rejected.slug}"))
@@ -484,10 +484,11 @@ def _chrome_bytes(html: str) -> int:
 def test_detail_pages_carry_a_light_chrome(real):
     """Author pages are most of the site (35k of 48k pages at 11,672 papers): what they repeat stays small.
 
-    2.14 KB on author, keyword and topic pages, 2.46 KB on paper pages (2.35 and 2.7 KB before the chrome
-    was minified, 5.8 KB before the detail pages' own header and tabs); the bound fails on any one of:
-    the chrome not minified (0.2 KB), the repository link back in their header
-    (0.33 KB), Material's header (0.45 KB more) or tabs (0.33 KB), Material's credit line (0.25 KB),
+    0.38 KB on every detail page since the header, tabs and search come from the shared chrome script
+    (0.66 and 0.97 KB before the header did, 2.14 and 2.46 KB before any did, 5.8 KB before the detail
+    pages' own header and tabs); the bound fails on any one of: the header back on the page (0.28 KB,
+    0.59 KB with a paper page's repository link), the chrome not minified, Material's header or tabs
+    (0.45 and 0.33 KB more), Material's credit line (0.25 KB),
     the navigation drawer (2.2 KB), the icons inline again (2.6 KB: the repository icon with its
     licence comment, twice), the empty palette form and its script (1.2 KB), the back-to-top arrow
     or the clipboard's words in the config (0.1 KB each)."""
@@ -497,14 +498,16 @@ def test_detail_pages_carry_a_light_chrome(real):
     del catalog  # a failing assertion would print it whole
     for url in [*made, paper]:
         html = _html(config, url.rstrip("/"))
-        assert _chrome_bytes(html) < (2_560 if url == paper else 2_250), url
+        assert _chrome_bytes(html) < 450, url
         assert "Font Awesome" not in html and not [a for _, a in _tags(html) if a.get("data-md-component") == "palette"], url
         assert not [a for _, a in _tags(html) if a.get("data-md-type") == "navigation"], url  # no drawer: the tabs are the navigation
-        assert "assets/papersite/icons.svg#" in html, url
         assert '"clipboard.copy"' not in html, url  # papersite.js makes the citation blocks' Copy buttons
-        # the header links to the repository from the pages that are files in it, and from the section pages
-        assert (("a", "md-source") in _classes(html)) == (url == paper), url
-    assert ("a", "md-source") in _classes(_html(config, "papers"))
+        # the header comes from chrome.js (site/chrome.py), which links to the repository where the
+        # page's tag says its header did: on the pages that are files in it
+        assert ("a", "md-source") not in _classes(html) and ("chrome.js data-end>" in html) == (url == paper), url
+    assert ("a", "md-source") in _classes(_html(config, "papers"))  # and the section pages
+    chrome = (config.site_dir / "assets" / "papersite" / "chrome.js").read_text(encoding="utf-8")
+    assert "assets/papersite/icons.svg#" in chrome and chrome.count("class=md-source ") == 1
     sprite = (config.site_dir / "assets" / "papersite" / "icons.svg").read_text(encoding="utf-8")
     assert "Font Awesome Free" in sprite  # the icon's licence notice travels with it, once
 

@@ -11,10 +11,12 @@
     var list = document.getElementById(controls.getAttribute("data-ps-list"));
     if (!list) return;
     var items = Array.prototype.slice.call(list.children);
+    // what every item carries (a keyword page's own keyword), held once by the list (components.paper_list)
+    var common = list.getAttribute("data-text");
     items.forEach(function (li, i) {
       li._order = i;
-      var title = li.querySelector("a");  // the item's data-text holds its authors and keywords (paper_pages._item_data)
-      li._text = fold(title ? title.textContent : "") + " " + (li.getAttribute("data-text") || "");
+      var title = li.querySelector("a");  // the item's data-text holds its authors and keywords (components._item_data)
+      li._text = fold(title ? title.textContent : "") + " " + (li.getAttribute("data-text") || "") + (common ? " " + common : "");
     });
     var filter = controls.querySelector("[data-ps-filter]");
     var area = controls.querySelector("[data-ps-area]"); // absent where every paper has the same area

@@ -129,8 +129,9 @@
   }
 
   /* ---- the paper's RIS and plain text, from the site's citation shards (site/exports.py) ----
-     Written empty and hidden (render/paper_pages.py _cite_block), shown here; their text is fetched
-     when the Cite section comes near the screen, or a block or its Copy button is first used. */
+     Their blocks are drawn here after the page's BibTeX (render/paper_pages.py _cite_block), as
+     BibTeX's is written: no reader without scripts ever saw them; their text is fetched when the
+     Cite section comes near the screen, or a block or its Copy button is first used. */
   var citation = null;
   function paperSlug() {
     var save = document.querySelector(".ps-paper [data-ps-save]");
@@ -155,11 +156,16 @@
     }
     return citation;
   }
+  var CITED = [["ris", "RIS"], ["text", "Plain text"]];
   function setupCiteFromSite() {
-    var items = document.querySelectorAll("[data-ps-cite]");
-    if (!items.length) return;
+    var cite = document.querySelector(".ps-paper .ps-cite");
+    if (!cite || !paperSlug()) return;
+    CITED.forEach(function (format) {
+      cite.insertAdjacentHTML("beforeend", '<div class="ps-cite-item" data-ps-cite="' + format[0] + '"><details class="ps-cite-details" open>' +
+        "<summary>" + format[1] + '</summary><pre><code id="ps-' + format[0] + '"></code></pre></details></div>');
+    });
+    var items = cite.querySelectorAll("[data-ps-cite]");
     Array.prototype.forEach.call(items, function (item) {
-      item.hidden = false;
       var details = item.querySelector("details");
       if (details) details.addEventListener("toggle", function () { if (details.open) loadCitation(); });
       item.addEventListener("pointerenter", loadCitation);

@@ -329,7 +329,7 @@ def _keyword_page(keyword, catalog: Catalog, related: list[tuple[object, int]]) 
         f'<ul class="ps-columns">{others}</ul>' if others else "",
         '<h2 id="papers">Papers</h2>',
         list_controls(keyword.papers, here, "ps-list", {"keyword": keyword.slug}),
-        paper_list(keyword.papers, here, catalog, list_id="ps-list"),
+        paper_list(keyword.papers, here, catalog, list_id="ps-list", common=keyword.name),
     )
     return DetailPage(here, plain_title(f"Keyword: {keyword.name}"), body)
 

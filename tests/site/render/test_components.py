@@ -68,3 +68,23 @@ def test_a_list_filters_by_decision_only_where_its_papers_have_one() -> None:
     assert sorted(re.findall(r'data-decision="([^"]+)"', items)) == sorted(["oral", "rejected", "none", "oral"] * 3)
     undecided = [p.replace(decision=None) for p in decided]
     assert "data-ps-decision" not in components.list_controls(undecided, "keywords/k/", "ps-list", {"keyword": "k"})
+
+
+def test_a_keyword_every_paper_carries_is_held_once_by_the_list_and_the_filter_reads_the_same_words() -> None:
+    from generator.catalog import build_catalog
+
+    papers = [paper(id=f"k{i}", slug=f"k{i}", title=f"Paper {i}", keywords=["Graph  Neural Networks", f"topic {i}"])
+              for i in range(12)]
+    catalog = build_catalog(papers)
+    shared = components.paper_list(papers, "keywords/graph-neural-networks/", catalog, list_id="ps-list", common="graph neural networks")
+    alone = components.paper_list(papers, "keywords/graph-neural-networks/", catalog, list_id="ps-list")
+    assert shared.startswith('<ul class="ps-papers" id="ps-list" data-text="graph neural networks">')
+    common = re.search(r'<ul [^>]*data-text="([^"]*)"', shared).group(1)
+    items = re.findall(r'<li [^>]*data-text="([^"]*)"', shared)
+    assert items and not any("graph" in text for text in items)
+    # the words each item is filtered on (papersite-lists.js: the item's, then the list's) are the same set
+    assert [set(f"{text} {common}".split()) for text in items] == [set(text.split()) for text in re.findall(r'<li [^>]*data-text="([^"]*)"', alone)]
+    # a paper without it: every item keeps its own words
+    mixed = papers + [paper(id="x", slug="x", title="Other", keywords=["other"])]
+    kept = components.paper_list(mixed, "keywords/graph-neural-networks/", build_catalog(mixed), list_id="ps-list", common="graph neural networks")
+    assert kept.startswith('<ul class="ps-papers" id="ps-list">') and kept.count("graph neural networks") == 12

@@ -88,8 +88,9 @@ def test_bibtex_is_on_the_page_and_ris_and_plain_text_come_from_the_citation_sha
     paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models")
     bibtex = re.search(r'<code id="ps-bibtex">(.*?)</code>', page.body).group(1)
     assert bibtex.replace("&#10;", "\n").startswith("@") and "title = {" in bibtex
-    for kind in ("ris", "text"):  # written empty and hidden: papersite.js shows and fills them (site/exports.py)
-        assert re.search(rf'<div class="ps-cite-item" data-ps-cite="{kind}" hidden><details[^>]*><summary>[^<]+</summary><pre><code id="ps-{kind}"></code>', page.body), kind
+    # papersite.js draws the RIS and plain-text blocks after BibTeX and fills them (site/exports.py)
+    assert "data-ps-cite" not in page.body and 'id="ps-ris"' not in page.body and 'id="ps-text"' not in page.body
+    assert re.search(r'<div class="ps-cite"><div class="ps-cite-item"><details[^>]*><summary>BibTeX</summary><pre><code id="ps-bibtex">[^<]+</code></pre></details></div></div>', page.body)
     assert cite.ris(paper, context.venue).splitlines()[0] not in page.body
 
 
