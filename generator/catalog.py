@@ -211,6 +211,18 @@ def _areas(papers: list[PaperRecord]) -> tuple[list[Area], dict[str, Area], dict
     return areas, area_of, subarea_of
 
 
+def _catalog(papers: list[PaperRecord], authors: list[Author], keywords: list[Keyword], author_of: dict[str, Author],
+             keyword_of: dict[str, Keyword]) -> Catalog:
+    areas, area_of, subarea_of = _areas(papers)
+    return Catalog(papers=papers, authors=authors, keywords=keywords, areas=areas, author_of=author_of,
+                   keyword_of=keyword_of, area_of=area_of, subarea_of=subarea_of)
+
+
+def _ranks(paper: PaperRecord, rank: dict[int, int], author_of: dict[str, Author]) -> list[int]:
+    """The paper's distinct authors, as their ranks in author order."""
+    return sorted({rank[id(author_of[k])] for k in map(fold, paper.authors) if k})
+
+
 def build_catalog(records: list[PaperRecord]) -> Catalog:
     papers = sorted(records, key=paper_sort_key)
 
@@ -252,9 +264,7 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
     # Co-authors: linear in the names of the papers, never every pair (MAX_COAUTHORS_SHOWN).
     rank = {id(a): i for i, a in enumerate(authors)}  # authors are sorted by sort_key already
     links = [Link(a.name, a.slug, a.url) for a in authors]
-    ranks_of = {  # each paper's distinct authors, in author order
-        id(p): sorted({rank[id(author_of[k])] for k in map(fold, p.authors) if k}) for p in papers
-    }
+    ranks_of = {id(p): _ranks(p, rank, author_of) for p in papers}
     shown_of: dict[int, list[tuple[Link, int]]] = {}  # per paper: its first authors, made once
     for number, author in enumerate(authors):
         if len(author.papers) == 1:  # most authors: every co-author shares that one paper
@@ -277,17 +287,7 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
         keyword_of[key] = keyword
     keywords.sort(key=lambda k: sort_key(k.name))
 
-    areas, area_of, subarea_of = _areas(papers)
-    return Catalog(
-        papers=papers,
-        authors=authors,
-        keywords=keywords,
-        areas=areas,
-        author_of=author_of,
-        keyword_of=keyword_of,
-        area_of=area_of,
-        subarea_of=subarea_of,
-    )
+    return _catalog(papers, authors, keywords, author_of, keyword_of)
 
 
 # The catalog per changed record: a build keeps its catalog (``kept_catalog``) and the next one updates it by the
@@ -395,19 +395,9 @@ def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> 
             author = author_of[key]
             for p in author.papers:
                 if id(p) not in ranks_of:
-                    ranks_of[id(p)] = sorted({rank[id(author_of[k])] for k in map(fold, p.authors) if k})
+                    ranks_of[id(p)] = _ranks(p, rank, author_of)
             _set_coauthors(author, rank[id(author)], [ranks_of[id(p)] for p in author.papers], link_at)
-    areas, area_of, subarea_of = _areas(papers)
-    return Catalog(
-        papers=papers,
-        authors=authors,
-        keywords=keywords,
-        areas=areas,
-        author_of=author_of,
-        keyword_of=keyword_of,
-        area_of=area_of,
-        subarea_of=subarea_of,
-    )
+    return _catalog(papers, authors, keywords, author_of, keyword_of)
 
 
 def _update_named(entries: list[Any], entry_of: dict[str, Any], gone_ids: set[int], added: list[PaperRecord],
