@@ -339,7 +339,7 @@ def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> 
     other papers (changed, added, gone) name are made again, and the co-authors of those whose name or slug moved.
 
     None where that is not sure to be the whole build's catalog, for the caller to build it whole: two records
-    with one slug, more than ``MAX_CHANGED`` changed papers, a kept catalog that does not hold the same papers,
+    with one slug, more than ``MAX_CHANGED`` changed papers, kept bytes that cannot be read or do not hold these papers,
     and a name whose slug would move another name's (``_update_named``)."""
     by_slug = {record.slug: record for record in records}
     if len(by_slug) != len(records):
@@ -359,6 +359,8 @@ def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> 
     gc.disable()
     try:
         papers, authors, keywords, author_of, keyword_of = _KeptReader(kept, paper).load()
+    except Exception:  # noqa: BLE001 - whatever the bytes hold, a kept catalog that cannot be read is none
+        return None
     finally:
         if collecting:
             gc.enable()

@@ -238,3 +238,11 @@ def test_a_slug_that_another_name_was_pushed_from_is_not_handed_out_again():
     for change in ({"b": None}, {"a": None}, {"a": None, "b": None}, {"d": _paper("d", "D", ["J-Smith"])},
                    {"b": dataclasses.replace(records[1], authors=["J Smith"])}):
         _step(records, change)  # whole build or equal to it (checked there)
+
+
+def test_a_kept_catalog_that_cannot_be_read_is_built_whole():
+    records = [_paper("a", "A", ["Ada Lovelace"])]
+    kept = kept_catalog(build_catalog(records))
+    assert updated_catalog(kept[: len(kept) // 2], records, {"a"}) is None
+    assert updated_catalog(b"not a pickle", records, {"a"}) is None
+    assert updated_catalog(kept, records, set()) is not None  # every paper changed: still an update
