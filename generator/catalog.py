@@ -14,10 +14,16 @@ keyword and topic URLs exist, and the paper pages must not depend on the site.
 
 from __future__ import annotations
 
+import copyreg
+import gc
+import io
+import pickle
 import re
+from bisect import bisect_left, insort
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import Any, Callable
 
 from generator.pages.record import PaperRecord
 from generator import layout
@@ -151,82 +157,35 @@ def _display_name(spellings: dict[str, int]) -> str:
     return sorted(spellings, key=lambda s: (-spellings[s], -sum(ord(c) > 127 for c in s), s))[0]
 
 
-def build_catalog(records: list[PaperRecord]) -> Catalog:
-    papers = sorted(records, key=paper_sort_key)
+def _named(spellings: dict[str, int]) -> tuple[str, list[str]]:
+    """An author's or keyword's display name and every spelling seen, display name first."""
+    name = _display_name(spellings)
+    return name, [name] + sorted(s for s in spellings if s != name)
 
-    # plain dicts, not Counters: one per author (35k at 11,672 papers), and a Counter costs ~25 µs to make
-    author_spellings: dict[str, dict[str, int]] = defaultdict(dict)
-    author_papers: dict[str, list[PaperRecord]] = defaultdict(list)
-    keyword_spellings: dict[str, dict[str, int]] = defaultdict(dict)
-    keyword_papers: dict[str, list[PaperRecord]] = defaultdict(list)
-    for paper in papers:
-        for name in paper.authors:
-            key = fold(name)
-            if not key:
-                continue
-            spellings = author_spellings[key]
-            spelling = _SPACES.sub(" ", name.strip())
-            spellings[spelling] = spellings.get(spelling, 0) + 1
-            if not author_papers[key] or author_papers[key][-1] is not paper:
-                author_papers[key].append(paper)
-        for name in paper.keywords:
-            key = fold(name)
-            if not key:
-                continue
-            spellings = keyword_spellings[key]
-            spelling = name.strip()
-            spellings[spelling] = spellings.get(spelling, 0) + 1
-            if not keyword_papers[key] or keyword_papers[key][-1] is not paper:
-                keyword_papers[key].append(paper)
 
-    slugs = layout.Slugs()
-    authors: list[Author] = []
-    author_of: dict[str, Author] = {}
-    for key in sorted(author_spellings):
-        spellings = author_spellings[key]
-        name = _display_name(spellings)
-        variants = [name] + sorted(s for s in spellings if s != name)
-        author = Author(name=name, slug=slugs.take(layout.slug_of(name)), variants=variants, papers=author_papers[key])
-        authors.append(author)
-        author_of[key] = author
-    authors.sort(key=lambda a: sort_key(a.name))
+def _author_spelling(name: str) -> str:
+    return _SPACES.sub(" ", name.strip())
 
-    # Co-authors: linear in the names of the papers, never every pair (MAX_COAUTHORS_SHOWN).
-    rank = {id(a): i for i, a in enumerate(authors)}  # authors are sorted by sort_key already
-    links = [Link(a.name, a.slug, a.url) for a in authors]
-    ranks_of = {  # each paper's distinct authors, in author order
-        id(p): sorted({rank[id(author_of[k])] for k in map(fold, p.authors) if k}) for p in papers
-    }
-    shown_of: dict[int, list[tuple[Link, int]]] = {}  # per paper: its first authors, made once
-    for number, author in enumerate(authors):
-        if len(author.papers) == 1:  # most authors: every co-author shares that one paper
-            ranks = ranks_of[id(author.papers[0])]
-            shown = shown_of.get(id(author.papers[0]))
-            if shown is None:
-                shown = shown_of[id(author.papers[0])] = [(links[i], 1) for i in ranks[: MAX_COAUTHORS_SHOWN + 1]]
-            author.coauthors = [pair for pair in shown if pair[0] is not links[number]][:MAX_COAUTHORS_SHOWN]
-            author.coauthor_count = len(ranks) - 1
-            continue
-        # bounded by this author's own papers' names, and dropped before the next author
-        counts = Counter(chain.from_iterable(ranks_of[id(paper)] for paper in author.papers))
-        del counts[number]
-        # most shared papers first, then in author order: a stable sort by count (reverse keeps
-        # stability) of the ranks in order, C-level keys rather than a Python key per co-author
-        ordered = sorted(counts)
-        ordered.sort(key=counts.__getitem__, reverse=True)
-        author.coauthors = [(links[i], counts[i]) for i in ordered[:MAX_COAUTHORS_SHOWN]]
-        author.coauthor_count = len(counts)
 
-    slugs = layout.Slugs()
-    keywords: list[Keyword] = []
-    keyword_of: dict[str, Keyword] = {}
-    for key in sorted(keyword_spellings):
-        name = _display_name(keyword_spellings[key])
-        keyword = Keyword(name=name, slug=slugs.take(layout.slug_of(name)), papers=keyword_papers[key])
-        keywords.append(keyword)
-        keyword_of[key] = keyword
-    keywords.sort(key=lambda k: sort_key(k.name))
+def _keyword_spelling(name: str) -> str:
+    return name.strip()
 
+
+def _set_coauthors(author: Author, number: int, papers_ranks: list[list[int]], link_at: Callable[[int], Link]) -> None:
+    """``author`` (rank ``number``)'s co-authors from the ranks of the authors of each of its papers:
+    most shared papers first, then in author order; bounded by its own papers' names."""
+    counts = Counter(chain.from_iterable(papers_ranks))
+    del counts[number]
+    # a stable sort by count (reverse keeps stability) of the ranks in order: C-level keys rather
+    # than a Python key per co-author
+    ordered = sorted(counts)
+    ordered.sort(key=counts.__getitem__, reverse=True)
+    author.coauthors = [(link_at(i), counts[i]) for i in ordered[:MAX_COAUTHORS_SHOWN]]
+    author.coauthor_count = len(counts)
+
+
+def _areas(papers: list[PaperRecord]) -> tuple[list[Area], dict[str, Area], dict[tuple[str, str], Subarea]]:
+    """Areas and sub-areas, made whole on every build: one pass over the papers, a few ms at 11,672."""
     area_of: dict[str, Area] = {}
     subarea_of: dict[tuple[str, str], Subarea] = {}
     area_slugs = layout.Slugs()
@@ -249,13 +208,268 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
         sub_slugs = layout.Slugs()
         for sub in area.subareas:
             sub.slug = sub_slugs.take(layout.slug_of(sub.name))
-    return Catalog(
-        papers=papers,
-        authors=authors,
-        keywords=keywords,
-        areas=areas,
-        author_of=author_of,
-        keyword_of=keyword_of,
-        area_of=area_of,
-        subarea_of=subarea_of,
-    )
+    return areas, area_of, subarea_of
+
+
+def _catalog(papers: list[PaperRecord], authors: list[Author], keywords: list[Keyword], author_of: dict[str, Author],
+             keyword_of: dict[str, Keyword]) -> Catalog:
+    areas, area_of, subarea_of = _areas(papers)
+    return Catalog(papers=papers, authors=authors, keywords=keywords, areas=areas, author_of=author_of,
+                   keyword_of=keyword_of, area_of=area_of, subarea_of=subarea_of)
+
+
+def _ranks(paper: PaperRecord, rank: dict[int, int], author_of: dict[str, Author]) -> list[int]:
+    """The paper's distinct authors, as their ranks in author order."""
+    return sorted({rank[id(author_of[k])] for k in map(fold, paper.authors) if k})
+
+
+def build_catalog(records: list[PaperRecord]) -> Catalog:
+    papers = sorted(records, key=paper_sort_key)
+
+    # plain dicts, not Counters: one per author (35k at 11,672 papers), and a Counter costs ~25 µs to make
+    author_spellings: dict[str, dict[str, int]] = defaultdict(dict)
+    author_papers: dict[str, list[PaperRecord]] = defaultdict(list)
+    keyword_spellings: dict[str, dict[str, int]] = defaultdict(dict)
+    keyword_papers: dict[str, list[PaperRecord]] = defaultdict(list)
+    for paper in papers:
+        for name in paper.authors:
+            key = fold(name)
+            if not key:
+                continue
+            spellings = author_spellings[key]
+            spelling = _author_spelling(name)
+            spellings[spelling] = spellings.get(spelling, 0) + 1
+            if not author_papers[key] or author_papers[key][-1] is not paper:
+                author_papers[key].append(paper)
+        for name in paper.keywords:
+            key = fold(name)
+            if not key:
+                continue
+            spellings = keyword_spellings[key]
+            spelling = _keyword_spelling(name)
+            spellings[spelling] = spellings.get(spelling, 0) + 1
+            if not keyword_papers[key] or keyword_papers[key][-1] is not paper:
+                keyword_papers[key].append(paper)
+
+    slugs = layout.Slugs()
+    authors: list[Author] = []
+    author_of: dict[str, Author] = {}
+    for key in sorted(author_spellings):
+        name, variants = _named(author_spellings[key])
+        author = Author(name=name, slug=slugs.take(layout.slug_of(name)), variants=variants, papers=author_papers[key])
+        authors.append(author)
+        author_of[key] = author
+    authors.sort(key=lambda a: sort_key(a.name))
+
+    # Co-authors: linear in the names of the papers, never every pair (MAX_COAUTHORS_SHOWN).
+    rank = {id(a): i for i, a in enumerate(authors)}  # authors are sorted by sort_key already
+    links = [Link(a.name, a.slug, a.url) for a in authors]
+    ranks_of = {id(p): _ranks(p, rank, author_of) for p in papers}
+    shown_of: dict[int, list[tuple[Link, int]]] = {}  # per paper: its first authors, made once
+    for number, author in enumerate(authors):
+        if len(author.papers) == 1:  # most authors: every co-author shares that one paper
+            ranks = ranks_of[id(author.papers[0])]
+            shown = shown_of.get(id(author.papers[0]))
+            if shown is None:
+                shown = shown_of[id(author.papers[0])] = [(links[i], 1) for i in ranks[: MAX_COAUTHORS_SHOWN + 1]]
+            author.coauthors = [pair for pair in shown if pair[0] is not links[number]][:MAX_COAUTHORS_SHOWN]
+            author.coauthor_count = len(ranks) - 1
+            continue
+        _set_coauthors(author, number, [ranks_of[id(paper)] for paper in author.papers], links.__getitem__)
+
+    slugs = layout.Slugs()
+    keywords: list[Keyword] = []
+    keyword_of: dict[str, Keyword] = {}
+    for key in sorted(keyword_spellings):
+        name = _display_name(keyword_spellings[key])
+        keyword = Keyword(name=name, slug=slugs.take(layout.slug_of(name)), papers=keyword_papers[key])
+        keywords.append(keyword)
+        keyword_of[key] = keyword
+    keywords.sort(key=lambda k: sort_key(k.name))
+
+    return _catalog(papers, authors, keywords, author_of, keyword_of)
+
+
+# The catalog per changed record: a build keeps its catalog (``kept_catalog``) and the next one updates it by the
+# records whose pages changed (``updated_catalog``), equal to ``build_catalog`` of the same records.
+
+# Past this many changed records an update stops paying: each touched name is counted again from its papers.
+MAX_CHANGED = 2000
+_SUFFIXED = re.compile(r"-\d+$")
+
+
+class _Gone:
+    """Where a kept catalog listed a paper whose page has changed or gone: whatever lists it is made again."""
+
+    __slots__ = ("slug",)
+
+    def __init__(self, slug: str) -> None:
+        self.slug = slug
+
+
+def _paper_ref(slug: str) -> PaperRecord:  # how a kept catalog names a paper; _KeptReader stands in for it
+    raise RuntimeError(f"paper {slug!r} of a kept catalog read without updated_catalog")
+
+
+def kept_catalog(catalog: Catalog) -> bytes:
+    """What ``updated_catalog`` starts from: the catalog's papers, authors (with their co-authors) and keywords,
+    each paper named by its slug: the records are the records memo's already, and reading 11,672 of them
+    again would cost what the update saves. The areas are made whole (``_areas``)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, PaperRecord: lambda record: (_paper_ref, (record.slug,))}
+    pickler.dump((catalog.papers, catalog.authors, catalog.keywords, catalog.author_of, catalog.keyword_of))
+    return out.getvalue()
+
+
+class _KeptReader(pickle.Unpickler):
+    def __init__(self, kept: bytes, paper: Callable[[str], Any]) -> None:
+        super().__init__(io.BytesIO(kept))
+        self.paper = paper
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == "_paper_ref":
+            return self.paper
+        return super().find_class(module, name)
+
+
+def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> Catalog | None:
+    """``build_catalog(records)``, from ``kept_catalog`` of an earlier build's catalog whose papers with a slug in
+    ``same`` are these ``records`` unchanged (their pages' bytes are the same): only the authors and keywords the
+    other papers (changed, added, gone) name are made again, and the co-authors of those whose name or slug moved.
+
+    None where that is not sure to be the whole build's catalog, for the caller to build it whole: two records
+    with one slug, more than ``MAX_CHANGED`` changed papers, kept bytes that cannot be read or do not hold these papers,
+    and a name whose slug would move another name's (``_update_named``)."""
+    by_slug = {record.slug: record for record in records}
+    if len(by_slug) != len(records):
+        return None
+    added = [record for record in records if record.slug not in same]
+    if len(added) > MAX_CHANGED:
+        return None
+    gone: dict[str, _Gone] = {}
+
+    def paper(slug: str) -> Any:
+        record = by_slug.get(slug) if slug in same else None
+        return record if record is not None else gone.setdefault(slug, _Gone(slug))
+
+    # Reading makes ~0.5 million objects that all live on: collections during it would walk the records
+    # and memos again and again (half the read's time at 11,672 papers), and find no garbage.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        papers, authors, keywords, author_of, keyword_of = _KeptReader(kept, paper).load()
+    except Exception:  # noqa: BLE001 - whatever the bytes hold, a kept catalog that cannot be read is none
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+    if len(gone) > MAX_CHANGED:
+        return None
+    gone_ids = {id(g) for g in gone.values()}
+    papers = [p for p in papers if id(p) not in gone_ids]
+    for record in added:
+        insort(papers, record, key=paper_sort_key)
+    if len(papers) != len(records):
+        return None
+    changed = _update_named(authors, author_of, gone_ids, added, lambda p: p.authors, _author_spelling)
+    if changed is None or _update_named(keywords, keyword_of, gone_ids, added, lambda p: p.keywords, _keyword_spelling) is None:
+        return None
+    touched, moved = changed
+    # An author's co-authors are made of its papers' authors' links and order: made again where a paper
+    # changed, and for each author of a paper of one whose name or slug moved.
+    again = {key for key in touched if key in author_of}
+    for key in moved:
+        if key in author_of:
+            again.update(k for p in author_of[key].papers for k in map(fold, p.authors) if k)
+    if again:
+        rank = {id(a): i for i, a in enumerate(authors)}
+        made: dict[int, Link] = {}
+
+        def link_at(i: int) -> Link:
+            link = made.get(i)
+            if link is None:
+                link = made[i] = Link(authors[i].name, authors[i].slug, authors[i].url)
+            return link
+
+        ranks_of: dict[int, list[int]] = {}
+        for key in sorted(again):
+            author = author_of[key]
+            for p in author.papers:
+                if id(p) not in ranks_of:
+                    ranks_of[id(p)] = _ranks(p, rank, author_of)
+            _set_coauthors(author, rank[id(author)], [ranks_of[id(p)] for p in author.papers], link_at)
+    return _catalog(papers, authors, keywords, author_of, keyword_of)
+
+
+def _update_named(entries: list[Any], entry_of: dict[str, Any], gone_ids: set[int], added: list[PaperRecord],
+                  names_of: Callable[[PaperRecord], list[str]], spelling_of: Callable[[str], str]) -> tuple[set[str], set[str]] | None:
+    """``entries`` (authors or keywords, in name order) and ``entry_of`` (folded name -> entry) updated in place
+    for the papers gone and added: each name such a paper gives is made again from its papers, as
+    ``build_catalog`` makes it. Returns the folded names so made and those whose name or slug moved (or that came
+    or went); None when a slug would move another entry's (slugs are handed out in folded-name order, a later
+    name with a taken slug getting ``-2``): only a slug no one else wants is handed out here."""
+    touched = {k for k, e in entry_of.items() if not gone_ids.isdisjoint(map(id, e.papers))} if gone_ids else set()
+    added_to: dict[str, list[PaperRecord]] = defaultdict(list)
+    for record in added:
+        for key in dict.fromkeys(k for k in map(fold, names_of(record)) if k):
+            added_to[key].append(record)
+    touched.update(added_to)
+    moved: set[str] = set()
+    freed: list[str] = []  # slugs of entries gone or renamed
+    fresh: list[Any] = []  # entries new or renamed, in folded-name order: they take a slug
+    for key in sorted(touched):
+        entry = entry_of.get(key)
+        papers = [p for p in entry.papers if id(p) not in gone_ids] if entry is not None else []
+        for record in added_to.get(key, ()):
+            insort(papers, record, key=paper_sort_key)
+        if not papers:
+            _remove(entries, entry)
+            del entry_of[key]
+            freed.append(entry.slug)
+            moved.add(key)
+            continue
+        spellings: dict[str, int] = {}
+        for p in papers:
+            for name in names_of(p):
+                if fold(name) == key:
+                    spelling = spelling_of(name)
+                    spellings[spelling] = spellings.get(spelling, 0) + 1
+        name, variants = _named(spellings)
+        if entry is None:
+            entry = entry_of[key] = Author(name, "", variants) if spelling_of is _author_spelling else Keyword(name, "")
+        elif entry.name != name:
+            _remove(entries, entry)
+            freed.append(entry.slug)
+        else:
+            entry.papers = papers
+            if isinstance(entry, Author):
+                entry.variants = variants
+            continue
+        entry.name, entry.papers = name, papers
+        if isinstance(entry, Author):
+            entry.variants = variants
+        insort(entries, entry, key=lambda e: sort_key(e.name))
+        fresh.append(entry)
+        moved.add(key)
+    if freed or fresh:
+        renamed = {id(e) for e in fresh}
+        taken = {e.slug for e in entries if id(e) not in renamed}
+        for slug in freed:  # did it push a later name to -2? (a slug with a number may be one pushed itself)
+            if _SUFFIXED.search(slug) or f"{slug}-2" in taken:
+                return None
+        for entry in fresh:
+            slug = layout.slug_of(entry.name)
+            if slug in taken:
+                return None
+            entry.slug = slug
+            taken.add(slug)
+    return touched, moved
+
+
+def _remove(entries: list[Any], entry: Any) -> None:
+    """``entry`` out of ``entries`` (sorted by name), found by what it is, not by equality (a deep compare)."""
+    at = bisect_left(entries, sort_key(entry.name), key=lambda e: sort_key(e.name))
+    if not (at < len(entries) and entries[at] is entry):
+        at = next(i for i, e in enumerate(entries) if e is entry)
+    del entries[at]
