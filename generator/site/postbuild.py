@@ -383,10 +383,10 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
         now: dict[str, tuple[str, str]] = {}
         with _section_rows(config, section, data) as (sources, row_of):
             urls = [url for url, _ in sources]
-            present = _page_folders(site_dir, urls) if same_shell else set()
+            missing = _missing_folders(site_dir, urls) if same_shell else set()
             for number, (url, source) in enumerate(sources):
                 kept = last.get(url) or older.get(url)
-                if same_shell and kept is not None and kept[0] == source and url in present:
+                if same_shell and kept is not None and kept[0] == source and url not in missing:
                     now[url] = kept
                     continue
                 page = shell.fill(*row_of(number)).encode("utf-8")
@@ -436,21 +436,21 @@ def _filled_before(entries: dict) -> tuple[dict[str, tuple[str, dict]], dict[str
     return sections, older
 
 
-def _page_folders(site_dir: Path, urls: list[str]) -> set[str]:
-    """The URLs in ``urls`` whose folder is in ``site_dir``: one listing of each parent folder."""
-    children: dict[str, list[tuple[str, str]]] = {}
+def _missing_folders(site_dir: Path, urls: list[str]) -> set[str]:
+    """The URLs in ``urls`` whose folder is not in ``site_dir``: one listing of each parent folder."""
+    children: dict[str, dict[str, str]] = {}
     for url in urls:
         parent, _, name = url.rstrip("/").rpartition("/")
-        children.setdefault(parent, []).append((name, url))
-    present: set[str] = set()
+        children.setdefault(parent, {})[name] = url
+    missing: set[str] = set()
     for parent, names in children.items():
         try:
             with os.scandir(site_dir / parent) as entries:
                 there = {entry.name for entry in entries if entry.is_dir(follow_symlinks=False)}
         except OSError:
-            continue
-        present.update(url for name, url in names if name in there)
-    return present
+            there = set()
+        missing.update(names[name] for name in names.keys() - there)
+    return missing
 
 
 @contextmanager
@@ -691,14 +691,15 @@ def _bodies(config: ProjectConfig) -> Iterator[list[tuple[str, str, Callable[[],
         yield [(url, where[2], partial(body_of, lines, url, where)) for url, where in index]
 
 
-def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, unmarked: bool = False) -> str:
+def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, unmarked: bool = False, ours: bool = False) -> str:
     """What the engine rendered at ``rel``: the site's file while it holds ``mark`` (this build's
     engine run wrote it; a copy is kept under ``rendered/``), else the copy kept from the last run
     (the engine did not run, or did not render this page again). ``unmarked``: with no copy kept,
-    the site's file is the engine's even without the mark (a sitemap without a site URL is empty)."""
+    the site's file is the engine's even without the mark (a sitemap without a site URL is empty).
+    ``ours``: the site's file is as this step last wrote it (its stat), no rendering: not read."""
     kept = data_dir(config) / RENDERED_DIR / rel
     try:
-        text = site_file.read_text(encoding="utf-8")
+        text = None if ours and kept.is_file() else site_file.read_text(encoding="utf-8")
     except OSError:
         text = None
     if text is not None and (mark in text or (unmarked and not kept.is_file())):
@@ -753,12 +754,13 @@ def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
         for url, line_hash, body_of in rows:
             target = site_dir / url / "index.html"
             kept = data_dir(config) / RENDERED_DIR / f"{url}index.html"
-            if chrome is None or chrome.parts is not None:  # else this page may give the site's shared parts
-                made_from = _body_made_from(line_hash, kept, chrome)
-                stamp = _stamp(target)
-                if stamp and memo.get(url, made_from) == stamp:
+            stamp = _stamp(target)
+            if stamp and (chrome is None or chrome.parts is not None):  # else this page may give the site's shared parts
+                if memo.get(url, _body_made_from(line_hash, kept, chrome)) == stamp:
                     continue
-            text = minify_page(_engine_output(config, target, f"{url}index.html", SHELL_BODY))
+            last = memo.old.get(url)
+            ours = bool(stamp) and isinstance(last, tuple) and len(last) == 2 and last[1] == stamp
+            text = minify_page(_engine_output(config, target, f"{url}index.html", SHELL_BODY, ours=ours))
             if chrome is not None:
                 text = chrome.share(text, url)
             marks = text.count(SHELL_BODY)
