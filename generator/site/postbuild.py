@@ -351,10 +351,12 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     and of each page the hash of its row's line (the stage's memo knows it without the line being
     read: ``memo.kept_rows``) and of the bytes written. With the same shell, a page is filled again
     only if its line changed or its folder is gone from the site (an engine run that cleaned it):
-    a title edit fills a dozen of ~48k pages at 11,672 papers, with one listing of each section's
-    folder, not a stat of each page. As for the build stamp, a file deeper in a page's folder is
-    the build's output and not watched (``--clean`` writes every page again). A page no longer
-    staged is removed; an incremental build ends with the site a clean build gives.
+    a title edit fills a dozen of ~48k pages at 11,672 papers, with no stat of each page. The
+    folders holding the pages' folders are listed only when their own stat moved since the last
+    fill (an engine run, a page folder removed: ``_missing_folders``). As for the build stamp, a
+    file deeper in a page's folder is the build's output and not watched (``--clean`` writes every
+    page again). A page no longer staged is removed; an incremental build ends with the site a
+    clean build gives.
     """
     from generator.site.memo import PAGE_SHARDS, Memo
 
@@ -377,13 +379,13 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
             shell_text = chrome.share(shell_text, shell_url(section))
         shell = _read_shell(shell_text, section, shell_file)
         shell_key = hashlib.sha1(shell_text.encode("utf-8")).hexdigest()  # noqa: S324 - a change detector
-        last_shell, last = before.pop(section, ("", {}))
+        last_shell, (last, folders) = before.pop(section, ("", ({}, {})))
         same_shell = last_shell == shell_key
         made_dirs: set[Path] = set()
         now: dict[str, tuple[str, str]] = {}
         with _section_rows(config, section, data) as (sources, row_of):
             urls = [url for url, _ in sources]
-            missing = _missing_folders(site_dir, urls) if same_shell else set()
+            missing, parents = _missing_folders(site_dir, urls, folders if same_shell else None)
             for number, (url, source) in enumerate(sources):
                 kept = last.get(url) or older.get(url)
                 if same_shell and kept is not None and kept[0] == source and url not in missing:
@@ -402,12 +404,12 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
                 written += 1
         for url in sorted(last.keys() - now.keys()):
             _remove_page(site_dir, url, last[url][1])
-        memo.put(f"{SECTION_KEY}{section}", shell_key, now)
         filled[section] = urls
         shutil.rmtree(shell_dir, ignore_errors=True)
-    gone = {url: kept for _, last in before.values() for url, kept in last.items()}  # sections no longer staged
+        memo.put(f"{SECTION_KEY}{section}", shell_key, (now, {parent: _folder_stamp(site_dir / parent) for parent in parents}))
+    gone = {url: kept for _, (last, _) in before.values() for url, kept in last.items()}  # sections no longer staged
     if older:
-        still = {url for _, pages in memo.new.values() for url in pages}
+        still = {url for _, (pages, _) in memo.new.values() for url in pages}
         gone.update((url, kept) for url, kept in older.items() if url not in still)
     for url in sorted(gone):
         _remove_page(site_dir, url, gone[url][1])
@@ -418,39 +420,58 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     return written
 
 
-def _filled_before(entries: dict) -> tuple[dict[str, tuple[str, dict]], dict[str, tuple[str, str]]]:
-    """What ``fill_shells`` kept: section -> (its shell's hash, {url: (line hash, page hash)}), and
-    url -> ("", page hash) of the pages builds before section entries kept one by one (their pages
-    are then filled again, written only if their bytes differ, and removed if no longer staged)."""
-    sections: dict[str, tuple[str, dict]] = {}
+def _filled_before(entries: dict) -> tuple[dict[str, tuple[str, tuple[dict, dict]]], dict[str, tuple[str, str]]]:
+    """What ``fill_shells`` kept: section -> (its shell's hash, ({url: (line hash, page hash)}, {folder:
+    its stat after the fill})), and url -> ("", page hash) of the pages builds before section entries
+    kept one by one (their pages are then filled again, written only if their bytes differ, and
+    removed if no longer staged)."""
+    sections: dict[str, tuple[str, tuple[dict, dict]]] = {}
     older: dict[str, tuple[str, str]] = {}
     for key, entry in entries.items():
         if not (isinstance(key, str) and isinstance(entry, tuple) and len(entry) == 2):
             continue
-        if key.startswith(SECTION_KEY) and isinstance(entry[1], dict):
-            pages = {url: kept for url, kept in entry[1].items()
+        value = entry[1]
+        if key.startswith(SECTION_KEY) and isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, dict) for v in value):
+            pages = {url: kept for url, kept in value[0].items()
                      if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], str)}
-            sections[key[len(SECTION_KEY) :]] = (entry[0], pages)
+            sections[key[len(SECTION_KEY) :]] = (entry[0], (pages, value[1]))
         elif isinstance(entry[1], str):
             older[key] = ("", entry[1])
     return sections, older
 
 
-def _missing_folders(site_dir: Path, urls: list[str]) -> set[str]:
-    """The URLs in ``urls`` whose folder is not in ``site_dir``: one listing of each parent folder."""
+def _missing_folders(site_dir: Path, urls: list[str], folders: dict | None) -> tuple[set[str], list[str]]:
+    """The URLs in ``urls`` whose folder is not in ``site_dir``, and the folders holding theirs.
+
+    Each parent folder is listed once, and not at all while its stat is the one ``folders`` (None:
+    none known) holds from the last fill: a page folder removed from it (by hand, or by an engine
+    run that cleaned the site) changes its mtime and link count, and so does the engine writing
+    the section's shell into it."""
     children: dict[str, dict[str, str]] = {}
     for url in urls:
         parent, _, name = url.rstrip("/").rpartition("/")
         children.setdefault(parent, {})[name] = url
     missing: set[str] = set()
     for parent, names in children.items():
+        seen = _folder_stamp(site_dir / parent)
+        if folders is not None and seen and folders.get(parent) == seen:
+            continue
         try:
             with os.scandir(site_dir / parent) as entries:
                 there = {entry.name for entry in entries if entry.is_dir(follow_symlinks=False)}
         except OSError:
             there = set()
         missing.update(names[name] for name in names.keys() - there)
-    return missing
+    return missing, sorted(children)
+
+
+def _folder_stamp(path: Path) -> list[int]:
+    """What says no entry of a folder was added or removed since: its inode, mtime, ctime and link count ([] if none)."""
+    try:
+        seen = os.lstat(path)
+    except OSError:
+        return []
+    return [seen.st_ino, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_nlink] if stat.S_ISDIR(seen.st_mode) else []
 
 
 @contextmanager

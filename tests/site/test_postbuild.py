@@ -399,10 +399,16 @@ def test_an_edit_fills_only_what_it_changed_and_ends_as_a_clean_build(tmp_path, 
         page.write_text(re.sub(r"^title: .*$", f"title: {title}", page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
         filled.clear()
         read.clear()
+        listed.clear()
         assert papersite(build) == 0
 
+    listed: list[str] = []
+    scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": listed.append(str(path)) or scandir(path))
     retitle("Graph Transformers, Edited")
     assert "papers/graph-transformers/" in filled and len(filled) < detail_pages / 2, filled
+    sections = {os.fspath(site / section) for section in postbuild.SHELL_SECTIONS}
+    assert not sections & set(listed), "a section's folder listed though nothing added or removed a page folder in it"
     read_bodies = [rel for rel in read if rel.removesuffix("index.html") in bodies]
     assert "papers/index.html" in read_bodies and len(read_bodies) < len(bodies) / 2, read_bodies
     assert "Graph Transformers, Edited" in (site / "papers/index.html").read_text(encoding="utf-8")
@@ -412,6 +418,7 @@ def test_an_edit_fills_only_what_it_changed_and_ends_as_a_clean_build(tmp_path, 
     shutil.rmtree(gone)
     retitle("Graph Transformers, Edited Again")
     assert f"authors/{gone.name}/" in filled and (gone / "index.html").is_file()
+    assert os.fspath(site / "authors") in listed
     assert _site_files(site) == clean_build("clean-folder-gone")
 
     # the stage writes both files on every build; damaged after it, the post-build step reads the bodies whole
