@@ -30,8 +30,11 @@ import json
 import os
 import re
 import shutil
+import stat
 import struct
 import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -59,9 +62,11 @@ OWN_HEAD_SECTIONS = (layout.PAPER.section,)
 DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, rendered/
 DEFERRED_COPIED = "deferred-copied.json"  # under DATA_DIR: the deferred files the last build put in the site
 OLD_PAPER_ROWS_DIR = "papers"  # under DATA_DIR: a row file per paper page, as builds before one data file kept them
-BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY
+BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY, a line each
+BODIES_INDEX = "bodies-index.json"  # under DATA_DIR: where each of BODIES' lines is, and its hash (``bodies_files``)
 RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each page filled here
-FILLED = "filled"  # memo.py's kind: url -> what each page was filled from, and its hash: rewrite only what changed
+FILLED = "filled"  # memo.py's kind: what each section's pages were filled from, and their hashes: rewrite only what changed
+FILLED_BODIES = "filled-bodies"  # memo.py's kind: url -> what each index page was filled from, and its stat then
 
 
 # Every page the engine renders has its chrome minified once, as it leaves the engine
@@ -236,16 +241,25 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
     if fresh and compressed.exists():
         kept_gz.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(compressed, kept_gz)  # the engine's, for its header time
+    # each shell's entry found in the engine's few hundred entries, not in a text already holding 48k
+    found = []
     for section, urls in filled.items():
         shell = shell_url(section)
         entry = re.search(r"<url>(?:(?!</url>).)*?" + re.escape(shell) + r".*?</url>\n", text, re.DOTALL)
-        if entry is None:
-            continue  # an engine that left the shell out of its sitemap: nothing to stand in for
-        before, after = entry.group(0).split(shell, 1)
+        if entry is not None:  # else an engine that left the shell out of its sitemap: nothing to stand in for
+            found.append((entry.start(), entry.end(), shell, urls))
+    parts, pos = [], 0
+    for start, end, shell, urls in sorted(found):
+        entry = text[start:end]
+        before, after = entry.split(shell, 1)
+        parts.append(text[pos:start])
         if shell in after:  # the URL twice in one entry (an image's location): each replaced, as it was
-            text = text[: entry.start()] + "".join(entry.group(0).replace(shell, url) for url in urls) + text[entry.end() :]
+            parts.extend(entry.replace(shell, url) for url in urls)
         else:
-            text = text[: entry.start()] + "".join(f"{before}{url}{after}" for url in urls) + text[entry.end() :]
+            parts.extend(f"{before}{url}{after}" for url in urls)
+        pos = end
+    parts.append(text[pos:])
+    text = "".join(parts)
     data = text.encode("utf-8")
     write_if_changed(sitemap, data)
     if kept_gz.exists():
@@ -327,13 +341,22 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
         parent = parent.parent
 
 
+SECTION_KEY = "\0section\0"  # FILLED's key of a section: its shell's hash -> {url: (its row's line hash, its page's hash)}
+
+
 def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None) -> int:
     """Write every detail page of every staged section into ``site_dir``; returns how many changed.
 
-    Each page is kept in the memo (``memo.py``) with what it was made from (a hash of its
-    shell and its row) and the bytes written: a page made from the same shell and row
-    that is still on disk is not filled again, and a page no longer staged is removed.
-    An incremental build writes a handful of files and ends with the site a clean build gives.
+    What each section's pages were filled from is kept in the memo (``memo.py``): the shell's hash,
+    and of each page the hash of its row's line (the stage's memo knows it without the line being
+    read: ``memo.kept_rows``) and of the bytes written. With the same shell, a page is filled again
+    only if its line changed or its folder is gone from the site (an engine run that cleaned it):
+    a title edit fills a dozen of ~48k pages at 11,672 papers, with no stat of each page. The
+    folders holding the pages' folders are listed only when their own stat moved since the last
+    fill (an engine run, a page folder removed: ``_missing_folders``). As for the build stamp, a
+    file deeper in a page's folder is the build's output and not watched (``--clean`` writes every
+    page again). A page no longer staged is removed; an incremental build ends with the site a
+    clean build gives.
     """
     from generator.site.memo import PAGE_SHARDS, Memo
 
@@ -342,8 +365,8 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     filled: dict[str, list[str]] = {}
     # keyed on what each page is made of (its shell and row), not on the code; another site dir: nothing known
     memo = Memo(config, FILLED, scope=str(site_dir.resolve()), versioned=False, shards=PAGE_SHARDS)
-    before = memo.old
-    now = memo.new
+    before, older = _filled_before(memo.old)
+    memo.new = {}
     memo.forget()  # until this step completes
     for section in SHELL_SECTIONS:
         data = data_dir(config) / f"{section}.json"
@@ -355,34 +378,41 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
         if chrome is not None:
             shell_text = chrome.share(shell_text, shell_url(section))
         shell = _read_shell(shell_text, section, shell_file)
-        shell_key = hashlib.sha1(shell_text.encode("utf-8")).digest()  # noqa: S324 - a change detector
+        shell_key = hashlib.sha1(shell_text.encode("utf-8")).hexdigest()  # noqa: S324 - a change detector
+        last_shell, (last, folders) = before.pop(section, ("", ({}, {})))
+        same_shell = last_shell == shell_key
         made_dirs: set[Path] = set()
-        urls = []
-        root = f"{site_dir}{os.sep}"  # strings, not Paths, for the ~48k pages left as they are
-        for url, source, row in _rows(config, section, data):
-            urls.append(url)
-            made_from = hashlib.sha1(shell_key + source).hexdigest()  # noqa: S324
-            last = before.get(url)
-            if isinstance(last, tuple) and last[0] == made_from and os.path.isfile(f"{root}{url}index.html"):
-                now[url] = last
-                continue
-            target = site_dir / url / "index.html"
-            page = shell.fill(*row()).encode("utf-8")
-            digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
-            now[url] = (made_from, digest)
-            if isinstance(last, tuple) and last[1] == digest and target.is_file():
-                continue
-            if target.parent not in made_dirs:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made_dirs.add(target.parent)
-            target.write_bytes(page)
-            written += 1
+        now: dict[str, tuple[str, str]] = {}
+        with _section_rows(config, section, data) as (sources, row_of):
+            urls = [url for url, _ in sources]
+            missing, parents = _missing_folders(site_dir, urls, folders if same_shell else None)
+            for number, (url, source) in enumerate(sources):
+                kept = last.get(url) or older.get(url)
+                if same_shell and kept is not None and kept[0] == source and url not in missing:
+                    now[url] = kept
+                    continue
+                page = shell.fill(*row_of(number)).encode("utf-8")
+                digest = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector, not security
+                now[url] = (source, digest)
+                target = site_dir / url / "index.html"
+                if kept is not None and kept[1] == digest and target.is_file():
+                    continue
+                if target.parent not in made_dirs:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    made_dirs.add(target.parent)
+                target.write_bytes(page)
+                written += 1
+        for url in sorted(last.keys() - now.keys()):
+            _remove_page(site_dir, url, last[url][1])
         filled[section] = urls
         shutil.rmtree(shell_dir, ignore_errors=True)
-    for url in sorted(before.keys() - now.keys()):
-        last = before[url]
-        if isinstance(last, tuple) and len(last) == 2:
-            _remove_page(site_dir, url, last[1])
+        memo.put(f"{SECTION_KEY}{section}", shell_key, (now, {parent: _folder_stamp(site_dir / parent) for parent in parents}))
+    gone = {url: kept for _, (last, _) in before.values() for url, kept in last.items()}  # sections no longer staged
+    if older:
+        still = {url for _, (pages, _) in memo.new.values() for url in pages}
+        gone.update((url, kept) for url, kept in older.items() if url not in still)
+    for url in sorted(gone):
+        _remove_page(site_dir, url, gone[url][1])
     if filled:
         _fill_sitemap(config, site_dir, filled)
     memo.changed = True
@@ -390,9 +420,64 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     return written
 
 
-def _rows(config: ProjectConfig, section: str, data: Path):  # noqa: ANN202 - yields (url, line hash, () -> row)
-    """The rows of a section's data file (one per line), each with its line's hash and a reader of
-    the row itself, which reads and parses the line only if the page has to be filled again.
+def _filled_before(entries: dict) -> tuple[dict[str, tuple[str, tuple[dict, dict]]], dict[str, tuple[str, str]]]:
+    """What ``fill_shells`` kept: section -> (its shell's hash, ({url: (line hash, page hash)}, {folder:
+    its stat after the fill})), and url -> ("", page hash) of the pages builds before section entries
+    kept one by one (their pages are then filled again, written only if their bytes differ, and
+    removed if no longer staged)."""
+    sections: dict[str, tuple[str, tuple[dict, dict]]] = {}
+    older: dict[str, tuple[str, str]] = {}
+    for key, entry in entries.items():
+        if not (isinstance(key, str) and isinstance(entry, tuple) and len(entry) == 2):
+            continue
+        value = entry[1]
+        if key.startswith(SECTION_KEY) and isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, dict) for v in value):
+            pages = {url: kept for url, kept in value[0].items()
+                     if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], str)}
+            sections[key[len(SECTION_KEY) :]] = (entry[0], (pages, value[1]))
+        elif isinstance(entry[1], str):
+            older[key] = ("", entry[1])
+    return sections, older
+
+
+def _missing_folders(site_dir: Path, urls: list[str], folders: dict | None) -> tuple[set[str], list[str]]:
+    """The URLs in ``urls`` whose folder is not in ``site_dir``, and the folders holding theirs.
+
+    Each parent folder is listed once, and not at all while its stat is the one ``folders`` (None:
+    none known) holds from the last fill: a page folder removed from it (by hand, or by an engine
+    run that cleaned the site) changes its mtime and link count, and so does the engine writing
+    the section's shell into it."""
+    children: dict[str, dict[str, str]] = {}
+    for url in urls:
+        parent, _, name = url.rstrip("/").rpartition("/")
+        children.setdefault(parent, {})[name] = url
+    missing: set[str] = set()
+    for parent, names in children.items():
+        seen = _folder_stamp(site_dir / parent)
+        if folders is not None and seen and folders.get(parent) == seen:
+            continue
+        try:
+            with os.scandir(site_dir / parent) as entries:
+                there = {entry.name for entry in entries if entry.is_dir(follow_symlinks=False)}
+        except OSError:
+            there = set()
+        missing.update(names[name] for name in names.keys() - there)
+    return missing, sorted(children)
+
+
+def _folder_stamp(path: Path) -> list[int]:
+    """What says no entry of a folder was added or removed since: its inode, mtime, ctime and link count ([] if none)."""
+    try:
+        seen = os.lstat(path)
+    except OSError:
+        return []
+    return [seen.st_ino, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_nlink] if stat.S_ISDIR(seen.st_mode) else []
+
+
+@contextmanager
+def _section_rows(config: ProjectConfig, section: str, data: Path) -> Iterator[tuple[list[tuple[str, str]], Callable[[int], list[str]]]]:
+    """The rows of a section's data file (one per line): each row's URL and its line's hash, and a
+    reader of the n-th row, which reads and parses its line only if the page has to be filled again.
 
     The stage's memo says where each line is and its hash (``memo.kept_rows``): the file is not
     read whole (73 MB of lines at 11,672 papers) to find the handful of pages an edit changed."""
@@ -401,10 +486,11 @@ def _rows(config: ProjectConfig, section: str, data: Path):  # noqa: ANN202 - yi
     kept = kept_rows(config, section, data)
     if kept is not None:
         with mapped(data) as lines:
-            for url, where in kept:
-                yield url, where[2].encode(), partial(_kept_row_of, data, lines, where)
+            yield [(url, where[2]) for url, where in kept], lambda number: _kept_row_of(data, lines, kept[number][1])
         return
     decoder = json.JSONDecoder()
+    found: list[tuple[str, str]] = []
+    raw: list[bytes] = []
     for line in data.read_bytes().splitlines(keepends=True):
         if not line.strip():
             continue
@@ -412,7 +498,9 @@ def _rows(config: ProjectConfig, section: str, data: Path):  # noqa: ANN202 - yi
             url, _ = decoder.raw_decode(line.decode("utf-8", "surrogatepass"), 1)  # the URL only
         except ValueError as error:
             raise PapersiteError(f"{data}:1: staged page data unreadable ({error}); build again") from None
-        yield url, content_hash(line).encode(), partial(_row_of, data, line)
+        found.append((url, content_hash(line)))
+        raw.append(line)
+    yield found, lambda number: _row_of(data, raw[number])
 
 
 def _kept_row_of(path: Path, lines, where: tuple[int, int, str]) -> list[str]:  # noqa: ANN001 (memo.mapped)
@@ -424,12 +512,12 @@ def _kept_row_of(path: Path, lines, where: tuple[int, int, str]) -> list[str]:  
     return _row_of(path, line)
 
 
-def _row_of(path: Path, source: bytes) -> list[str]:
+def _row_of(path: Path, source: bytes, size: int = len(PAGE_ROW)) -> list[str]:
     try:
         row = json.loads(source)
     except ValueError as error:
         raise PapersiteError(f"{path}:1: staged page data unreadable ({error}); build again") from None
-    if not isinstance(row, list) or len(row) != len(PAGE_ROW):
+    if not isinstance(row, list) or len(row) != size or not all(isinstance(value, str) for value in row):
         raise PapersiteError(f"{path}:1: staged page data is not a page row; build again")
     return row
 
@@ -450,13 +538,14 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     site_dir = Path(site_dir)
     written = 0
     now: dict[str, list[int]] = {}
+    sources, targets = f"{deferred / 'files'}{os.sep}", f"{site_dir}{os.sep}"  # strings: ~2,800 files, two stats each
     for rel in names:
-        source, target = deferred / "files" / rel, site_dir / rel
+        source, target = f"{sources}{rel}", f"{targets}{rel}"
         stamp = _stamp(source) + _stamp(target)
         if len(stamp) == 6 and stamps.get(rel) == stamp:
             now[rel] = stamp
             continue
-        written += write_if_changed(target, source.read_bytes())
+        written += write_if_changed(Path(target), Path(source).read_bytes())
         now[rel] = _stamp(source) + _stamp(target)
     for rel in sorted(before - set(names)):
         gone = _site_file(site_dir, rel)
@@ -468,13 +557,13 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     return written
 
 
-def _stamp(path: Path) -> list[int]:
+def _stamp(path: Path | str) -> list[int]:
     """What says a file was not written since: its size, mtime and ctime in nanoseconds ([] if none)."""
     try:
-        stat = path.stat()
+        seen = os.stat(path)
     except OSError:
         return []
-    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns] if path.is_file() else []
+    return [seen.st_size, seen.st_mtime_ns, seen.st_ctime_ns] if stat.S_ISREG(seen.st_mode) else []
 
 
 def _copied_before(copied: Path) -> tuple[set[str], dict[str, list[int]]]:
@@ -556,14 +645,82 @@ def own_shell(page_text: str) -> tuple[str, str]:
     return f"---\n{front}---\n\n{SHELL_BODY}\n", body.strip()
 
 
-def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, unmarked: bool = False) -> str:
+def bodies_files(bodies: list[list[str]]) -> tuple[bytes, bytes]:
+    """BODIES (a line a page, [page URL, body], as ``row_line`` writes a row) and BODIES_INDEX: where each
+    line sits and its hash, so that ``fill_bodies`` reads only the bodies of the pages it fills again."""
+    from generator.site.memo import content_hash
+
+    lines = [row_line(pair) for pair in bodies]
+    rows, offset = [], 0
+    for (url, _), line in zip(bodies, lines):
+        rows.append([url, offset, len(line), content_hash(line)])
+        offset += len(line)
+    return b"".join(lines), json.dumps({"size": offset, "rows": rows}, ensure_ascii=False).encode("utf-8")
+
+
+def _body_index(config: ProjectConfig) -> list[tuple[str, tuple[int, int, str]]] | None:
+    """BODIES_INDEX's rows, (url, (offset, length, line hash)), if it describes BODIES as it is; else None."""
+    try:
+        index = json.loads((data_dir(config) / BODIES_INDEX).read_bytes())
+        if index["size"] != (data_dir(config) / BODIES).stat().st_size:
+            return None
+        rows = [(url, (start, length, digest)) for url, start, length, digest in index["rows"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if not all(isinstance(u, str) and isinstance(s, int) and isinstance(n, int) and isinstance(d, str) for u, (s, n, d) in rows):
+        return None
+    return rows
+
+
+def _whole_bodies(path: Path) -> list[tuple[str, str, str]]:
+    """Every (url, line hash, body) of BODIES, read whole."""
+    from generator.site.memo import content_hash
+
+    found = []
+    for line in path.read_bytes().split(b"\n"):
+        if line.strip():
+            url, body = _row_of(path, line, 2)
+            found.append((url, content_hash(line + b"\n"), body))
+    return found
+
+
+@contextmanager
+def _bodies(config: ProjectConfig) -> Iterator[list[tuple[str, str, Callable[[], str]]]]:
+    """Each index page's (url, its line's hash, a reader of its body): the line is read only if the page
+    is filled again. A line that is not as the index says (a damaged build dir) falls back to reading
+    BODIES whole."""
+    from generator.site.memo import kept_line, mapped
+
+    path = data_dir(config) / BODIES
+    index = _body_index(config)
+    if index is None:
+        yield [(url, digest, partial(str, body)) for url, digest, body in _whole_bodies(path)]
+        return
+    whole: dict[str, str] = {}
+
+    def body_of(lines, url: str, where: tuple[int, int, str]) -> str:  # noqa: ANN001 (memo.mapped)
+        line = kept_line(lines, where)
+        if line is not None:
+            return _row_of(path, line, 2)[1]
+        if not whole:
+            whole.update((u, body) for u, _, body in _whole_bodies(path))
+        if url not in whole:
+            raise PapersiteError(f"{path}:1: staged page data changed since the stage wrote it; build again")
+        return whole[url]
+
+    with mapped(path) as lines:
+        yield [(url, where[2], partial(body_of, lines, url, where)) for url, where in index]
+
+
+def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, unmarked: bool = False, ours: bool = False) -> str:
     """What the engine rendered at ``rel``: the site's file while it holds ``mark`` (this build's
     engine run wrote it; a copy is kept under ``rendered/``), else the copy kept from the last run
     (the engine did not run, or did not render this page again). ``unmarked``: with no copy kept,
-    the site's file is the engine's even without the mark (a sitemap without a site URL is empty)."""
+    the site's file is the engine's even without the mark (a sitemap without a site URL is empty).
+    ``ours``: the site's file is as this step last wrote it (its stat), no rendering: not read."""
     kept = data_dir(config) / RENDERED_DIR / rel
     try:
-        text = site_file.read_text(encoding="utf-8")
+        text = None if ours and kept.is_file() else site_file.read_text(encoding="utf-8")
     except OSError:
         text = None
     if text is not None and (mark in text or (unmarked and not kept.is_file())):
@@ -585,36 +742,65 @@ def reuse_engine_output(config: ProjectConfig, site_dir: Path) -> bool:
     (shells, index pages, the sitemap): a build whose docs dir is unchanged needs no engine run."""
     kept = data_dir(config) / RENDERED_DIR
     needed = [f"{shell_url(s)}index.html" for s in SHELL_SECTIONS if (data_dir(config) / f"{s}.json").exists()]
+    index = _body_index(config)
     try:
-        needed += [f"{url}index.html" for url, _ in json.loads((data_dir(config) / BODIES).read_text(encoding="utf-8"))]
+        urls = [url for url, _ in index] if index is not None else [url for url, _, _ in _whole_bodies(data_dir(config) / BODIES)]
     except OSError:
-        pass
-    except ValueError:
+        urls = []
+    except PapersiteError:
         return False
+    needed += [f"{url}index.html" for url in urls]
     if (Path(site_dir) / "sitemap.xml").exists():
         needed += ["sitemap.xml", "sitemap.xml.gz"]
     return Path(site_dir).is_dir() and all((kept / rel).is_file() for rel in needed)
 
 
 def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None) -> int:
-    """Put each index page's body in place of SHELL_BODY in the page the engine wrote for it."""
-    data = data_dir(config) / BODIES
-    if not data.exists():
+    """Put each index page's body in place of SHELL_BODY in the page the engine wrote for it.
+
+    A page whose site file is as this step last wrote it (its stat), filled from the same rendering
+    (the kept copy's stat, ``_engine_output``), body (its line's hash) and shared chrome, is not
+    read again: a build that runs no engine reads the bodies an edit changed, not the 20 MB of the
+    index pages at 11,672 papers. The engine renders every index page it runs for (``incremental.py``),
+    which changes the page's stat: each is then filled again."""
+    from generator.site.memo import Memo
+
+    if not (data_dir(config) / BODIES).exists():
         return 0
+    site_dir = Path(site_dir)
+    memo = Memo(config, FILLED_BODIES, scope=str(site_dir.resolve()), versioned=False)
+    memo.forget()  # until this step completes
     filled = 0
-    for url, body in json.loads(data.read_text(encoding="utf-8")):
-        target = Path(site_dir) / url / "index.html"
-        text = minify_page(_engine_output(config, target, f"{url}index.html", SHELL_BODY))
-        if chrome is not None:
-            text = chrome.share(text, url)
-        marks = text.count(SHELL_BODY)
-        if marks != 1:
-            raise PapersiteError(f"{target}: the page holds its body's marker {SHELL_BODY!r} {marks} times; "
-                                 "did the theme or a Markdown extension change how raw HTML is written?")
-        page = text.replace(SHELL_BODY, body).encode("utf-8")
-        if write_if_changed(target, page):
-            filled += 1
+    with _bodies(config) as rows:
+        for url, line_hash, body_of in rows:
+            target = site_dir / url / "index.html"
+            kept = data_dir(config) / RENDERED_DIR / f"{url}index.html"
+            stamp = _stamp(target)
+            if stamp and (chrome is None or chrome.parts is not None):  # else this page may give the site's shared parts
+                if memo.get(url, _body_made_from(line_hash, kept, chrome)) == stamp:
+                    continue
+            last = memo.old.get(url)
+            ours = bool(stamp) and isinstance(last, tuple) and len(last) == 2 and last[1] == stamp
+            text = minify_page(_engine_output(config, target, f"{url}index.html", SHELL_BODY, ours=ours))
+            if chrome is not None:
+                text = chrome.share(text, url)
+            marks = text.count(SHELL_BODY)
+            if marks != 1:
+                raise PapersiteError(f"{target}: the page holds its body's marker {SHELL_BODY!r} {marks} times; "
+                                     "did the theme or a Markdown extension change how raw HTML is written?")
+            page = text.replace(SHELL_BODY, body_of()).encode("utf-8")
+            if write_if_changed(target, page):
+                filled += 1
+            memo.put(url, _body_made_from(line_hash, kept, chrome), _stamp(target))
+    memo.changed = True  # saved even if every page was kept: forget() removed the file
+    memo.save()
     return filled
+
+
+def _body_made_from(line_hash: str, kept: Path, chrome: SharedChrome | None) -> str:
+    """What an index page is filled from: its body's line, the engine's rendering kept, the shared chrome."""
+    parts = "" if chrome is None else repr(chrome.parts)
+    return hashlib.sha1(f"{line_hash}\0{_stamp(kept)}\0{parts}".encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324
 
 
 def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None) -> int:  # noqa: ANN001 (stage.Pending)

@@ -18,7 +18,6 @@ a live-reloading server sees exactly what changed.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -40,8 +39,8 @@ from generator.site.render.views import Views
 from generator.workers import Forked, Threaded, can_fork
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
-    BODIES, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, data_dir, kept_gzip, own_shell, page_row, row_line, shell_markdown,
-    shell_url, write_deferred, write_if_changed,
+    BODIES, BODIES_INDEX, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, bodies_files, data_dir, kept_gzip, own_shell, page_row, row_line,
+    shell_markdown, shell_url, write_deferred, write_if_changed,
 )
 from generator.site.exports import citation_files, saved_page
 from generator.site.search import explore_page, search_files
@@ -169,7 +168,7 @@ class Generated:
     shell_data: dict[str, bytes | None]  # section -> its detail pages for postbuild.py (None: written already)
     staged: Memo  # the fingerprint each staged paper page was rendered from: saved once the docs dir is complete
     docs_written: int = 0  # paper pages written straight into the docs dir
-    bodies: bytes | None = None  # postbuild.BODIES: the index pages' bodies
+    bodies: tuple[bytes, bytes] | None = None  # postbuild.BODIES and BODIES_INDEX: the index pages' bodies
     details_rendered: int = 0  # author and keyword pages rendered (the others were kept: memo.write_rows)
     papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
 
@@ -265,7 +264,7 @@ def _generate(
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
-    bodies_data = json.dumps(bodies, ensure_ascii=False, separators=(",", ":")).encode("utf-8") if bodies else None
+    bodies_data = bodies_files(bodies) if bodies else None
     return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, docs_written=docs_written,
                      bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered)
 
@@ -574,8 +573,10 @@ def stage_docs(
         post.mkdir(parents=True, exist_ok=True)
         if generated.bodies is None:
             (post / BODIES).unlink(missing_ok=True)
+            (post / BODIES_INDEX).unlink(missing_ok=True)
         else:
-            write_if_changed(post / BODIES, generated.bodies)
+            write_if_changed(post / BODIES, generated.bodies[0])
+            write_if_changed(post / BODIES_INDEX, generated.bodies[1])
         for section in SHELL_SECTIONS:
             path = post / f"{section}.json"
             if section in generated.shell_data:

@@ -132,6 +132,33 @@ def test_the_state_rows_of_a_few_ids_are_those_the_whole_state_gives(tmp_path: P
     assert _state_rows(config, set(wanted)) == {i: whole[i] for i in wanted if i in whole}
 
 
+@pytest.mark.parametrize("tail", ["", "\n", "\n\n"])
+def test_the_state_row_of_an_id_is_found_on_the_first_and_last_lines(tmp_path: Path, tail: str) -> None:
+    """The lines holding an id are cut out of the file's bytes: the first line starts at 0, the last may end without a newline."""
+    import json
+
+    from generator.config import load_config
+    from generator.ingest.pagestamp import _state_rows
+
+    (tmp_path / "papersite.yml").write_text("site_name: x\n", encoding="utf-8")
+    (tmp_path / ".papersite").mkdir()
+    rows = [json.dumps({"id": i, "slug": i, "fields": {"title": f"t\u00e9 {i}"}}, ensure_ascii=False) for i in ("a1", "b2", "c3")]
+    (tmp_path / ".papersite" / "last_import.jsonl").write_text("\n".join(rows) + tail, encoding="utf-8")
+    config = load_config(tmp_path)
+    assert _state_rows(config, {"a1", "c3"}) == {"a1": {"title": "t\u00e9 a1"}, "c3": {"title": "t\u00e9 c3"}}
+
+
+def test_a_state_that_is_not_utf8_gives_no_rows_for_a_few_ids_as_for_all(tmp_path: Path) -> None:
+    from generator.config import load_config
+    from generator.ingest.pagestamp import _state_rows
+
+    (tmp_path / "papersite.yml").write_text("site_name: x\n", encoding="utf-8")
+    (tmp_path / ".papersite").mkdir()
+    (tmp_path / ".papersite" / "last_import.jsonl").write_bytes(b'{"id": "a1", "slug": "s", "fields": {"t": "\xff"}}\n')
+    config = load_config(tmp_path)
+    assert _state_rows(config) == {} and _state_rows(config, {"a1"}) == {}
+
+
 # ---------------------------------------------------------------- a maintainer replaces a value a reference filled
 
 

@@ -358,3 +358,78 @@ def test_a_light_page_in_materials_own_colours_names_none_and_loads_no_palette()
     ):
         small = minify_page(kept)
         assert "palette.fb2fffe2.min.css" in small and "data-md-color-primary" in small
+
+
+def _site_files(site) -> dict[str, bytes]:  # noqa: ANN001
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_an_edit_fills_only_what_it_changed_and_ends_as_a_clean_build(tmp_path, monkeypatch) -> None:
+    """A title edit (no engine run): the post-build step fills the detail pages whose row changed and
+    the index pages whose body changed, reads no other body, and the site is a clean build's. A page
+    folder gone from the site is filled again; a damaged bodies index falls back to the whole file."""
+    import re
+    import shutil
+
+    from generator.cli import main as papersite
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    root = write_project(tmp_path / "project")
+    build = ["--project", str(root), "build", "--no-import", "--quiet"]
+    assert papersite(build) == 0
+    site = load_config(root).site_dir
+    bodies = [url for url, _ in postbuild._body_index(load_config(root))]
+    detail_pages = sum(len((postbuild.data_dir(load_config(root)) / f"{s}.json").read_bytes().splitlines())
+                       for s in postbuild.SHELL_SECTIONS)
+    filled: list[str] = []
+    read: list[str] = []
+    fill, engine_output = postbuild._Shell.fill, postbuild._engine_output
+    monkeypatch.setattr(postbuild._Shell, "fill", lambda shell, url, *rest: filled.append(url) or fill(shell, url, *rest))
+    monkeypatch.setattr(postbuild, "_engine_output", lambda config, file, rel, *rest, **named: read.append(rel) or engine_output(config, file, rel, *rest, **named))
+
+    def clean_build(name: str) -> dict[str, bytes]:
+        copy = tmp_path / name
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns("site", "build"))
+        assert papersite(["--project", str(copy), "build", "--no-import", "--quiet", "--clean"]) == 0
+        return _site_files(copy / "site")
+
+    def retitle(title: str) -> None:
+        page = root / "site_src" / "papers" / "graph-transformers.md"
+        page.write_text(re.sub(r"^title: .*$", f"title: {title}", page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
+        filled.clear()
+        read.clear()
+        listed.clear()
+        assert papersite(build) == 0
+
+    listed: list[str] = []
+    scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": listed.append(str(path)) or scandir(path))
+    retitle("Graph Transformers, Edited")
+    assert "papers/graph-transformers/" in filled and len(filled) < detail_pages / 2, filled
+    sections = {os.fspath(site / section) for section in postbuild.SHELL_SECTIONS}
+    assert not sections & set(listed), "a section's folder listed though nothing added or removed a page folder in it"
+    read_bodies = [rel for rel in read if rel.removesuffix("index.html") in bodies]
+    assert "papers/index.html" in read_bodies and len(read_bodies) < len(bodies) / 2, read_bodies
+    assert "Graph Transformers, Edited" in (site / "papers/index.html").read_text(encoding="utf-8")
+    assert _site_files(site) == clean_build("clean-edit")
+
+    gone = next(p for p in sorted((site / "authors").iterdir()) if p.is_dir() and p.name != "_shell")
+    shutil.rmtree(gone)
+    retitle("Graph Transformers, Edited Again")
+    assert f"authors/{gone.name}/" in filled and (gone / "index.html").is_file()
+    assert os.fspath(site / "authors") in listed
+    assert _site_files(site) == clean_build("clean-folder-gone")
+
+    # the stage writes both files on every build; damaged after it, the post-build step reads the bodies whole
+    built = _site_files(site)
+    index = postbuild.data_dir(load_config(root)) / postbuild.BODIES_INDEX
+    for damage in (lambda text: re.sub(r'"[0-9a-f]{40}"', '"' + "0" * 40 + '"', text), None):
+        if damage is None:
+            index.unlink()
+        else:
+            index.write_text(damage(index.read_text(encoding="utf-8")), encoding="utf-8")
+        read.clear()
+        postbuild.run_postbuild(load_config(root), site)
+        assert sorted(rel.removesuffix("index.html") for rel in read if rel.removesuffix("index.html") in bodies) == sorted(bodies)
+        assert _site_files(site) == built

@@ -75,19 +75,25 @@ def map_data(catalog: Catalog, points: dict[str, tuple[int, int]], grid: int) ->
     papers = [p for _, _, group in groups for p in group]
     decisions = decision_counts(p.decision for p in papers)
     decision_number = {key: n for n, (key, _, _) in enumerate(decisions)}
-    keyword_papers = Counter(k.name for p in papers for k in catalog.paper_keywords(p))
+    # each paper's keywords and decision looked up once (11,672 papers, a few dozen decision texts)
+    keywords_of = [[k.name for k in catalog.paper_keywords(p)] for p in papers]
+    keyword_papers = Counter([name for names in keywords_of for name in names])
     kept = [k for k in catalog.keywords if keyword_papers[k.name] >= SELECTION_KEYWORDS_FROM]
     keyword_number = {k.name: n for n, k in enumerate(kept)}
+    decision_of: dict[str | None, int] = {}
+    middle = (grid // 2, grid // 2)
     columns: dict[str, list] = {"x": [], "y": [], "topic": [], "decision": [], "keywords": []}
-    for paper in papers:
-        x, y = points.get(paper.slug, (grid // 2, grid // 2))
+    for paper, names in zip(papers, keywords_of):
+        x, y = points.get(paper.slug, middle)
         sub = catalog.paper_subarea(paper)
-        decision = read_decision(paper.decision)
+        if paper.decision not in decision_of:
+            decision = read_decision(paper.decision)
+            decision_of[paper.decision] = decision_number[decision.key if decision else "none"]
         columns["x"].append(x)
         columns["y"].append(y)
         columns["topic"].append(topic_number.get((_area_of(paper), sub.name if sub else None), -1))
-        columns["decision"].append(decision_number[decision.key if decision else "none"])
-        columns["keywords"].append([keyword_number[k.name] for k in catalog.paper_keywords(paper) if k.name in keyword_number])
+        columns["decision"].append(decision_of[paper.decision])
+        columns["keywords"].append([keyword_number[name] for name in names if name in keyword_number])
     data = {
         "version": MAP_DATA_VERSION,
         "grid": grid,
