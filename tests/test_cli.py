@@ -181,3 +181,15 @@ def test_a_base_pages_folder_that_is_none_is_refused_before_the_command_runs(tmp
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "argument --base-pages" in err and "Traceback" not in err
+
+
+def test_the_command_leaves_at_once_with_mains_status_and_all_it_wrote(tmp_path: Path) -> None:
+    """``cli.entry`` skips the interpreter's teardown (a second after an 11,672-paper edit): what the
+    command printed into a pipe still arrives whole, and its status is main's."""
+    (tmp_path / "site_src" / "papers").mkdir(parents=True)
+    ok = subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(tmp_path), "check"],
+                        capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and ok.stdout.strip(), ok
+    missing = subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(tmp_path / "nowhere"), "check"],
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode != 0 and "nowhere" in missing.stderr, missing
