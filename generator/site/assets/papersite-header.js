@@ -116,6 +116,7 @@
     var meta = box.querySelector("[data-ps-search-meta]");
     var toggle = document.getElementById("__search");
     var listening = false, shownFor = null, enterFor = null;
+    var SNIPPET_PAUSE_MS = 250, snippetTimer = null;  // a reader typing presses keys closer than this
     var button = searchButton(function () { open(); input.focus(); });
     // Explore with this query (its URL is in the store's schema)
     function exploreHref(eng, text) {
@@ -202,7 +203,16 @@
       shownFor = text;
       select(kept ? options().filter(function (o) { return o.getAttribute("href") === kept; })[0] || null : null);
       if (enterFor === text) { enterFor = null; if (!go(text)) location.href = exploreHref(eng, text); return; }
-      if (!result.exactOnly && !some) results.addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
+      if (!result.exactOnly && !some) {
+        // the abstracts' snippets (their texts come in chunks) for the query the reader stopped at, not for each
+        // key of one typed: those were ~200 KB of a typed first query, for lists gone before their snippets came
+        clearTimeout(snippetTimer);  // a list shown again asks for its own
+        snippetTimer = setTimeout(function () {
+          if (input.value === text && list.getAttribute("data-ps-query") === text) {
+            results.addSnippets(eng, shownNumbers, articles, match, function () { return input.value === text; });
+          }
+        }, SNIPPET_PAUSE_MS);
+      }
     }
 
     function render() {
