@@ -13,12 +13,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from generator.ingest.authors import SOURCE_ORDERS
 from generator.ingest.csv_listing import COLUMN_NAMES
 from generator.pages.record import AUTHORITY_FIELDS  # what a reference may be made the authority for
 from generator.layout import is_web_url
 from generator.inputs import InputError, load_yaml_with_lines, outside_problem, readable_file
-from generator.problems import PapersiteError
+from generator.problems import PapersiteError, Problem
 from generator.text import invisible_characters
 
 CONFIG_FILE = "papersite.yml"
@@ -381,3 +383,38 @@ def _venue(value: Any, config_path: Path, line: int) -> VenueSettings:
             raise PapersiteError.at(config_path, line, f"venue {key} must be one line of plain text, got {item!r}")
         fields[key] = " ".join(str(item).split()) or None if item is not None else None
     return VenueSettings(**fields)
+
+
+# mkdocs.yml settings the theme writes into every page as text, as they are: MkDocs renders its templates
+# without escaping, so markup there would run in every reader's browser (papersite's own templates escape;
+# Material's header, <title> and meta tags do not). `papersite init` writes them plain.
+THEME_TEXT_SETTINGS = ("site_name", "site_description", "site_author", "repo_name")
+_MARKUP = '<>"&'
+
+
+class _AnyTagLoader(yaml.SafeLoader):
+    """mkdocs.yml may hold MkDocs' own tags (``!ENV``, ``!!python/name:``): read here as nothing."""
+
+
+_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def theme_config_problems(root: Path, name: str = "mkdocs.yml") -> list[Problem]:
+    """A ``THEME_TEXT_SETTINGS`` value of the project's mkdocs.yml holding a character HTML reads as
+    markup, at its line; nothing when there is no readable mkdocs.yml (the build says so itself)."""
+    path = root / name
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_AnyTagLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    problems = []
+    for key, value in node.value:
+        if key.value in THEME_TEXT_SETTINGS and isinstance(value, yaml.ScalarNode):
+            found = sorted({c for c in value.value if c in _MARKUP})
+            if found:
+                problems.append(Problem(name, key.start_mark.line + 1, (
+                    f"{key.value} holds {' '.join(found)}: the theme writes it into every page as HTML, unescaped; "
+                    "write it as plain text (\"and\" for &, no quotes or angle brackets)")))
+    return problems

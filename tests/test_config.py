@@ -128,3 +128,43 @@ def test_a_sheets_column_map_is_read_and_checked(tmp_path):
     assert "one header is mapped to two fields" in refused(tmp_path, "listings:\n  p.csv:\n    columns: {title: X, abstract: X}\n")
     assert "must name one header" in refused(tmp_path, "listings:\n  p.csv:\n    columns: {title: [X]}\n")
     assert "papersite.yml:2:" in refused(tmp_path, "# a\nlistings:\n  p.csv:\n    colums: {title: X}\n")
+
+
+def test_markup_in_the_themes_text_settings_is_refused_at_its_line(tmp_path: Path) -> None:
+    """MkDocs writes mkdocs.yml's site name, description, author and repository name into every page
+    unescaped (Material's header, <title>, meta tags): markup there is refused, plain text is not."""
+    from generator.config import theme_config_problems
+
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Robots & friends\n"
+        "site_description: \"A <b>bold</b> site\"\n"
+        "site_author: O'Brien\n"
+        "repo_name: example/papers\n"
+        "markdown_extensions:\n"
+        "  - pymdownx.emoji:\n"
+        "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "extra:\n"
+        "  site_name: <not the theme's>\n", encoding="utf-8")
+    problems = theme_config_problems(tmp_path)
+    assert [(p.path, p.line, p.message.split(":")[0]) for p in problems] == [
+        ("mkdocs.yml", 1, "site_name holds &"), ("mkdocs.yml", 2, "site_description holds < >")]
+    (tmp_path / "mkdocs.yml").write_text("site_name: Robots and friends\nsite_author: O'Brien\n", encoding="utf-8")
+    assert theme_config_problems(tmp_path) == []
+    (tmp_path / "mkdocs.yml").write_text("site_name: [unclosed\n", encoding="utf-8")
+    assert theme_config_problems(tmp_path) == []  # the engine says what is wrong with the file itself
+
+
+def test_check_and_build_refuse_a_hostile_site_name_in_mkdocs_yml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from generator.cli import main
+    from site_fixtures import write_project
+
+    project = write_project(tmp_path / "p")
+    text = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    (project / "mkdocs.yml").write_text(text.replace("site_name: Test Papers 2025", "site_name: Test <img src=x onerror=alert(1)>"),
+                                        encoding="utf-8")
+    line = 1 + text.split("\n").index("site_name: Test Papers 2025")
+    for command in ("check", "build"):
+        assert main(["--project", str(project), command, *(["--no-import", "--quiet"] if command == "build" else [])]) == 1
+        out = capsys.readouterr()
+        assert f"mkdocs.yml:{line}: site_name holds < >" in out.out + out.err, command
+    assert not (project / "site").exists()

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from generator.config import ProjectConfig
+from generator.config import ProjectConfig, theme_config_problems
 from generator.pages.folder import Page, Pages, display_path, docs_files, page_paths, read_pages
 from generator.pages.markup import scan_body
 from generator.pages.schema import TOPIC_SOURCES, topic_problem
@@ -297,7 +297,8 @@ def check_pages(
 def project_file_problems(config: ProjectConfig) -> list[Problem]:
     """What the build would refuse to read beside the pages: a file of docs_dir or corpus_dir
     linked out of the project, a FIFO or device among them (``inputs.readable_file``), and a
-    papers folder that is not there (checking nothing is no OK)."""
+    papers folder that is not there (checking nothing is no OK), and markup in the theme's text settings
+    (``config.theme_config_problems``)."""
     from generator.ingest.sources import corpus_files
 
     if not config.papers_dir.is_dir():
@@ -305,7 +306,7 @@ def project_file_problems(config: ProjectConfig) -> list[Problem]:
         return [Problem(where, 1, "the papers folder (papers_dir) does not exist; run `papersite import` first, "
                         "or check --project and papersite.yml")]
     problems = docs_files(config, skip=(config.build_dir, config.site_dir))[1]
-    return problems + corpus_files(config)[1]
+    return problems + corpus_files(config)[1] + theme_config_problems(config.root)
 
 
 def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:
