@@ -409,11 +409,10 @@ class _Run:
 
     def take(self, where: Any) -> bool:
         """The kept line at ``where``, unchecked (the file is as it was written); False if out of the file."""
-        if self.old is None or not isinstance(where, tuple) or len(where) != 3:
+        span = _span(self.old, where)
+        if span is None:
             return False
-        start, length = where[0], where[1]
-        if not (isinstance(start, int) and isinstance(length, int) and 0 <= start and start + length <= len(self.old)):
-            return False
+        start, length = span
         if start != self.end or self.start == self.end:
             self.flush()
             self.start = start
@@ -487,13 +486,21 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 
 def _kept_line(old: mmap.mmap | None, where: Any) -> bytes | None:
     """The last build's line at ``where`` (offset, length, hash) if it is intact."""
+    span = _span(old, where)
+    if span is None:
+        return None
+    line = old[span[0] : span[0] + span[1]]
+    return line if content_hash(line) == where[2] else None
+
+
+def _span(old: mmap.mmap | None, where: Any) -> tuple[int, int] | None:
+    """(offset, length) of a kept line's ``where`` (offset, length, hash) if it lies inside the mapped file."""
     if old is None or not isinstance(where, tuple) or len(where) != 3:
         return None
-    start, length, digest = where
+    start, length = where[0], where[1]
     if not (isinstance(start, int) and isinstance(length, int) and 0 <= start and start + length <= len(old)):
         return None
-    line = old[start : start + length]
-    return line if content_hash(line) == digest else None
+    return start, length
 
 
 class _mapped:
