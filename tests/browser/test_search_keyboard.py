@@ -92,7 +92,9 @@ def test_arrow_keys_select_a_result_and_enter_opens_it(reader, busiest_author, t
     assert second.get_attribute("aria-selected") == "true" and page.locator(SEARCH_SELECTED).count() == 1
     assert field(page).get_attribute("aria-activedescendant") == second.get_attribute("id")
     assert page.evaluate("document.activeElement.getAttribute('role')") == "combobox", "typing goes on in the field"
-    # the selection is seen: the selected row is tinted unlike its neighbours, and in view
+    # the selection is seen: the selected row is tinted unlike its neighbours, and in view. The tint fades
+    # in (a .25 s transition) whose first frame a loaded machine may not have drawn yet: read where it ends
+    page.evaluate("document.getAnimations().forEach(a => a.finish())")
     backgrounds = [options.nth(i).evaluate("a => getComputedStyle(a).backgroundColor") for i in range(3)]
     assert backgrounds[1] != backgrounds[0] and backgrounds[1] != backgrounds[2], backgrounds
     assert second.is_visible() and second.bounding_box()["y"] < page.viewport_size["height"]
