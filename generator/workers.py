@@ -10,9 +10,11 @@ serve`` uses ``Threaded`` instead.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import traceback
 
@@ -23,12 +25,29 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
+def one_thread_of_math() -> None:
+    """The numerical libraries' thread pools held to one thread in this process: a worker shares the
+    cores with its parent and the other workers, and OpenBLAS's threads spin while they wait for work,
+    taking a core from them. On two busy cores the map's layout cost 4.0 CPU s with OpenBLAS's
+    two threads against 0.7 s with one (BENCHMARKS.md, issue 31 part 6)."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"  # read when numpy is first imported
+    if "numpy" in sys.modules:  # imported before the fork: its pool is already sized
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1)
+
+
 def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
     # Ctrl-C reaches the whole process group: the parent says "interrupted" once and ends this
     # worker (cancel, or multiprocessing at exit); a child's own traceback would be noise.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         os.nice(nice)
+    # What the parent made is never freed here: the collector leaves it alone rather than walking
+    # (and, copy-on-write, copying) the parent's heap at each full collection (~0.6 CPU s an edit).
+    gc.freeze()
+    one_thread_of_math()
     try:
         writer.send(("ok", fn(*args)))
     except BaseException:  # noqa: BLE001 - reported to the parent, which raises

@@ -32,3 +32,34 @@ def test_a_cancelled_worker_is_gone():
     worker.cancel()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def _blas_threads() -> list[int]:
+    import numpy  # noqa: F401 - its BLAS is what is counted
+    from threadpoolctl import threadpool_info
+
+    return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+
+def test_a_worker_forked_after_numpy_was_loaded_runs_blas_on_one_thread():
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(4):  # the parent's pool, wider than one
+        assert max(_blas_threads()) > 1
+        assert Forked("blas threads", _blas_threads).result() == [1] * len(_blas_threads())
+
+
+def test_a_worker_that_loads_numpy_itself_runs_blas_on_one_thread():
+    import ast
+    import subprocess
+    import sys
+
+    code = ("import sys; from generator.workers import Forked; "
+            "assert 'numpy' not in sys.modules; "
+            "from tests.test_workers import _blas_threads; "
+            "print(Forked('blas threads', _blas_threads).result())")
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "4", "OMP_NUM_THREADS": "4"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    counts = ast.literal_eval(out.stdout.strip())
+    assert counts and set(counts) == {1}, out

@@ -38,8 +38,10 @@ GRID = 4096  # cells a side: integer coordinates, a pixel each on a 4k screen
 DIMENSIONS = 48  # the LSA space
 NEAREST = 3  # landmarks a paper sits among
 SHARPNESS = 20.0  # softmax of cosines: higher keeps papers nearer their closest landmark
-SPREAD = 0.45
-SMACOF_STEPS = 200  # the landmark layout's iterations (it has settled well before)  # a cloud's reach, in units of the median distance between neighbouring landmarks
+SPREAD = 0.45  # a cloud's reach, in units of the median distance between neighbouring landmarks
+RANGE_OVERSAMPLE = 10  # directions sought beyond DIMENSIONS: the range finder's margin
+POWER_STEPS = 4  # the range finder's power iterations (BENCHMARKS.md, part 6: more moved no figure of the map)
+SMACOF_STEPS = 200  # the landmark layout's iterations (it has settled well before)
 MIN_LANDMARK_PAPERS = 2  # a topic with fewer papers is not a landmark (one paper is no centroid)
 
 
@@ -95,8 +97,6 @@ def layout_of_counts(texts: list[MapText], counts: "TermCounts") -> dict[str, tu
 
 def _lsa_space(counts: "TermCounts"):  # noqa: ANN202 (numpy array or None)
     """Unit rows in the LSA space; None when the texts have too few words to compare."""
-    from sklearn.decomposition import TruncatedSVD
-
     from generator.site.termcounts import tfidf
 
     if len(counts) < 3:
@@ -107,8 +107,31 @@ def _lsa_space(counts: "TermCounts"):  # noqa: ANN202 (numpy array or None)
     dimensions = min(DIMENSIONS, vectors.shape[1] - 1, len(counts) - 1)
     if dimensions < 2:
         return None
-    space = TruncatedSVD(n_components=dimensions, algorithm="randomized", n_iter=7, random_state=0).fit_transform(vectors)
-    return _unit_rows(space)
+    return _unit_rows(_truncated_svd(vectors, dimensions))
+
+
+def _truncated_svd(matrix, dimensions: int):  # noqa: ANN001, ANN202
+    """The rows on the matrix's ``dimensions`` main singular directions, scaled by their singular values
+    (an LSA's document coordinates, ``U S``), by a randomised range finder with power steps.
+
+    Written out (numpy alone) rather than scikit-learn's ``TruncatedSVD``: importing scikit-learn was
+    ~0.8 CPU s of every edit that moves the map. The main directions are sought among the terms (the
+    rows are then their projections, ``M V``), in float32: the products with the sparse matrix are
+    nearly all the cost, and the points land on a 4096 grid. The start is seeded, so the same matrix
+    gives the same points; a rotation of the space would not move them (``_placed`` reads cosines)."""
+    import numpy as np
+
+    papers = matrix.astype(np.float32)
+    terms = papers.T.tocsr()
+    width = min(dimensions + RANGE_OVERSAMPLE, *matrix.shape)
+    start = np.random.default_rng(0).standard_normal((matrix.shape[0], width)).astype(np.float32)
+    directions, _ = np.linalg.qr(terms @ start)
+    for _ in range(POWER_STEPS):
+        back, _ = np.linalg.qr(papers @ directions)
+        directions, _ = np.linalg.qr(terms @ back)
+    projected = np.asarray(papers @ directions, dtype=np.float64)
+    left, values, _ = np.linalg.svd(projected, full_matrices=False)
+    return left[:, :dimensions] * values[:dimensions]
 
 
 def _unit_rows(matrix):  # noqa: ANN001, ANN202

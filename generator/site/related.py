@@ -64,11 +64,10 @@ def _prune_postings(matrix: "sparse.csr_matrix", keep: int) -> "sparse.csr_matri
 
 
 def load_libraries() -> None:
-    """Import what ``related_papers`` and the map need (a second, scikit-learn mostly): ``papersite serve``
+    """Import what ``related_papers`` and the map need (numpy, scipy and the stop words): ``papersite serve``
     does it while it waits for the first edit, which would otherwise pay it (a title or abstract edit)."""
     import numpy  # noqa: F401
     import scipy.sparse  # noqa: F401
-    import sklearn.decomposition  # noqa: F401 - the map's layout (paper_map.py)
 
     from generator.site.termcounts import english_stop_words
 

@@ -191,7 +191,7 @@ def _generate(
     whose renderer's arguments have the fingerprint its row or staged file was rendered from is
     not rendered again (``memo.py``): the arguments are the page's view of the catalog (``views.py``).
     """
-    from generator.site.related import related_papers  # scikit-learn: only where papers are compared
+    from generator.site.related import related_papers  # numpy and scipy: only where papers are compared
 
     # the taxonomy read once for all pages (SiteContext.for_paper)
     context = SiteContext(config, Venue.from_settings(config.venue, config.site_name), source_of, (read_taxonomy(config),))
@@ -381,8 +381,8 @@ class _KeptWork:
     same fingerprint, else computed, in a forked worker with ``fork``. What the computation leaves for
     the next is kept too (the texts' term counts, ``termcounts.py``; related papers' postings and
     scored lists, ``related.Scored``), so an edit tokenises only the texts the last one did not count.
-    Each kind names its memo and its computation, imported only when it runs (scikit-learn costs a
-    second to load)."""
+    Each kind names its memo and its computation, imported only when it runs (numpy and scipy cost
+    a fifth of a second to load)."""
 
     KIND = ENTRY = LABEL = ""
     KEPT = "kept for the next computation"  # its term counts, and what else it starts from
