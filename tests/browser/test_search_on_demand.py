@@ -245,3 +245,39 @@ def test_the_first_papers_show_while_the_rows_of_the_others_still_come(page_fact
     _, results = header_search_settled(desk.page, query)
     papers = [s for s in map(paper_slug_of, result_hrefs(results)) if s]
     assert papers[0] == "widget-study-042" and len(papers) == 10, papers
+
+
+def test_a_pasted_title_shows_its_paper_before_the_index_answers(page_factory, search_site):  # noqa: F811
+    """A reader pastes a paper's title as a next query (the index is loaded): while every index shard the title
+    needs is held unanswered, the paper the titles table names is shown alone, said to be the title's paper;
+    the index's answer then lists it first. (Order of answers, not time.)"""
+    root = search_site.root
+    desk = page_factory(search_site, viewport={"width": 1280, "height": 900})
+    title, slug = "Spectral Clustering Revisited", "spectral-clustering"
+    needed, _ = shards_needed(root, "index", title.lower().split())
+    opening = next((words for words in ("graph control", "sparse transformers", "weather kernels", "reward model")
+                    if not needed <= shards_needed(root, "index", words.split())[0]), None)
+    assert opening, f"every first query fetches all of {sorted(needed)}: this test shows nothing"
+    desk.goto("")
+    header_search_settled(desk.page, opening)
+
+    held = []
+    shard = re.compile(r"/search/(index|abstracts)-\d+\.json\.gz$")
+    desk.page.context.route(shard, lambda route: held.append(route))
+    desk.page.locator(HEADER_SEARCH_INPUT).first.fill(title)
+    desk.page.wait_for_function("q => { const l = document.querySelector('[data-ps-search-results]');"
+                                " return l && l.getAttribute('data-ps-query') === q && l.children.length > 0; }", arg=title)
+    for _ in range(400):  # the shards are asked beside the title: wait until one is held
+        if held:
+            break
+        desk.page.wait_for_timeout(25)
+    assert held, "the title's index shards were fetched before: nothing was held, the answer may be the index's"
+    options = desk.page.locator("#ps-search-results [role=option]")
+    assert [paper_slug_of(href) for href in result_hrefs(options)] == [slug]
+    assert "A paper with this title" in desk.page.locator("[data-ps-search-meta]").inner_text()
+    desk.page.context.unroute(shard)
+    for route in held:
+        route.fallback()
+    _, results = header_search_settled(desk.page, title)
+    papers = [s for s in map(paper_slug_of, result_hrefs(results)) if s]
+    assert papers[0] == slug, papers

@@ -161,8 +161,10 @@
    * shards of consecutive keys with a manifest, search_index.py keyed_shards), each shard fetched once. */
   function Table(name) { this.url = ps.asset("search/" + name + "-"); this.cache = {}; }
   Table.prototype.starts = function () {
-    var url = this.url;
-    return kept(this.cache, "shards", function () { return getJSON(url + "shards.json.gz").then(function (m) { return m.starts; }); });
+    var table = this;
+    return kept(this.cache, "shards", function () {
+      return getJSON(table.url + "shards.json.gz").then(function (m) { table.known = true; return m.starts; });
+    });
   };
   Table.prototype.shard = function (n) {
     var url = this.url;
@@ -333,11 +335,22 @@
    * index's while the store still loads, and the abstracts' once they are searched (their last
    * word a prefix only as long as papersite-ranking.js asks it so). Each shard is fetched once,
    * so a word typed key by key costs no more than the query's own shards and its prefixes'. */
-  function warmUp(text) {
+  function warmUp(text, whole) {
     load();
     var words = core.queryWords(text), last = words.length ? words[words.length - 1] : "";
-    engine.meta.warm(words);
-    if (engine.abstracts) engine.abstracts.warm(words, ps.ranking.abstractPrefix(last));
+    function warm() {
+      engine.meta.warm(words);
+      if (engine.abstracts) engine.abstracts.warm(words, ps.ranking.abstractPrefix(last));
+    }
+    // A text that came whole (pasted) may be a title, shown as soon as its titles shard and row are in: that
+    // shard is asked before the index shards, which would otherwise take every connection a host allows
+    // (six over HTTP/1.1) first. Once the titles' manifest is in, the order costs the index nothing.
+    if (whole && engine.titles.known) {
+      engine.exactTitle(text).catch(function () { /* the index answers anyway */ });
+      engine.titles.starts().then(warm, warm);  // after exactTitle's own step on the same promise
+    } else {
+      warm();
+    }
   }
 
   ps.engine = { load: load, warmUp: warmUp, firstIndex: firstIndex, measure: measure };

@@ -12,13 +12,13 @@
 
   /* The engine (papersite-engine.js load()), the search code loaded first where it is not yet;
    * text: a query being typed, whose shards the first index starts to load meanwhile. */
-  function engine(text) {
+  function engine(text, whole) {
     return ps.searchCode().then(function () {
       if (!core) {
         core = ps.core; results = ps.results; ranking = ps.ranking;
         marked = results.marked; paperHref = results.paperHref; paperMeta = results.paperMeta;
       }
-      if (text) ps.engine.warmUp(text);
+      if (text) ps.engine.warmUp(text, whole);
       return ps.engine.load();
     });
   }
@@ -215,20 +215,24 @@
       }
     }
 
-    function render() {
+    // whole: the text came in one piece (pasted, dropped, filled in), as a known title is: its paper is shown
+    // as soon as the titles table names it, before the index's answer, even when the index is loaded
+    function render(whole) {
       var text = input.value;
       shownFor = null;
       if (!text.trim()) {
         list.textContent = ""; list.removeAttribute("data-ps-query"); select(null);
         meta.textContent = "Type to search titles, authors, keywords and abstracts"; return;
       }
-      engine(text).then(function (eng) {
+      engine(text, whole).then(function (eng) {
         if (!listening) { listening = true; eng.onFull.push(function () { if (input.value.trim()) render(); }); }
         if (input.value !== text) return null;
-        // an exact title shows at once, while the first index still loads
+        // an exact title shows at once, while the first index still loads or when the title was pasted
+        // (until the answer for that text is shown: it lists the same paper first, known-item ranking)
+        var exactFirst = function () { return input.value === text && shownFor !== text && (whole || !eng.searchable); };
         eng.exactTitle(text).then(function (exact) {
-          return exact !== undefined && !eng.searchable && eng.need([exact]).then(function () {
-            if (!eng.searchable && input.value === text) show(eng, text, { numbers: [exact], exactOnly: true }, []);
+          return exact !== undefined && exactFirst() && eng.need([exact]).then(function () {
+            if (exactFirst()) show(eng, text, { numbers: [exact], exactOnly: true }, []);
           });
         }).catch(function () { /* the search's answer comes anyway */ });
         var pages = matchingPages(eng, text, 3), begun = performance.now(), measure = ps.engine.measure;
@@ -258,7 +262,13 @@
     }
 
     input.addEventListener("focus", open);
-    input.addEventListener("input", function () { open(); render(); });
+    var typedLength = input.value.length;
+    input.addEventListener("input", function (e) {
+      var grew = input.value.length - typedLength;
+      typedLength = input.value.length;
+      open();
+      render(grew > 1 || /^insertFrom|^insertReplacement/.test(e.inputType || ""));
+    });
     input.addEventListener("keydown", function (e) {
       if (e.key === "ArrowDown" || e.key === "ArrowUp") { e.preventDefault(); open(); move(e.key === "ArrowDown" ? 1 : -1); }
     });
