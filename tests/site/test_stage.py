@@ -6,6 +6,8 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from generator import layout
 from generator.config import load_config
 from generator.site.memo import Fingerprints, Memo
@@ -110,3 +112,26 @@ def test_a_forked_worker_reads_the_memo_answers_from_it_and_keeps_what_it_comput
     changed = _Related(config, edited, fork=True, prints=Fingerprints())
     assert changed.result() == related_papers(edited)  # computed from the counts the worker kept: a clean computation's
     assert Memo(config, "related").get(_Related.ENTRY, changed.key) is not None
+
+
+def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, monkeypatch) -> None:
+    """The catalog and what was read before it are kept out of the collector's walks while the docs are staged
+    (``gc.freeze``), and given back when staging ends, even when it fails: ``papersite serve`` outlives builds."""
+    import gc
+
+    from generator.site import stage
+
+    frozen = []
+    real_freeze = gc.freeze
+    monkeypatch.setattr(stage.gc, "freeze", lambda: (frozen.append(True), real_freeze()))
+    config = load_config(write_project(tmp_path))
+    stage_docs(config)
+    assert frozen and gc.get_freeze_count() == 0 and gc.isenabled()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a stage that fails after the catalog")
+
+    monkeypatch.setattr(stage, "index_pages", broken)
+    with pytest.raises(RuntimeError, match="fails after the catalog"):
+        stage_docs(config)
+    assert len(frozen) == 2 and gc.get_freeze_count() == 0 and gc.isenabled()
