@@ -21,6 +21,9 @@ import traceback
 from generator.problems import PapersiteError, Problem
 
 
+STOP_WAIT = 5.0  # seconds a cancelled worker has to unwind before it is killed
+
+
 def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
@@ -38,10 +41,22 @@ def one_thread_of_math() -> None:
         threadpool_limits(1)
 
 
+class _Stopped(SystemExit):
+    """Raised in a worker that its parent ends (``cancel``, or multiprocessing at exit); a SystemExit,
+    so that no ``except Exception`` holds it and multiprocessing ends the child without a word."""
+
+
+def _stop(signum, frame) -> None:  # noqa: ANN001
+    raise _Stopped
+
+
 def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
     # Ctrl-C reaches the whole process group: the parent says "interrupted" once and ends this
     # worker (cancel, or multiprocessing at exit); a child's own traceback would be noise.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ended by its parent, the worker unwinds rather than dying where it stands: a file it was
+    # writing is removed by the writer's own cleanup (memo.replaced_whole), not left half done.
+    signal.signal(signal.SIGTERM, _stop)
     if nice:
         os.nice(nice)
     # What the parent made is never freed here: the collector leaves it alone rather than walking
@@ -50,6 +65,8 @@ def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in th
     one_thread_of_math()
     try:
         writer.send(("ok", fn(*args)))
+    except _Stopped:
+        pass  # the parent no longer listens
     except BaseException:  # noqa: BLE001 - reported to the parent, which raises
         writer.send(("error", traceback.format_exc()))
     finally:
@@ -85,7 +102,10 @@ class Forked:
     def cancel(self) -> None:
         if self.process is not None:
             self.process.terminate()
-            self.process.join()
+            self.process.join(STOP_WAIT)  # it unwinds (removing what it was writing) between two steps
+            if self.process.is_alive():  # held in one long native call
+                self.process.kill()
+                self.process.join()
             self.process = None
             self.reader.close()
 

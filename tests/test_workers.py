@@ -34,6 +34,32 @@ def test_a_cancelled_worker_is_gone():
         os.kill(pid, 0)
 
 
+def _write_slowly(target) -> None:  # noqa: ANN001
+    from generator.site.memo import replaced_whole
+
+    with replaced_whole(target) as handle:
+        handle.write(b"half")
+        handle.flush()
+        time.sleep(30)
+        handle.write(b" and the rest")
+
+
+def test_a_cancelled_worker_removes_the_file_it_was_writing(tmp_path):
+    target = tmp_path / "kept.pickle"
+    target.write_bytes(b"the last whole file")
+    worker = Forked("slow writing", _write_slowly, target)
+    temporary = target.with_name(target.name + ".tmp")
+    deadline = time.monotonic() + 60
+    while not (temporary.exists() and temporary.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert temporary.exists(), "the worker began writing"
+    started = time.monotonic()
+    worker.cancel()
+    assert time.monotonic() - started < 20  # it stopped, not slept its 30 s out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.pickle"]
+    assert target.read_bytes() == b"the last whole file"
+
+
 def _blas_threads() -> list[int]:
     import numpy  # noqa: F401 - its BLAS is what is counted
     from threadpoolctl import threadpool_info

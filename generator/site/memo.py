@@ -37,12 +37,12 @@ import pickle
 import shutil
 import time
 import zlib
-from collections.abc import Callable, Iterable
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, BinaryIO
 
 from generator.config import ProjectConfig
 
@@ -226,10 +226,23 @@ class Memo:
         self.old, self.changed, self._dirty = dict(self.new), False, set()
 
     def _write(self, path: Path, entries: dict) -> None:
-        tmp = path.with_suffix(".tmp")
-        with tmp.open("wb") as handle:
+        with replaced_whole(path) as handle:
             pickle.dump((FORMAT, self.scope, entries), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+
+
+@contextmanager
+def replaced_whole(target: Path) -> Iterator[BinaryIO]:
+    """A file to write ``target``'s new bytes into, put in its place when the block ends, removed if it
+    does not: an interrupted write (Ctrl-C, a worker stopped by ``cancel``, a full disk) leaves the
+    old file and no half one, nor a temporary beside it."""
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        with tmp.open("wb") as handle:
+            yield handle
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 INCOMPLETE = "incomplete"  # in a sharded kind's folder: a step rewriting what it describes has not finished
@@ -374,9 +387,8 @@ def write_rows(config: ProjectConfig, section: str, units: Iterable[Any], target
     trusted = bool(last) and memo.old.get(STAMP) == ("", _stamp(target))
     memo.forget()  # until the new file is complete
     rendered = offset = 0
-    tmp = target.with_name(target.name + ".tmp")
     target.parent.mkdir(parents=True, exist_ok=True)
-    with tmp.open("wb") as out, _mapped(target if last else None) as old:
+    with replaced_whole(target) as out, _mapped(target if last else None) as old:
         run = _Run(out, old)
         for unit in units:
             key = prints.of(unit.render, unit.args)
@@ -392,7 +404,6 @@ def write_rows(config: ProjectConfig, section: str, units: Iterable[Any], target
             memo.put(unit.url, key, (offset, len(line), content_hash(line)))
             offset += len(line)
         run.flush()
-    os.replace(tmp, target)
     memo.put(SIZE, "", offset)
     memo.put(STAMP, "", _stamp(target))
     memo.save()

@@ -192,6 +192,24 @@ def test_a_row_is_rendered_only_when_its_arguments_change_and_the_file_is_what_a
     assert calls == list(bodies) and target.read_bytes() == data
 
 
+def test_an_interrupted_row_file_leaves_the_last_whole_file_and_nothing_beside_it(config) -> None:  # noqa: ANN001
+    target = config.build_dir / "postbuild" / "authors.json"
+    whole = [DetailSource(f"authors/{name}/", _Renderer([]), (f"authors/{name}/", f"<h1>{name}</h1>")) for name in "abc"]
+    write_rows(config, "authors", whole, target, _line, Fingerprints())
+    before = target.read_bytes()
+
+    edited = [*whole[:2], DetailSource("authors/c/", _interrupted, ("authors/c/", "<h1>C, renamed</h1>"))]
+    with pytest.raises(KeyboardInterrupt):
+        write_rows(config, "authors", edited, target, _line, Fingerprints())
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in target.parent.iterdir()) == ["authors.json"]
+    assert not list(config.build_dir.rglob("*.tmp"))
+
+
+def _interrupted(url: str, body: str) -> DetailPage:
+    raise KeyboardInterrupt  # Ctrl-C while a row is rendered
+
+
 @dataclass(frozen=True)
 class _Renderer:
     calls: list = field(compare=False)
