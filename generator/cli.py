@@ -18,6 +18,8 @@ from generator.outputs import check_output
 from generator.problems import PapersiteError, one_line
 
 INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command stopped by Ctrl-C
+# build's option for ``papersite serve`` alone (site/serve.py, build_in_child): the folders it serves and watches
+SERVED_FOLDERS = "--served-folders"
 
 
 def _pages_dir(text: str) -> Path:
@@ -58,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--clean", action="store_true", help="a full build: import and render every page again")
     build.add_argument("--quiet", action="store_true")
     build.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
+    build.add_argument(SERVED_FOLDERS, help=argparse.SUPPRESS)
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
@@ -129,6 +132,11 @@ def _run(argv: list[str] | None) -> int:
                 return run_import(args, config)
         if args.command in ("build", "serve"):
             from generator.site.build import run_build, run_serve
+
+            if getattr(args, "served_folders", None):
+                from generator.site.serve import served_folders
+
+                config = served_folders(config, args.served_folders)
 
             return run_build(args, config) if args.command == "build" else run_serve(args, config)
         if args.command == "check":

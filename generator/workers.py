@@ -5,7 +5,7 @@ child shares the parent's memory (records, catalog, models) instead of receiving
 a pickled copy, and only its result comes back through a pipe. Used by the site
 stage (related papers, the search index) and by enrichment (topics beside keywords).
 Fork only from a process with no other threads (the command line): ``papersite
-serve`` uses ``Threaded`` instead.
+serve`` runs each rebuild as a ``papersite build`` child process for that reason.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import multiprocessing
 import os
 import signal
 import sys
-import threading
 import traceback
 
 from generator.problems import PapersiteError, Problem
@@ -108,34 +107,3 @@ class Forked:
                 self.process.join()
             self.process = None
             self.reader.close()
-
-
-class Threaded:
-    """``fn(*args)`` in a thread, for a process that must not fork (``papersite serve``).
-
-    Started once staging is done, it overlaps the engine subprocess, during which
-    the main thread only waits on a pipe (the GIL is free)."""
-
-    def __init__(self, what: str, fn, *args) -> None:  # noqa: ANN001
-        self.what = what
-        self.outcome: tuple[str, object] = ("error", "the worker ended without a result")
-
-        def run() -> None:
-            try:
-                self.outcome = ("ok", fn(*args))
-            except BaseException:  # noqa: BLE001 - reported by result()
-                self.outcome = ("error", traceback.format_exc())
-
-        self.thread = threading.Thread(target=run, name=what, daemon=True)
-        self.thread.start()
-
-    def result(self):  # noqa: ANN201
-        self.thread.join()
-        status, value = self.outcome
-        if status != "ok":
-            raise PapersiteError(Problem("", 0, f"{self.what} failed in its worker:", detail=value))
-        return value
-
-    def cancel(self) -> None:
-        # A thread cannot be stopped; waiting keeps it from writing into the next build's files.
-        self.thread.join()

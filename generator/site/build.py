@@ -199,17 +199,13 @@ def _stages(args, config, quiet, clean, timings, import_timings, imported: str, 
         if status is not None:  # the import ran and wrote its pages: the steps below read those
             inputs = _build_inputs(args, config)
             checks = _CheckCache(config)  # and saved its own check cache
-    later: list = []  # related lists and map points staged from the last build's (papersite serve)
-    status = _checked_stages(args, config, quiet, clean, timings, checks, later)
-    if status == 0 and later:
-        # not stamped: the site is not this build's whole result until the caller computes them and builds again
-        args.derived_later(later)
-    elif status == 0:
+    status = _checked_stages(args, config, quiet, clean, timings, checks)
+    if status == 0:
         incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
     return status
 
 
-def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, later: list) -> int:  # noqa: ANN001
+def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache) -> int:  # noqa: ANN001
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
     from generator.site.memo import forget_all
@@ -244,21 +240,15 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, la
         )
         return 1
     with timings.stage("stage"):
-        # `papersite serve` builds beside its server threads: no forked workers there (see
-        # stage_docs); the search index is built in a thread beside the engine instead.
-        parallel = getattr(args, "parallel", True)
-        staged = stage_docs(config, parallel=parallel, search_thread=not parallel, pages=checked, checked=found,
-                            derived_later=getattr(args, "derived_later", None) is not None)
+        staged = stage_docs(config, parallel=True, pages=checked, checked=found)
     try:
-        status = _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=not parallel)
-        later.extend(staged.later)
-        return status
+        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
 
 
-def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, in_process=False) -> int:  # noqa: ANN001
+def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings) -> int:  # noqa: ANN001
     from generator.site.postbuild import reuse_engine_output
 
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
@@ -273,7 +263,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
     skip_engine = dirty and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
     touched: list[bool] = []  # set as the first write into site/ begins
     try:
-        pages = _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched)
+        pages = _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, touched)
     except KeyboardInterrupt:
         if not touched:
             raise
@@ -289,7 +279,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
     return 0
 
 
-def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, in_process, touched) -> int:  # noqa: ANN001
+def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, touched) -> int:  # noqa: ANN001
     from generator.site.postbuild import run_postbuild
     from generator.site.stage import staged_overrides_dir
 
@@ -308,7 +298,6 @@ def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engi
                 strict=True,
                 quiet=quiet,
                 dirty=dirty,
-                in_process=in_process,  # `papersite serve`: MkDocs stays loaded between rebuilds
             )
     with timings.stage("post-build"):
         touched.append(True)

@@ -153,13 +153,8 @@ def build_with_engine(
     strict: bool = True,
     quiet: bool = False,
     dirty: bool = False,
-    in_process: bool = False,
 ) -> EngineResult:
     """Build the site described by ``config_file`` with ``engine``.
-
-    ``in_process`` (MkDocs only): run MkDocs in this process rather than a fresh one, which
-    saves loading MkDocs, the theme and the Markdown extensions on every build
-    (``papersite serve``, which builds again after each edit).
 
     ``dirty`` (MkDocs only): keep ``site_dir`` and render only the pages whose
     source is newer than their output (MkDocs' ``--dirty``); the caller owns
@@ -178,7 +173,7 @@ def build_with_engine(
     target = Path(site_dir).resolve() if site_dir is not None else _site_dir_of(read_config(text, config_file), config_file)
     docs = _config_path(Path(docs_dir), config_file.parent) if docs_dir is not None else None
     if engine == "mkdocs":
-        return _build_mkdocs(config_file, docs, target, strict, quiet, dirty, in_process)
+        return _build_mkdocs(config_file, docs, target, strict, quiet, dirty)
     overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
     return _build_zensical(config_file, text, docs, target, strict, quiet, overrides, settings)
 
@@ -189,10 +184,7 @@ def _config_path(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() if _is_within(path, root) else str(path)
 
 
-def _build_mkdocs(
-    config_file: Path, docs: str | None, target: Path, strict: bool, quiet: bool, dirty: bool = False,
-    in_process: bool = False,
-) -> EngineResult:
+def _build_mkdocs(config_file: Path, docs: str | None, target: Path, strict: bool, quiet: bool, dirty: bool = False) -> EngineResult:
     used = config_file
     if docs is not None:
         # MkDocs' command line cannot move docs_dir; a two-line config that
@@ -209,10 +201,7 @@ def _build_mkdocs(
     # quiet build would pass on a warning. Quiet here only means its output is not echoed.
     start = time.perf_counter()
     try:
-        if in_process:
-            code, output = _run_mkdocs_here(used, target, strict, dirty)
-        else:
-            code, output = _run(command, config_file.parent, quiet)
+        code, output = _run(command, config_file.parent, quiet)
     finally:
         if used != config_file:
             used.unlink(missing_ok=True)
@@ -339,39 +328,6 @@ class _DropDirtyNotice:
 
     def filter(self, record) -> bool:  # noqa: ANN001 (logging.LogRecord)
         return not str(record.msg).startswith(_DIRTY_NOTICES)
-
-
-def _run_mkdocs_here(config_file: Path, target: Path, strict: bool, dirty: bool) -> tuple[int, str]:
-    """What ``mkdocs build -f config_file -d target [--strict] [--dirty]`` does, in this process:
-    (exit code, the warnings and errors it logged)."""
-    import logging
-
-    os.environ.update({k: v for k, v in _engine_env().items() if k == "NO_MKDOCS_2_WARNING"})
-    from mkdocs.commands import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
-    if not any(isinstance(f, _DropDirtyNotice) for f in build.log.filters):
-        build.log.addFilter(_DropDirtyNotice())
-    logger = logging.getLogger("mkdocs")
-    lines: list[str] = []
-    collect = logging.Handler(logging.WARNING)
-    collect.emit = lambda record: lines.append(f"{record.levelname:<8}-  {record.getMessage()}\n")  # type: ignore[method-assign]
-    logger.addHandler(collect)
-    propagate, logger.propagate = logger.propagate, False  # reported through EngineError, not printed
-    try:
-        config = load_config(config_file=str(config_file), site_dir=str(target), strict=strict)
-        config.plugins.on_startup(command="build", dirty=dirty)
-        try:
-            build.build(config, dirty=dirty)
-        finally:
-            config.plugins.on_shutdown()
-        return 0, "".join(lines)
-    except MkDocsException as error:  # Abort (strict mode, a build error), a config error
-        return 1, "".join(lines) + f"{error}\n"
-    finally:
-        logger.removeHandler(collect)
-        logger.propagate = propagate
 
 
 def _mkdocs_dirty_main(argv: list[str]) -> int:

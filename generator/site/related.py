@@ -63,17 +63,6 @@ def _prune_postings(matrix: "sparse.csr_matrix", keep: int) -> "sparse.csr_matri
     )
 
 
-def load_libraries() -> None:
-    """Import what ``related_papers`` and the map need (numpy, scipy and the stop words): ``papersite serve``
-    does it while it waits for the first edit, which would otherwise pay it (a title or abstract edit)."""
-    import numpy  # noqa: F401
-    import scipy.sparse  # noqa: F401
-
-    from generator.site.termcounts import english_stop_words
-
-    english_stop_words()
-
-
 def related_papers(papers: list[PaperRecord], k: int = 5) -> dict[str, list[str]]:
     return related_of_texts(related_texts(papers), k)
 

@@ -6,12 +6,12 @@ page it sends) over ``site_dir``, and one line per rebuild on stderr.
 
 Why not ``mkdocs serve``: it renders every page into a fresh temporary dir on
 each change (14 s at 635 papers), prints nothing useful, and a broken page
-stops it answering until the page is fixed. Here each change runs the same
-pipeline as ``papersite build --no-import`` -- incremental, so only the pages
-an edit touches are rendered (``incremental.py``). A page that fails the check
-leaves ``site_dir`` as it was: the server keeps serving the last good site,
-prints the problem as ``path:line: message`` and rebuilds when the file changes
-again.
+stops it answering until the page is fixed. Here each change runs
+``papersite build --no-import`` in a child process (``build_in_child``) --
+incremental, so only the pages an edit touches are rendered (``incremental.py``),
+with the command's forked workers. A page that fails the check leaves
+``site_dir`` as it was: the server keeps serving the last good site, prints the
+problem as ``path:line: message`` and rebuilds when the file changes again.
 
 Settings are read again before each rebuild, so an edit of ``papersite.yml`` (site name,
 URLs, taxonomy, ...) shows in the next rebuild; the folders the server serves and watches
@@ -21,9 +21,9 @@ restart and the old folders stay in use. ``mkdocs.yml`` is read by every engine 
 
 from __future__ import annotations
 
-import argparse
-import logging
+import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -33,8 +33,8 @@ from pathlib import Path
 import dataclasses
 
 from generator.config import ProjectConfig, load_config
-from generator.problems import PapersiteError
-from generator.problems import one_line
+from generator.cli import INTERRUPTED, SERVED_FOLDERS
+from generator.problems import PapersiteError, one_line
 
 MKDOCS_FILE = "mkdocs.yml"
 # What the running server is built around: the folder it serves, and the folder it watches (with
@@ -91,42 +91,53 @@ def describe_changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[
     return ", ".join(parts) or "no source changed"
 
 
+def build_in_child(config: ProjectConfig) -> int:
+    """``papersite build --no-import --quiet`` in a process of its own, on the folders this server
+    serves and watches; its exit status. Its problems go to this server's stderr as they are printed.
+
+    A fresh process, not a call: the build forks its workers (search index, related papers, map) to
+    use both cores, which a process running the server's threads must not do. In this process, with
+    the search index in a thread, an edit at 11,672 papers was served after 9.2-11.3 s, against the
+    command's 7.0 s (BENCHMARKS.md, issue 31 part 7)."""
+    folders = {key: str(getattr(config, key)) for keys in RESTART_SETTINGS.values() for key in keys}
+    command = [sys.executable, "-m", "generator.cli", "--project", str(config.root), "build", "--no-import", "--quiet",
+               f"{SERVED_FOLDERS}={json.dumps(folders)}"]
+    return subprocess.run(command, stdin=subprocess.DEVNULL, check=False).returncode
+
+
+def served_folders(config: ProjectConfig, given: str) -> ProjectConfig:
+    """``config`` with the folders a server passed (``build_in_child``); PapersiteError if they are not such."""
+    names = {key for keys in RESTART_SETTINGS.values() for key in keys}
+    try:
+        folders = json.loads(given)
+        assert isinstance(folders, dict) and set(folders) == names and all(isinstance(v, str) for v in folders.values())
+    except (ValueError, AssertionError):
+        raise PapersiteError(f"{SERVED_FOLDERS}: expected the JSON object papersite serve passes") from None
+    return dataclasses.replace(config, **{key: Path(value) for key, value in folders.items()})
+
+
 class Rebuilder:
-    """Runs the build pipeline, one rebuild at a time, and says what it did.
+    """Runs ``build`` (``build_in_child``), one rebuild at a time, and says what it did."""
 
-    An edit is shown first with the last build's related lists and map (``stage_docs``'
-    ``derived_later``): those read every paper's text, which at 11,672 papers is seconds of work
-    an edited page need not wait for. They are computed after that rebuild, in a thread
-    (``_Derived``), and a second rebuild (``request_rebuild``, set by ``serve``) puts them in."""
-
-    def __init__(self, config: ProjectConfig) -> None:
+    def __init__(self, config: ProjectConfig, build: Callable[[ProjectConfig], int] = build_in_child) -> None:
         self.config = config
         self.read = config  # papersite.yml as last read (a restart setting may differ from self.config)
+        self.build = build
         self.lock = threading.Lock()
         self.seen: dict[str, tuple[int, int]] | None = None  # before the first build
         self.broken = False
-        self.request_rebuild: Callable[[], None] = self
-        self.derived = _Derived(lambda: self.request_rebuild())
-        self.follow_up = False  # the next rebuild puts in what the derived work computed
 
     def __call__(self) -> None:
-        from generator.site.build import run_build
-
         with self.lock:
             now = _sources(self.config)
             what = "first build" if self.seen is None else describe_changes(self.seen, now)
-            if self.follow_up and what == "no source changed":
-                what = "the related papers and the map of the last edit"
-            self.follow_up = False
             started = time.perf_counter()
-            args = argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs", parallel=False,
-                                      derived_later=self._later)
             try:
                 if self.seen is not None:
                     self.config, self.read, notes = reload_settings(self.config, self.read)
                     for note in notes:
                         _say(note)
-                status = run_build(args, self.config)  # prints path:line: message for each problem
+                status = self.build(self.config)  # prints path:line: message for each problem
             except PapersiteError as error:  # papersite.yml as now edited: the last good settings stay
                 for line in error.lines():
                     print(f"papersite: {line}", file=sys.stderr)
@@ -136,56 +147,14 @@ class Rebuilder:
                 status = 1
             seconds = time.perf_counter() - started
             self.seen = now
-            if status:
+            if status == INTERRUPTED:  # Ctrl-C reached the build too: the server is stopping
+                _say(f"rebuild interrupted after {seconds:.1f}s ({what})")
+            elif status:
                 self.broken = True
                 _say(f"rebuild failed after {seconds:.1f}s ({what}); still serving the last good site")
             else:
                 self.broken = False
                 _say(f"rebuilt in {seconds:.1f}s: {what}")
-                if what == "first build":  # the libraries an edit may need, loaded before it comes
-                    from generator.site.related import load_libraries
-
-                    threading.Thread(target=load_libraries, name="load libraries", daemon=True).start()
-
-
-    def _later(self, works: list) -> None:  # noqa: ANN001 (stage._KeptWork)
-        self.follow_up = True
-        self.derived.start(works)
-
-
-class _Derived:
-    """The related lists and map points a rebuild took from the last build, computed in a thread
-    after it, one set at a time; a newer set replaces one that has not started. ``done`` asks for
-    the rebuild that puts them in. A thread, not a fork: the server's threads are running."""
-
-    def __init__(self, done: Callable[[], None]) -> None:
-        self.done = done
-        self.waiting: list | None = None
-        self.ready = threading.Condition()
-        self.thread: threading.Thread | None = None
-
-    def start(self, works: list) -> None:  # noqa: ANN001 (stage._KeptWork)
-        with self.ready:
-            self.waiting = works
-            self.ready.notify()
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="related papers and map", daemon=True)
-                self.thread.start()
-
-    def _run(self) -> None:
-        while True:
-            with self.ready:
-                self.ready.wait_for(lambda: self.waiting is not None)
-                works, self.waiting = self.waiting, None
-            try:
-                for work in works:
-                    work.compute()  # kept in the memo, where the next rebuild finds it
-            except Exception as error:  # noqa: BLE001 - the rebuild computes it again and says what failed
-                _say(f"related papers and map: {one_line(str(error))}; the next rebuild computes them")
-            with self.ready:
-                newer = self.waiting is not None
-            if not newer:
-                self.done()
 
 
 def parse_dev_addr(text: str) -> tuple[str, int]:
@@ -222,13 +191,6 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
     except ValueError as error:
         print(f"papersite: --dev-addr: {error}", file=sys.stderr)
         return 2
-    # The server logs a request it answers with 404 as a warning of the "mkdocs" logger, where
-    # MkDocs' strict mode counts warnings: a reader asking for a page while MkDocs rebuilds in
-    # this process failed the rebuild. Its request lines go to stderr on their own instead.
-    requests = logging.getLogger("mkdocs.livereload")
-    if requests.propagate:
-        requests.propagate = False
-        requests.addHandler(logging.StreamHandler(sys.stderr))
     rebuild = Rebuilder(config)
     config.site_dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -242,7 +204,6 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
         return page.read_bytes() if code in (404, 500) and page.is_file() else None
 
     server.error_handler = error_page
-    rebuild.request_rebuild = server.request_rebuild
     # (the taxonomy too: check reads it on every rebuild)
     for path in (config.docs_dir, config.root / MKDOCS_FILE, config.root / "papersite.yml", config.taxonomy_file):
         if path.exists():
@@ -254,8 +215,9 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
         return 1
     finally:
         server.shutdown()
-        # Ctrl-C: a rebuild in its thread is writing the site; let it finish (a second Ctrl-C
-        # does not wait) so the site left behind is a whole one. The command line says "interrupted".
+        # Ctrl-C reached a rebuild's build process too (one process group): it stops as
+        # `papersite build` does, leaving a whole site or none; wait for it (a second Ctrl-C does
+        # not). The command line says "interrupted".
         with rebuild.lock:
             pass
     return 0

@@ -39,7 +39,7 @@ from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, remove_old_formats, write_rows
 from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
 from generator.site.render.views import Views
-from generator.workers import Forked, Threaded, can_fork
+from generator.workers import Forked, can_fork
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
     BODIES, BODIES_INDEX, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, bodies_files, data_dir, kept_gzip, own_shell, page_row, row_line,
@@ -66,8 +66,6 @@ class StageResult:
     removed_paths: list[str] = field(default_factory=list)  # staged files removed, for incremental.py
     details_rendered: int = 0  # author and keyword pages rendered for the shells (the others were kept)
     papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
-    # derived_later: the related lists and map points staged from the last build's, to ``compute()`` after it
-    later: list["_KeptWork"] = field(default_factory=list)
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -356,7 +354,7 @@ class Pending:
     ``postbuild.py`` copies that into the site after the engine.
     """
 
-    def __init__(self, worker: "Forked | Threaded | None") -> None:
+    def __init__(self, worker: Forked | None) -> None:
         self.worker = worker
 
     def wait(self) -> None:
@@ -373,8 +371,6 @@ class Pending:
 def _write_map_data(catalog: Catalog, map_points: "_MapPoints | None", out_dir: Path) -> None:
     """The map's points, beside the engine like the search files: a retitled paper moves points by a
     hair, and that alone must not run the engine (no page shows them)."""
-    if map_points is not None and map_points.later:
-        return  # the site keeps the last build's map until the points are computed (``stage_docs``' derived_later)
     points = map_points.result() if map_points is not None else paper_points(catalog.papers)
     write_deferred(out_dir, {MAP_DATA_FILE: kept_gzip(out_dir, MAP_DATA_FILE, map_data(catalog, points, GRID))}, "manifest-map.json")
 
@@ -406,21 +402,16 @@ class _KeptWork:
     KIND = ENTRY = LABEL = ""
     KEPT = "kept for the next computation"  # its term counts, and what else it starts from
 
-    def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints, later: bool = False) -> None:
+    def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints) -> None:
         self.texts, self.config = texts, config
         self.key = prints.of(texts)
         self.value = self.kept_counts = self.worker = None
-        self.later = False
-        if fork and not later:
+        if fork:
             # the memo (30 MB of related papers and map at 11,672 papers) is read by the worker, which
             # answers from it where the texts are as they were: the build goes on meanwhile
             self.worker = Forked(self.LABEL, self._kept_or_computed)
             return
         self._read()
-        # ``later`` (papersite serve): the last build's result stands in until ``compute`` runs after the build
-        self.later = later and self.value is None and self.stale() is not None
-        if self.value is None and fork and not self.later:
-            self.worker = Forked(self.LABEL, self._computed)
 
     def _read(self) -> None:
         from generator.site.termcounts import COUNTS_VERSION
@@ -434,23 +425,11 @@ class _KeptWork:
         """(texts, what the last computation kept or None) -> (result, what the next one may start from)."""
         raise NotImplementedError
 
-    def stale(self) -> Any:
-        """The last build's result, whatever texts it was computed from (None if there was none)."""
-        entry = self.cache.old.get(self.ENTRY)
-        return entry[1] if isinstance(entry, tuple) and len(entry) == 2 else None
-
     def result(self) -> Any:
-        """The result for these texts; with ``later``, the last build's (``stale``)."""
-        if self.later:
-            return self.stale()
-        return self.compute()
-
-    def compute(self) -> Any:
         """The result for these texts, computed (and kept with the texts' counts) unless it was kept."""
         if self.value is None:
             self.value = self.worker.result() if self.worker is not None else self._computed()
             self.worker = self.kept_counts = None
-        self.later = False
         return self.value
 
     def _kept_or_computed(self) -> Any:
@@ -481,18 +460,10 @@ class _Related(_KeptWork):
 
     KIND, ENTRY, LABEL = "related", "papers", "related papers"
 
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints, later: bool = False) -> None:
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
         from generator.site.related import related_texts
 
-        super().__init__(config, related_texts(records), fork, prints, later)
-
-    def stale(self) -> Any:
-        """The last build's lists, of the papers there are now (a new paper has none yet)."""
-        lists = super().stale()
-        if lists is None:
-            return None
-        slugs = {slug for slug, _ in self.texts}
-        return {slug: [s for s in lists.get(slug, []) if s in slugs] for slug in slugs}
+        super().__init__(config, related_texts(records), fork, prints)
 
     @staticmethod
     def computation() -> Callable[[Any, Any], tuple[dict[str, list[str]], Any]]:
@@ -506,10 +477,10 @@ class _MapPoints(_KeptWork):
 
     KIND, ENTRY, LABEL = "map", "points", "paper map"
 
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints, later: bool = False) -> None:
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
         from generator.site.paper_map import map_texts
 
-        super().__init__(config, map_texts(records), fork, prints, later)
+        super().__init__(config, map_texts(records), fork, prints)
 
     @staticmethod
     def computation() -> Callable[[Any, Any], tuple[dict[str, tuple[int, int]], Any]]:
@@ -519,10 +490,9 @@ class _MapPoints(_KeptWork):
 
 
 def stage_docs(
-    config: ProjectConfig, *, shells: bool = True, parallel: bool = False, search_thread: bool = False,
+    config: ProjectConfig, *, shells: bool = True, parallel: bool = False,
     pages: Memo | None = None,
     checked: Pages | None = None,
-    derived_later: bool = False,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
@@ -530,22 +500,15 @@ def stage_docs(
     shell page plus data for ``postbuild.py`` instead of one Markdown page per entry
     (a paper page with a maintainer's Markdown body stays a page of its own).
 
-    ``search_thread`` (without ``parallel``): the search index is built in a thread
-    started once the docs dir is written, to overlap the engine; the caller must
-    run the post-build step with ``result.pending`` as with ``parallel``.
-
     ``parallel`` (when fork is available): related papers in a worker, and the
     search index in a worker that runs on while the engine builds; the caller
     must then run ``postbuild.run_postbuild(config, site_dir, result.pending)``.
-    Only for a process with no other threads (the CLI): forking beside running
-    threads (``mkdocs serve``'s watcher) risks a child stuck on a held lock.
+    Only for a process with no other threads (the CLI; ``papersite serve`` runs
+    it as a child process): forking beside running threads risks a child stuck
+    on a held lock.
 
     ``pages``: the cache the build's check read the pages through, to read them from; ``checked``:
     the pages the check read (each page file is then read once per build).
-
-    ``derived_later`` (``papersite serve``): when the texts changed, the related lists and the map
-    points are the last build's (the site keeps its map data), so an edit shows without waiting for
-    the corpus-wide work; the caller computes ``result.later`` after the build and builds again.
     """
     check_project_places(config)  # before the first write: no link out of the project in build_dir or site_dir
     # The staged dir is about to differ from what the last `papersite build` rendered
@@ -559,9 +522,9 @@ def stage_docs(
         prints = Fingerprints()
         known_records(prints, pages)
         fork = parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM
-        related = _Related(config, records, fork=fork, prints=prints, later=derived_later)
+        related = _Related(config, records, fork=fork, prints=prints)
         workers.append(related)
-        map_points = _MapPoints(config, records, fork=fork, prints=prints, later=derived_later)
+        map_points = _MapPoints(config, records, fork=fork, prints=prints)
         workers.append(map_points)
         pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
@@ -577,10 +540,9 @@ def stage_docs(
             # the build's prints go with the fork (its own copy): they know each record by its page's bytes
             pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, nice=10))
             workers.append(pending)
-        later = pending is None and search_thread
         target = staged_docs_dir(config)
         generated = _generate(
-            config, catalog, source_of, shells=shells, search=pending is None and not later, related=related,
+            config, catalog, source_of, shells=shells, search=pending is None, related=related,
             target=target, prints=prints,
         )
         _write_map_data(catalog, map_points, deferred)
@@ -605,16 +567,13 @@ def stage_docs(
                     write_if_changed(path, data)
             else:
                 path.unlink(missing_ok=True)
-        if later:
-            pending = Pending(Threaded("search index", _search_worker, config, catalog, deferred))
     except BaseException:
         for worker in workers:
             worker.cancel()
         raise
     finally:
-        gc.unfreeze()  # what _kept_from_the_collector held is the collector's again (serve outlives builds)
+        gc.unfreeze()  # what _kept_from_the_collector held is the collector's again (a caller may go on)
     return StageResult(
         docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths,
         docs_changed=docs_changed, details_rendered=generated.details_rendered, papers_rendered=generated.papers_rendered,
-        later=[work for work in (related, map_points) if work.later],
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,7 @@ def rebuilder(tmp_path: Path, monkeypatch):
     project = tmp_path / "p"
     assert main(["init", str(project), "--site-name", "Old name"]) == 0
     used = []
-    monkeypatch.setattr(build, "run_build", lambda args, config: used.append(config) or 0)
-    rebuild = Rebuilder(load_config(project))
+    rebuild = Rebuilder(load_config(project), build=lambda config: used.append(config) or 0)
     rebuild()  # the first build
     return project, rebuild, used
 
@@ -95,17 +95,21 @@ def test_the_sources_are_settings_mkdocs_yml_and_the_docs_but_no_dot_files(rebui
     assert describe_changes(found, _sources(rebuild.config)).startswith("site_src/about.md")
 
 
-def test_a_failed_rebuild_keeps_serving_and_says_so(rebuilder, monkeypatch, capsys):
+def test_a_failed_rebuild_keeps_serving_and_says_so(rebuilder, capsys):
     project, rebuild, _ = rebuilder
-    monkeypatch.setattr(build, "run_build", lambda args, config: 1)
+    rebuild.build = lambda config: 1
     capsys.readouterr()
     rebuild()
     assert rebuild.broken and "rebuild failed after" in capsys.readouterr().err
-    monkeypatch.setattr(build, "run_build", lambda args, config: (_ for _ in ()).throw(RuntimeError("boom\n::error::x")))
+    rebuild.build = lambda config: (_ for _ in ()).throw(RuntimeError("boom\n::error::x"))
     rebuild()
     err = capsys.readouterr().err
     assert "mkdocs.yml:1: rebuild failed: boom\\n::error::x" in err and "Traceback" not in err
-    monkeypatch.setattr(build, "run_build", lambda args, config: 0)
+    rebuild.build = lambda config: 130  # Ctrl-C reached the build: the server is stopping, nothing failed
+    rebuild()
+    err = capsys.readouterr().err
+    assert "rebuild interrupted after" in err and "failed" not in err
+    rebuild.build = lambda config: 0
     rebuild()
     assert not rebuild.broken and "rebuilt in " in capsys.readouterr().err
 
@@ -116,11 +120,10 @@ def test_a_dev_addr_that_is_no_host_and_port_is_refused_saying_what_is_wrong(tex
         parse_dev_addr(text)
 
 
-def test_an_edit_is_shown_with_the_last_related_lists_then_built_again_as_a_clean_build(tmp_path, capsys):
-    """Under serve an edit does not wait for the corpus-wide related lists and map: the rebuild stages
-    the last build's, a thread computes them, and the rebuild it asks for gives a clean build's site."""
+def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a_clean_builds_site(tmp_path, capsys):
+    """Each rebuild is `papersite build` in a child process (it forks its workers, which the server's
+    process must not); it builds into the folders the server serves, even once papersite.yml moves them."""
     import shutil
-    import threading
     from dataclasses import replace
 
     import yaml
@@ -134,36 +137,66 @@ def test_an_edit_is_shown_with_the_last_related_lists_then_built_again_as_a_clea
         for i in range(4)
     ]
     project = write_project(tmp_path / "p", records)
-    rebuild = Rebuilder(load_config(project))
-    asked = threading.Event()
-    rebuild.request_rebuild = asked.set
-    rebuild()  # the first build: nothing to take from a last one, computed in the build
-    assert not asked.is_set()
+    rebuild = Rebuilder(load_config(project))  # the real build_in_child
+    rebuild()
+    assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
     page = project / "site_src" / "papers" / "extra-2.md"
     _, front, body = page.read_text(encoding="utf-8").split("---\n", 2)
     data = yaml.safe_load(front)
     data["title"] = "Graph transformers for failure modeling"
     page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
+    settings = project / "papersite.yml"
+    settings.write_text(settings.read_text(encoding="utf-8") + "site_dir: elsewhere\n", encoding="utf-8")
 
     rebuild()
-    shown = (project / "site" / "papers" / "extra-2" / "index.html").read_text(encoding="utf-8")
-    assert "Graph transformers for failure modeling" in shown  # the edit is shown at once
-    assert rebuild.follow_up  # with the last build's related lists and map: computed in a thread
-    assert asked.wait(timeout=600)  # (not a timing: the thread asks for the rebuild when it is done)
-    capsys.readouterr()
-    rebuild()
     said = capsys.readouterr().err
-    assert "rebuilt in" in said and "the related papers and the map of the last edit" in said
+    assert "rebuilt in" in said and "restart needed" in said, said
+    assert not (project / "elsewhere").exists()  # the server serves site/: the build went there
+    shown = (project / "site" / "papers" / "extra-2" / "index.html").read_text(encoding="utf-8")
+    assert "Graph transformers for failure modeling" in shown
 
     clean = tmp_path / "clean"
     shutil.copytree(project, clean, ignore=shutil.ignore_patterns("build", "site"))
+    settings = clean / "papersite.yml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("site_dir: elsewhere\n", ""), encoding="utf-8")
     assert build.run_build(_build_args(), load_config(clean)) == 0
     for name in ("papers/extra-2/index.html", "papers/extra-1/index.html", MAP_DATA_FILE):
         assert (project / "site" / name).read_bytes() == (clean / "site" / name).read_bytes(), name
     assert (data_dir(load_config(project)) / "papers.json").read_bytes() == (data_dir(load_config(clean)) / "papers.json").read_bytes()
 
 
+def test_a_page_that_fails_the_check_fails_the_rebuild_and_names_its_line(tmp_path, capfd):
+    from site_fixtures import fixture_records, write_project
+
+    project = write_project(tmp_path / "p", fixture_records())
+    rebuild = Rebuilder(load_config(project))
+    rebuild()
+    before = sorted(p.relative_to(project / "site") for p in (project / "site").rglob("*"))
+    page = sorted((project / "site_src" / "papers").glob("*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8").replace("title:", "title: [unclosed", 1), encoding="utf-8")
+    capfd.readouterr()
+    rebuild()
+    err = capfd.readouterr().err
+    assert rebuild.broken and f"papers/{page.name}:" in err and "still serving the last good site" in err and "Traceback" not in err
+    assert sorted(p.relative_to(project / "site") for p in (project / "site").rglob("*")) == before
+
+
+def test_served_folders_are_the_restart_settings_and_nothing_else(tmp_path):
+    from generator.problems import PapersiteError
+    from generator.site.serve import served_folders
+
+    (tmp_path / "papersite.yml").write_text("", encoding="utf-8")
+    config = load_config(tmp_path)
+    moved = served_folders(config, json.dumps({"site_dir": str(tmp_path / "x"), "docs_dir": str(config.docs_dir),
+                                               "papers_dir": str(config.papers_dir)}))
+    assert moved.site_dir == tmp_path / "x" and moved.site_name == config.site_name
+    for given in ("", "[]", '{"site_dir": "x"}', json.dumps({"site_dir": 1, "docs_dir": "d", "papers_dir": "p"}),
+                  json.dumps({"site_dir": "s", "docs_dir": "d", "papers_dir": "p", "site_name": "n"})):
+        with pytest.raises(PapersiteError, match="--served-folders"):
+            served_folders(config, given)
+
+
 def _build_args():  # noqa: ANN202
     import argparse
 
-    return argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs", parallel=False)
+    return argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs")
