@@ -38,6 +38,8 @@ import posixpath
 import re
 from dataclasses import dataclass, replace
 
+from generator.site.scripts import shipped_script
+
 SCRIPT = "assets/papersite/chrome.js"  # from the site's root
 
 # The parts, as minify_page writes them on a page drawn without Material's script.
@@ -195,4 +197,4 @@ class SharedChrome:
                 + script_tag(page_url, bool(parts.end)) + rest)
 
     def script(self) -> bytes | None:
-        return None if self.parts is None else script_text(self.parts).encode("utf-8")
+        return None if self.parts is None else shipped_script(script_text(self.parts).encode("utf-8"))

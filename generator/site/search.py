@@ -89,6 +89,7 @@ from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
 from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
+from generator.site.scripts import shipped_script
 from generator.site.search_index import index_state, keyed_shards
 from generator.text import fold
 from generator.site.render.html import block, esc, page
@@ -414,7 +415,7 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     return {
         **files,
         ABSTRACT_TEXT_FILE: abstract_texts,
-        LUNR_FILE: lunr_js_source().read_bytes(),
+        LUNR_FILE: shipped_script(lunr_js_source().read_bytes()),
     }
 
 

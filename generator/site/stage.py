@@ -39,6 +39,7 @@ from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, remove_old_formats, write_rows
 from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
 from generator.site.render.views import Views
+from generator.site.scripts import shipped_asset
 from generator.workers import Forked, can_fork
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
@@ -280,7 +281,7 @@ def _generate(
         files.update(browser_data(catalog, config, prints))
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
-            files[f"assets/papersite/{asset.name}"] = asset.read_bytes()
+            files[f"assets/papersite/{asset.name}"] = shipped_asset(asset.name, asset.read_bytes())
     bodies_data = bodies_files(bodies) if bodies else None
     return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, docs_written=docs_written,
                      bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered)

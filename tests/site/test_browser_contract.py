@@ -25,11 +25,20 @@ from generator.site import search
 from generator.catalog import build_catalog
 from generator.site.render.cite import author_order_words
 from generator.site.render.indices import papers_page
+from generator.site.scripts import shipped_script
 from generator.site.search_index import shard_of, shards_of_prefix
 from generator.text import fold
 from site_fixtures import fixture_records, store_papers
 
 CORE_JS = Path(search.__file__).parent / "assets" / "papersite-core.js"
+
+
+def shipped(source: Path, folder: Path) -> str:
+    """The path of ``source`` as the site serves it (generator/site/scripts.py): the contract is the shipped bytes'."""
+    path = folder / "shipped" / source.name
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(shipped_script(source.read_bytes()))
+    return str(path)
 
 HOSTILE = [
     "", " ", "Weiß", "WEISS", "weiss", "Straße", "İstanbul", "ıi", "Iİ", "ﬁnite ﬂow", "ＧＰＴ－４ Ｔｕｒｂｏ",
@@ -74,7 +83,8 @@ process.stdout.write(JSON.stringify(out));
 
 
 @pytest.fixture(scope="module")
-def node_results() -> dict:
+def node_results(tmp_path_factory) -> dict:  # noqa: ANN001
+    scripts = tmp_path_factory.mktemp("scripts")
     code_points = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF and unicodedata.category(chr(cp)) != "Cn"]
     shard_words = [w for w in (search.trimmed_word(w) for t in HOSTILE for w in search.split_words(t)) if w]
     shard_words += [chr(cp) + "x" for cp in range(0x20, 0x250)]
@@ -82,7 +92,7 @@ def node_results() -> dict:
     starts = [""] + sorted({w[:k] for w in shard_words[::3] for k in (1, 3)}, key=lambda t: t.encode("utf-16-be"))
     data = {"fold": HOSTILE, "texts": HOSTILE, "codePoints": code_points, "shardWords": shard_words, "starts": starts}
     run = subprocess.run(
-        [_node(), "-e", _HARNESS, str(CORE_JS), str(search.lunr_js_source())],
+        [_node(), "-e", _HARNESS, shipped(CORE_JS, scripts), shipped(search.lunr_js_source(), scripts)],
         input=json.dumps(data), capture_output=True, text=True, encoding="utf-8", check=False,
     )
     assert run.returncode == 0, run.stderr
@@ -159,9 +169,9 @@ process.stdout.write(JSON.stringify({
 """
 
 
-def test_the_schema_gives_the_browser_layouts_urls_and_the_builds_words():
+def test_the_schema_gives_the_browser_layouts_urls_and_the_builds_words(tmp_path):
     block = search.store_schema()
-    run = subprocess.run([_node(), "-e", _SCHEMA_HARNESS, str(CORE_JS)], input=json.dumps(block), capture_output=True,
+    run = subprocess.run([_node(), "-e", _SCHEMA_HARNESS, shipped(CORE_JS, tmp_path)], input=json.dumps(block), capture_output=True,
                          text=True, encoding="utf-8", check=False)
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout)
@@ -286,8 +296,8 @@ def test_the_worker_scores_as_lunr_pys_index_of_every_paper(tmp_path):
     words = sorted({w for p in catalog.papers[::9] for w in search.split_words(p.title)
                     if w.isascii() and w.isalpha() and terms.term(w) and not set(search.fold(w)) - set(w)})
     queries = [[w, False] for w in words] + [[w[:4], True] for w in words[::5] if len(w) >= 4 and terms.term(w[:4])]
-    run = subprocess.run([_node(), "-e", _WORKER_HARNESS, str(CORE_JS), str(search.lunr_js_source()),
-                          str(CORE_JS.parent / "search-worker.js"), str(folder)],
+    run = subprocess.run([_node(), "-e", _WORKER_HARNESS, shipped(CORE_JS, tmp_path), shipped(search.lunr_js_source(), tmp_path),
+                          shipped(CORE_JS.parent / "search-worker.js", tmp_path), str(folder)],
                          input=json.dumps({"queries": queries}), capture_output=True, text=True, encoding="utf-8", check=False)
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout)

@@ -89,7 +89,8 @@ def test_the_parts_are_the_same_at_every_depth_and_section_with_links_from_the_r
 
 
 def _data(script: str) -> str:
-    return script[script.rindex("(document.currentScript, ") + len("(document.currentScript, "): script.rindex(")")]
+    start = list(re.finditer(r"\(document\.currentScript,\s*", script))[-1].end()  # (shipped: without the space)
+    return script[start: script.rindex(")")]
 
 
 def test_the_script_tag_reaches_the_root_from_every_depth() -> None:
