@@ -105,8 +105,10 @@ ROWS_FILE = SHARDS_DIR + "/rows-{}.json.gz"
 TITLES_SHARD = SHARDS_DIR + "/titles-{}.json.gz"
 TYPED_SHARD = SHARDS_DIR + "/typed-{}.json.gz"
 NAMES_SHARD = SHARDS_DIR + "/names-{}.json.gz"
-# Papers' rows a rows file holds: ten results are at most ten files of ~1.5 KB gzipped (ICLR 2025).
-ROW_CHUNK = 16
+# Papers' rows a rows file holds. The papers a query shows are scattered over the files, so a shown
+# result costs about one file: at 11,672 papers 2.19 KB gzipped with 16 rows a file, 0.65 KB with 4
+# (all files 1.60 -> 1.89 MB); a title typed key by key fetched 43 rows files (BENCHMARKS.md, issue 31 part 7).
+ROW_CHUNK = 4
 ROW_AUTHORS = 3  # authors whose names a rows file carries (a result's author line names three)
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
 TEXT_CHUNK_FILE = SHARDS_DIR + "/texts-{}.json.gz"

@@ -135,7 +135,8 @@ def test_a_first_and_a_next_query_fetch_pieces_of_the_store_never_the_whole(page
     assert "head.json.gz" in first
     rows = _fetched(first, "rows")
     shown = len([h for h in result_hrefs(results) if paper_slug_of(h)])
-    assert 1 <= len(rows) <= shown, (rows, shown)  # the rows of the papers shown, no others
+    # the rows of the papers shown and of the ten most likely to be, asked before the answer (likelyRows)
+    assert 1 <= len(rows) <= max(shown, 10), (rows, shown)
     assert len(rows) < -(-len(search_records()) // search.ROW_CHUNK), "every rows file was fetched"
     words = [w for w in title.lower().split()]
     assert _fetched(first, "titles") == _table_shards(root, "titles", [search.exact_title_key(title)])
