@@ -112,9 +112,10 @@ ROW_CHUNK = 4
 ROW_AUTHORS = 3  # authors whose names a rows file carries (a result's author line names three)
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
 TEXT_CHUNK_FILE = SHARDS_DIR + "/texts-{}.json.gz"
-# Papers' texts a snippets file holds: ten results from ten files are ~60 KB (ICLR 2025: 7 KB
-# gzipped a file), and there are 730 files at 11,672 papers.
-TEXT_CHUNK = 16
+# Papers' texts a snippets file holds. The snippets of a list's results come from about one file each:
+# at 11,672 papers 8.3 KB gzipped with 16 texts a file, 2.4 KB with 4 (all files 6.07 -> 7.05 MB);
+# the snippets of a first query fetched 7 files, 60 KB (BENCHMARKS.md, issue 31 part 7).
+TEXT_CHUNK = 4
 LUNR_FILE = "assets/papersite/lunr.js"
 
 # (field, boost): the short fields in the first index, the abstracts in the second. Field names are

@@ -62,7 +62,10 @@ from collections.abc import Iterable
 # 32,000 bytes: the probe title's words fetch 24 / 38 / 79 KB of the first index and 35 / 46 / 95 KB
 # of the abstracts' (7 shards each), a prefix being typed ("con") 14 / 4 / 2 shards, for
 # 2,728 / 1,108 / 441 files. A shard of one first letter was 20-130 KB (300-360 KB in the abstracts).
-SHARD_BYTES = 12_000
+# 12,000 until issue 31 part 7: the tables (titles, typed words, names) are looked up a key at a time,
+# one shard a key, and a title typed key by key looks up each of its prefixes; at 6,000 its first
+# query fetched 309-326 KB against 411-422 (pasted: 178-201 against 242-245), relevance unchanged.
+SHARD_BYTES = 6_000
 
 # lunr.py's Builder defaults (lunr.js has the same): handed to the worker in each manifest
 _K1 = 1.2
