@@ -130,3 +130,23 @@ def test_serve_shows_edits_reports_broken_pages_and_recovers(served, browser) ->
         page.close()
     assert server.process.poll() is None, "the server is still running"
     assert not any("Traceback" in line for line in server.lines), "\n".join(server.lines)
+
+
+def test_reading_a_page_is_no_edit_and_an_editors_save_by_renaming_over_it_is_one(served) -> None:  # noqa: ANN001
+    """The docs tree is watched through the system's notices (serve.py): a page opened and read (as the
+    rebuild itself and an editor do) and an editor's dot-file temporary rebuild nothing; its rename over
+    the page rebuilds, naming the page."""
+    import os
+
+    root, server = served
+    server.wait_for_line(r"rebuilt in [0-9.]+s: first build")
+    page = root / PAGE
+    text = page.read_text(encoding="utf-8")
+    temporary = page.with_name(f".{page.name}.tmp")
+    temporary.write_text(re.sub(r"^title: .*$", "title: Graph Transformers, Renamed Over", text, count=1, flags=re.M),
+                         encoding="utf-8")
+    time.sleep(1.5)  # (time for a wrongly counted notice to start a rebuild first: that would fail below)
+    os.replace(temporary, page)
+    line = server.wait_for_line(r"rebuilt in|rebuild failed")
+    assert re.search(rf"rebuilt in [0-9.]+s: {re.escape(PAGE)} changed$", line), line
+    assert "Renamed Over" in server.get(URL_PATH)
