@@ -110,9 +110,10 @@ def served_folders(config: ProjectConfig, given: str) -> ProjectConfig:
     names = {key for keys in RESTART_SETTINGS.values() for key in keys}
     try:
         folders = json.loads(given)
-        assert isinstance(folders, dict) and set(folders) == names and all(isinstance(v, str) for v in folders.values())
-    except (ValueError, AssertionError):
-        raise PapersiteError(f"{SERVED_FOLDERS}: expected the JSON object papersite serve passes") from None
+    except ValueError:
+        folders = None
+    if not (isinstance(folders, dict) and set(folders) == names and all(isinstance(v, str) for v in folders.values())):
+        raise PapersiteError(f"{SERVED_FOLDERS}: expected the JSON object papersite serve passes")
     return dataclasses.replace(config, **{key: Path(value) for key, value in folders.items()})
 
 
