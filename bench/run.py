@@ -85,43 +85,77 @@ class Measured:
     seconds: float
     peak_rss_mb: float
     cpu_seconds: float  # user + system, of it and its waited-for descendants
+    # the tree's proportional set size at its sampled peak: a page that forked workers share with their
+    # parent counts once, where the RSS sum counts it in each (``_tree_pss_kb``)
+    peak_pss_mb: float = 0.0
     stages: dict[str, float] = field(default_factory=dict)  # sub-stage seconds reported by the child
     output: str = ""
 
 
-def _tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and all its descendants right now (a parent and its engine
-    subprocess are alive together, which the per-process maximum of wait4 does not add up)."""
-    total, todo = 0, [pid]
+def _tree_pids(pid: int) -> list[int]:
+    """A process and all its descendants right now."""
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
+        found.append(current)
         try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
             for task in Path(f"/proc/{current}/task").iterdir():
                 todo += [int(c) for c in (task / "children").read_text().split()]
         except (OSError, ValueError):
             continue
+    return found
+
+
+def _tree_sum_kb(pids: list[int], file: str, field: str) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+                if line.startswith(field):
+                    total += int(line.split()[1])
+        except (OSError, ValueError):
+            continue
     return total
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants right now (a parent and its engine
+    subprocess are alive together, which the per-process maximum of wait4 does not add up). A page
+    a forked worker still shares with its parent counts in both."""
+    return _tree_sum_kb(_tree_pids(pid), "status", "VmRSS:")
+
+
+def _tree_pss_kb(pid: int) -> int:
+    """Proportional set size of a process and its descendants right now: each resident page divided
+    among the processes sharing it, so their sum is the memory the tree holds. Reading it walks the
+    page tables (~13 ms a GB here), so it is sampled less often than the RSS."""
+    return _tree_sum_kb(_tree_pids(pid), "smaps_rollup", "Pss:")
 
 
 def run_measured(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Measured:
     """Run a command; wall time, CPU time and peak RSS of it and its descendants.
 
     Peak RSS is the larger of wait4's per-process maximum and the sampled sum
-    over the live process tree (every 0.2 s).
+    over the live process tree (every 0.2 s). Peak PSS is the tree's sampled
+    proportional set size (at least 1 s apart): what the tree holds, where the
+    RSS sum counts each page a forked worker shares with its parent twice.
     """
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                env={**os.environ, **(env or {})})
-    tree_peak = [0]
+    tree_peak, pss_peak = [0], [0]
     running = threading.Event()
     running.set()
 
     def sample() -> None:
+        next_pss = 0.0
         while running.is_set():
             tree_peak[0] = max(tree_peak[0], _tree_rss_kb(process.pid))
+            if time.perf_counter() >= next_pss:
+                began = time.perf_counter()
+                pss_peak[0] = max(pss_peak[0], _tree_pss_kb(process.pid))
+                # at most a tenth of a core, however large the tree: at least 1 s apart
+                next_pss = began + max(1.0, 10 * (time.perf_counter() - began))
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -136,7 +170,7 @@ def run_measured(command: list[str], cwd: Path, env: dict[str, str] | None = Non
         tail = "\n".join(output.strip().splitlines()[-30:])
         raise RuntimeError(f"{' '.join(command)} (in {cwd}) exited with {process.returncode}:\n{tail}")
     return Measured(seconds=seconds, peak_rss_mb=max(usage.ru_maxrss, tree_peak[0]) / 1024, cpu_seconds=usage.ru_utime + usage.ru_stime,
-                    stages={}, output=output)
+                    stages={}, output=output, peak_pss_mb=pss_peak[0] / 1024)
 
 
 def papersite_measured(project: Path, *args: str) -> Measured:
@@ -504,6 +538,7 @@ class Row:
     cpu_s: float = 0.0  # CPU seconds (user + system): less sensitive than wall time to a busy machine
     ms_per_paper: float = 0.0
     peak_rss_mb: float = 0.0
+    peak_pss_mb: float = 0.0  # Measured.peak_pss_mb
     site_mb: float = 0.0
     html_pages: int = 0  # every page the engine wrote (papers, authors, keywords, topics ...)
     paper_html_bytes: int = 0
@@ -537,6 +572,7 @@ def bench_papersite(size: int, corpus: list[dict[str, Any]], engine: str, work: 
     row.cpu_s = round(imported.cpu_seconds + built.cpu_seconds, 2)
     row.stages = {name: round(value, 2) for name, value in {**imported.stages, **built.stages}.items()}
     row.peak_rss_mb = round(max(imported.peak_rss_mb, built.peak_rss_mb), 1)
+    row.peak_pss_mb = round(max(imported.peak_pss_mb, built.peak_pss_mb), 1)
     row.pages = len(list((project / "site_src" / "papers").glob("*.md")))
     _site_figures(row, _site_dir(project), browser)
     if engine == "mkdocs":
@@ -581,6 +617,7 @@ def bench_reference(size: int, corpus: list[dict[str, Any]], engine: str, work: 
     row.engine_s = row.total_s = round(built.seconds, 2)
     row.cpu_s = round(built.cpu_seconds, 2)
     row.peak_rss_mb = round(built.peak_rss_mb, 1)
+    row.peak_pss_mb = round(built.peak_pss_mb, 1)
     _site_figures(row, project / "site", browser)
     return row
 

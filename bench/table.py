@@ -22,8 +22,8 @@ page; Pagefind's default UI on every page, its index over <main>).
 
 The curve: papersite alone at each of ``--sizes`` (default 1k, 11,672, 50k,
 100k; past 11,672 the papers are grown by bench/corpus.py): import and build
-seconds, CPU seconds, peak RSS, site files and MB, search index bytes, search
-bytes and ms as above, the one-title edit build, and the cost per paper, also
+seconds, CPU seconds, peak RSS (and PSS, which counts a page forked workers
+share once), site files and MB, search index bytes, search bytes and ms as above, the one-title edit build, and the cost per paper, also
 between consecutive sizes (a rising marginal cost is superlinear work).
 
 Ratios are printed beside the references; nothing here asserts.
@@ -172,6 +172,7 @@ class Contender:
     nochange_s: float = 0.0
     edit_s: float = 0.0
     peak_rss_mb: float = 0.0
+    peak_pss_mb: float = 0.0  # run.Measured.peak_pss_mb: forked workers' shared pages counted once
     files: int = 0
     mb: float = 0.0
     steps: dict[str, float] = field(default_factory=dict)  # seconds of each command of a build
@@ -187,6 +188,7 @@ def _site_size(site: Path) -> tuple[int, float]:
 def _sum(measured: list[Measured]) -> Measured:
     return Measured(seconds=round(sum(m.seconds for m in measured), 2),
                     peak_rss_mb=max(m.peak_rss_mb for m in measured),
+                    peak_pss_mb=max(m.peak_pss_mb for m in measured),
                     cpu_seconds=round(sum(m.cpu_seconds for m in measured), 2))
 
 
@@ -208,6 +210,7 @@ def bench_papersite_site(corpus: list[dict[str, Any]], work: Path) -> tuple[Cont
     row.clean_s, row.clean_cpu_s, row.nochange_s, row.edit_s = (
         round(clean.seconds, 2), round(clean.cpu_seconds, 2), round(nochange.seconds, 2), round(edited.seconds, 2))
     row.peak_rss_mb = round(max(clean.peak_rss_mb, nochange.peak_rss_mb, edited.peak_rss_mb), 1)
+    row.peak_pss_mb = round(max(clean.peak_pss_mb, nochange.peak_pss_mb, edited.peak_pss_mb), 1)
     row.steps = {f"clean {k}": round(v, 2) for k, v in clean.stages.items()}
     row.steps |= {f"no-change {k}": round(v, 2) for k, v in nochange.stages.items()}
     row.steps |= {f"edit {k}": round(v, 2) for k, v in edited.stages.items()}
@@ -346,6 +349,7 @@ def _fill(row: Contender, clean: list[Measured], nochange: list[Measured], edite
     c, n, e = _sum(clean), _sum(nochange), _sum(edited)
     row.clean_s, row.clean_cpu_s, row.nochange_s, row.edit_s = c.seconds, c.cpu_seconds, n.seconds, e.seconds
     row.peak_rss_mb = round(max(c.peak_rss_mb, n.peak_rss_mb, e.peak_rss_mb), 1)
+    row.peak_pss_mb = round(max(c.peak_pss_mb, n.peak_pss_mb, e.peak_pss_mb), 1)
 
 
 def _measure_site(row: Contender, site: Path, box: SearchBox, browser: bool) -> None:
@@ -393,6 +397,7 @@ class Point:
     total_s: float = 0.0
     cpu_s: float = 0.0
     peak_rss_mb: float = 0.0
+    peak_pss_mb: float = 0.0
     files: int = 0
     mb: float = 0.0
     search_index_mb: float = 0.0
@@ -412,7 +417,7 @@ def _point(row: run.Row, work: Path, browser: bool) -> Point:
     if row.error:
         return point
     point.import_s, point.build_s = round(row.import_s + row.enrich_s, 2), round(row.index_s + row.engine_s, 2)
-    point.total_s, point.cpu_s, point.peak_rss_mb = row.total_s, row.cpu_s, row.peak_rss_mb
+    point.total_s, point.cpu_s, point.peak_rss_mb, point.peak_pss_mb = row.total_s, row.cpu_s, row.peak_rss_mb, row.peak_pss_mb
     point.edit_s, point.stages = row.incremental_s, row.stages
     point.search_index_mb = round(sum(row.search_index_bytes.values()) / 2**20, 1)
     site = run._site_dir(work / f"papersite-mkdocs-{row.size}")
@@ -441,14 +446,14 @@ def _search_cells(search: dict[str, Any]) -> list[str]:
 
 
 def table(rows: list[Contender], size: int) -> str:
-    head = (f"| {size:,} papers | clean build s (CPU s) | no-change build s | one-title edit build s | peak RSS MB "
+    head = (f"| {size:,} papers | clean build s (CPU s) | no-change build s | one-title edit build s | peak RSS MB (PSS) "
             "| files | MB | 1st query ms | bytes from opening the page | next query ms | its bytes |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for row in rows:
         if row.error:
             lines.append(f"| {row.name} | failed: {row.error[:120]} |" + " |" * 9)
             continue
-        lines.append(f"| {row.name} | {row.clean_s} ({row.clean_cpu_s}) | {row.nochange_s} | {row.edit_s} | {row.peak_rss_mb} "
+        lines.append(f"| {row.name} | {row.clean_s} ({row.clean_cpu_s}) | {row.nochange_s} | {row.edit_s} | {row.peak_rss_mb} ({row.peak_pss_mb or '–'}) "
                      f"| {row.files:,} | {row.mb} | " + " | ".join(_search_cells(row.search)) + " |")
     ours = rows[0]
     for reference in rows[1:]:
@@ -466,7 +471,7 @@ def table(rows: list[Contender], size: int) -> str:
 
 def curve_table(points: list[Point]) -> str:
     head = ("| papers | pages written | import s | build s | total s (CPU s) | CPU ms/paper | marginal CPU ms/paper "
-            "| peak RSS MB | files | MB | KB/paper | search index MB | 1st query ms / bytes | next query ms / bytes "
+            "| peak RSS MB (PSS) | files | MB | KB/paper | search index MB | 1st query ms / bytes | next query ms / bytes "
             "| one-title edit s |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     previous: Point | None = None
@@ -481,7 +486,7 @@ def curve_table(points: list[Point]) -> str:
         first = f"{s.get('first_ms', '–')} / {_kb(s.get('first_bytes'))}" if s and "error" not in s else s.get("error", "–")[:40] if s else "–"
         nxt = f"{s.get('next_ms', '–')} / {_kb(s.get('next_bytes'))}" if s and "error" not in s else "–"
         lines.append(f"| {p.size:,} | {p.pages:,} | {p.import_s} | {p.build_s} | {p.total_s} ({p.cpu_s}) "
-                     f"| {1000 * p.cpu_s / p.size:.2f} | {marginal} | {p.peak_rss_mb} | {f'{p.files:,}' if p.files >= 0 else '–'} | {p.mb} "
+                     f"| {1000 * p.cpu_s / p.size:.2f} | {marginal} | {p.peak_rss_mb} ({p.peak_pss_mb or '–'}) | {f'{p.files:,}' if p.files >= 0 else '–'} | {p.mb} "
                      f"| {1024 * p.mb / p.size:.1f} | {p.search_index_mb} | {first} | {nxt} | {p.edit_s or '–'} |")
         previous = p
     return "\n".join(lines)
@@ -505,7 +510,7 @@ def _print_report(files: list[Path]) -> int:
                                                  import_s=round(data["import_s"] + data["enrich_s"], 2),
                                                  build_s=round(data["index_s"] + data["engine_s"], 2),
                                                  total_s=data["total_s"], cpu_s=data["cpu_s"],
-                                                 peak_rss_mb=data["peak_rss_mb"], mb=data["site_mb"],
+                                                 peak_rss_mb=data["peak_rss_mb"], peak_pss_mb=data.get("peak_pss_mb", 0.0), mb=data["site_mb"],
                                                  files=-1, edit_s=data["incremental_s"], stages=data["stages"],
                                                  search_index_mb=round(sum(data["search_index_bytes"].values()) / 2**20, 1))
             else:
