@@ -83,6 +83,9 @@ class Index:
 
 def _postings(flat: list[int]) -> dict[int, tuple[int, int]]:
     """A field's flat postings (search_index.py) -> paper: (term frequency, field length)."""
+    if flat and flat[0] == 0:
+        raise SystemExit("this site's abstracts ship their common terms as papers only (search_index.COMMON_PAPERS): "
+                         "measure a site whose postings are whole (made before issue 31 part 8)")
     found, paper, i = {}, -1, 0
     while i < len(flat):
         paper += flat[i]

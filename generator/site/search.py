@@ -11,7 +11,10 @@ In: the catalog. Out, all under ``assets/papersite/``:
 - ``search/abstracts-<n>.json.gz``: a second index, of the abstracts only
   (four fifths of all postings), in shards of its own (``abstracts-shards``). Loaded once the first
   results are shown; a paper's score is the sum of its scores in both, so the
-  results are those of one index over all five fields.
+  results are those of one index over all five fields. A term held by over ``COMMON_PAPERS``
+  abstracts is shipped as its papers only: the worker bounds its weight, and the ranking has the
+  weights of the papers that bound leaves undecided among those shown read from their texts
+  (``search_index.py``; ``search-worker.js`` makeExact; ``papersite-ranking.js`` undecided).
 - ``search-docs.json.gz``, the store: its ``schema`` (below), what a result shows, and each paper's
   topic, keywords, authors and decision for Explore's filters and facet counts. Explore and the
   map load it whole (they list and filter every paper), and so does a query with a "quoted
@@ -90,7 +93,7 @@ from generator.catalog import Catalog
 from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
 from generator.site.scripts import shipped_script
-from generator.site.search_index import index_state, keyed_shards
+from generator.site.search_index import COMMON_PAPERS, index_state, keyed_shards
 from generator.text import fold
 from generator.site.render.html import block, esc, page
 from generator.pages.decisions import KEY_ORDER, read_decision
@@ -218,8 +221,9 @@ TOPIC_COLUMNS = ("label", "path", "area")
 NAME_COLUMNS = ("name", "slug")
 # 2: the shards are runs of terms, listed in each index's manifest (not a schema's letters);
 # 3: the store also in pieces (head, rows, titles, typed words, names: the module docstring);
-# 4: the index shards hold term frequencies and field lengths, the worker computes the weights
-STORE_VERSION = 4
+# 4: the index shards hold term frequencies and field lengths, the worker computes the weights;
+# 5: an abstracts term held by over COMMON_PAPERS papers is shipped as its papers only, weighed from their texts
+STORE_VERSION = 5
 STATE_KEY = f"state-{STORE_VERSION}"  # the search-shards memo's entries: each index's state and its shards gzipped
 
 
@@ -242,6 +246,7 @@ def store_schema() -> dict:
         "orders": {letter: author_order_words(order, short=True) for order, letter in STORE_ORDER.items()},
         "fields": [{"letter": letter, "name": FIELD_NAMES[letter], "boost": boost} for letter, boost in META_FIELDS + ABSTRACT_FIELDS],
         "text_chunk": TEXT_CHUNK,
+        "abstract_words": ABSTRACT_WORDS,
         "row_chunk": ROW_CHUNK,
     }
 
@@ -319,13 +324,14 @@ class _SearchCache:
             return _paper_terms(texts, terms)
         return self.terms.value(paper.slug, self.prints.of(texts), lambda: _paper_terms(texts, terms))
 
-    def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> dict[str, bytes]:
+    def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]],
+                    common: int | None = None) -> dict[str, bytes]:
         """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name), gzipped: the last
         build's index updated by the papers that changed (``search_index.IndexState``), each shard
         compressed again only where its bytes changed."""
         kept = self.shards.get(name, STATE_KEY) if self.shards else None
         last, compressed = kept if kept is not None else (None, {})
-        state = index_state(fields, papers, last)
+        state = index_state(fields, papers, last, common)
         files = state.shard_files()
         found = {key: compressed.get(data) or gzipped(data) for key, data in files.items()}
         if self.shards and state is not last:  # else the entry ``get`` took stays, as it was read
@@ -407,7 +413,7 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
         "papers": papers,
     }
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
-    files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts).items()})
+    files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts, COMMON_PAPERS).items()})
     abstract_texts = cache.gzipped("abstract-texts", _json(texts))
     for start in range(0, max(1, len(texts)), TEXT_CHUNK):
         chunk = _json(texts[start:start + TEXT_CHUNK])

@@ -44,7 +44,9 @@ worker rebuilds both halves.
   order (lunr.js builds its token set in that order); a field's postings are a flat list: the
   paper's gap from the previous one (the first from -1), then the field's length in the paper
   where the term is there once, else minus its frequency and the length
-  (``[gap, length, gap, -frequency, length, ...]``). **Manifest:** ``{"fields", "boosts", "papers",
+  (``[gap, length, gap, -frequency, length, ...]``); in an index made with a common line (the abstracts',
+  ``COMMON_PAPERS``), a field of a term held by more papers than that is their gaps alone after a 0
+  (``[0, gap, gap, ...]``): which papers hold it, not how often, nor their lengths. **Manifest:** ``{"fields", "boosts", "papers",
   "averages", "k1", "b", "starts"}``.
 """
 
@@ -66,6 +68,15 @@ from collections.abc import Iterable
 # one shard a key, and a title typed key by key looks up each of its prefixes; at 6,000 its first
 # query fetched 309-326 KB against 411-422 (pasted: 178-201 against 242-245), relevance unchanged.
 SHARD_BYTES = 6_000
+
+# In the abstracts' index (whose worker has the texts), a term's postings held by more papers than this
+# are shipped as the papers alone (gaps after a leading 0), without each paper's frequency and field
+# length: at 100k papers "model" is in 89% of the abstracts, a 190 KB shard, 11.5 KB as membership. The
+# worker bounds such a term's weight and the page reads the exact one from the texts of the results it
+# shows (BENCHMARKS.md, issue 31 part 8: ``bench/common_terms.py``, 36 queries at 100k with this line:
+# the first 10 results in lunr's order needed the texts of 10 papers (median), 32 at most). A count of
+# papers, not a share: an entry stays independent of the other papers.
+COMMON_PAPERS = 2_500
 
 # lunr.py's Builder defaults (lunr.js has the same): handed to the worker in each manifest
 _K1 = 1.2
@@ -125,8 +136,9 @@ class LunrIndex:
     """The terms of each paper's fields -> the index's shards (see the module docstring), and the state
     that updates them (``update``)."""
 
-    def __init__(self, fields: list[tuple[str, int]]) -> None:
+    def __init__(self, fields: list[tuple[str, int]], common: int | None = None) -> None:
         self.fields = fields
+        self.common = common  # COMMON_PAPERS for an index whose texts the worker has, else None
         self.postings: dict[str, list[dict[int, int]]] = {}  # term -> per field {paper: term frequency}
         self.lengths: list[list[int]] = [[] for _ in fields]  # per field, per paper: how many terms
         self.places: dict[str, int] = {}  # term -> where it is first in the first field of the first paper holding it
@@ -145,9 +157,13 @@ class LunrIndex:
 
     def state(self, papers: list[dict[str, list[str]]]) -> "IndexState":
         """What ``update`` needs of this index (``papers``: the terms it was made of, as added)."""
-        entries = {term: _entry(term, self.places[term], posting, self.lengths) for term, posting in self.postings.items()}
+        entries, shipped = {}, {}
+        for term, posting in self.postings.items():
+            entries[term] = _entry(term, self.places[term], posting, self.lengths)
+            if self.common is not None and _is_common(posting, self.common):
+                shipped[term] = _entry(term, self.places[term], posting, self.lengths, self.common)
         return IndexState(self.fields, [_paper_key(paper, self.fields) for paper in papers], entries,
-                          [list(lengths) for lengths in self.lengths], sorted(entries, key=_utf16))
+                          [list(lengths) for lengths in self.lengths], sorted(entries, key=_utf16), shipped, self.common)
 
     def shard_files(self, shard_bytes: int = SHARD_BYTES) -> dict[str, bytes]:
         """The shards' JSON by number ("0", "1", ...), and the manifest's ("shards"): the field names and
@@ -161,18 +177,29 @@ def _paper_key(paper: dict[str, list[str]], fields: list[tuple[str, int]]) -> tu
     return tuple(tuple(paper.get(name, ())) for name, _ in fields)
 
 
-def _entry(term: str, place: int, posting: list[dict[int, int]], lengths: list[list[int]]) -> bytes:
-    """A term's entry: ``[term, place, postings of field 1, ...]`` (module docstring)."""
+def _entry(term: str, place: int, posting: list[dict[int, int]], lengths: list[list[int]], common: int | None = None) -> bytes:
+    """A term's entry: ``[term, place, postings of field 1, ...]`` (module docstring); with ``common``, a
+    field's postings of more papers than that as the papers alone: ``[0, gap, gap, ...]``."""
     entry: list = [term, place]
     for slot, docs in enumerate(posting):
         flat: list[int] = []
         previous = -1
-        for paper in sorted(docs):
-            tf = docs[paper]
-            flat += (paper - previous, lengths[slot][paper]) if tf == 1 else (paper - previous, -tf, lengths[slot][paper])
-            previous = paper
+        if common is not None and len(docs) > common:
+            flat.append(0)  # no gap is 0: the mark of a field shipped as membership
+            for paper in sorted(docs):
+                flat.append(paper - previous)
+                previous = paper
+        else:
+            for paper in sorted(docs):
+                tf = docs[paper]
+                flat += (paper - previous, lengths[slot][paper]) if tf == 1 else (paper - previous, -tf, lengths[slot][paper])
+                previous = paper
         entry.append(flat)
     return _compact(entry)
+
+
+def _is_common(posting: list[dict[int, int]], common: int) -> bool:
+    return any(len(docs) > common for docs in posting)
 
 
 def _postings_of(entry: bytes, fields: int) -> list[dict[int, int]]:
@@ -202,12 +229,14 @@ class IndexState:
     averages), so every other entry keeps its bytes."""
 
     def __init__(self, fields: list[tuple[str, int]], papers: list[tuple[tuple[str, ...], ...]], entries: dict[str, bytes],
-                 lengths: list[list[int]], order: list[str]) -> None:
+                 lengths: list[list[int]], order: list[str], shipped: dict[str, bytes], common: int | None) -> None:
         self.fields = fields
         self.papers = papers
-        self.entries = entries
+        self.entries = entries  # whole: what ``update`` reads postings back from
         self.lengths = lengths
         self.order = order
+        self.shipped = shipped  # the common terms' entries as the shards hold them (``COMMON_PAPERS``)
+        self.common = common
 
     def update(self, papers: list[dict[str, list[str]]]) -> "IndexState":
         """The state of ``papers`` (each one's terms by field name), made from this one. Where most papers
@@ -219,7 +248,7 @@ class IndexState:
         if not changed:
             return self  # the very state: what the build keeps of it is not written again (``memo.Memo.save``)
         if len(changed) * 4 > len(keys):
-            return _made(self.fields, papers)
+            return _made(self.fields, papers, self.common)
         lengths = [[len(key[slot]) for key in keys] for slot in range(len(self.fields))]
         counts = {n: [Counter(terms) for terms in keys[n]] for n in changed if n < len(keys)}
         touched: set[str] = set()
@@ -227,7 +256,7 @@ class IndexState:
             for version in (self.papers[n] if n < len(self.papers) else (), keys[n] if n < len(keys) else ()):
                 for terms in version:
                     touched.update(terms)
-        entries = dict(self.entries)
+        entries, shipped = dict(self.entries), dict(self.shipped)
         order = list(self.order)
         gone = set(changed)
         for term in sorted(touched):
@@ -242,21 +271,28 @@ class IndexState:
             if any(posting):
                 first = min(min(docs) for docs in posting if docs)
                 slot = next(slot for slot, docs in enumerate(posting) if first in docs)
-                entries[term] = _entry(term, keys[first][slot].index(term), posting, lengths)
+                place = keys[first][slot].index(term)
+                entries[term] = _entry(term, place, posting, lengths)
+                if self.common is not None and _is_common(posting, self.common):
+                    shipped[term] = _entry(term, place, posting, lengths, self.common)
+                else:
+                    shipped.pop(term, None)
                 if old is None:
                     order.insert(bisect_right(order, _utf16(term), key=_utf16), term)
             elif old is not None:
                 del entries[term]
+                shipped.pop(term, None)
                 order.pop(bisect_right(order, _utf16(term), key=_utf16) - 1)
-        return IndexState(self.fields, keys, entries, lengths, order)
+        return IndexState(self.fields, keys, entries, lengths, order, shipped, self.common)
 
     def shard_files(self, shard_bytes: int = SHARD_BYTES) -> dict[str, bytes]:
         """The shards' JSON by number, and the manifest's (``LunrIndex.shard_files``)."""
         papers = len(self.papers)
         # lunr's average field length: the same float here as in lunr.py (sum of ints, one division)
         averages = [sum(lengths) / papers if papers else 0 for lengths in self.lengths]
-        shards = _cut(self.order, [self.entries[term] for term in self.order], shard_bytes)
-        files = {str(number): b'{"terms":[' + b",".join(self.entries[t] for t in terms) + b"]}"
+        entry = lambda term: self.shipped.get(term) or self.entries[term]  # noqa: E731
+        shards = _cut(self.order, [entry(term) for term in self.order], shard_bytes)
+        files = {str(number): b'{"terms":[' + b",".join(entry(t) for t in terms) + b"]}"
                  for number, terms in enumerate(shards)}
         files["shards"] = _compact({
             "fields": [name for name, _ in self.fields], "boosts": [boost for _, boost in self.fields],
@@ -265,18 +301,19 @@ class IndexState:
         return files
 
 
-def _made(fields: list[tuple[str, int]], papers: list[dict[str, list[str]]]) -> IndexState:
-    index = LunrIndex(fields)
+def _made(fields: list[tuple[str, int]], papers: list[dict[str, list[str]]], common: int | None = None) -> IndexState:
+    index = LunrIndex(fields, common)
     for number, paper in enumerate(papers):
         index.add(number, paper)
     return index.state(papers)
 
 
-def index_state(fields: list[tuple[str, int]], papers: list[dict[str, list[str]]], last: IndexState | None = None) -> IndexState:
-    """The state of an index of ``papers``: ``last`` updated where it is one of the same fields, else made."""
-    if last is not None and last.fields == fields:
+def index_state(fields: list[tuple[str, int]], papers: list[dict[str, list[str]]], last: IndexState | None = None,
+                common: int | None = None) -> IndexState:
+    """The state of an index of ``papers``: ``last`` updated where it is one of the same fields and line, else made."""
+    if last is not None and last.fields == fields and last.common == common:
         return last.update(papers)
-    return _made(fields, papers)
+    return _made(fields, papers, common)
 
 
 def _cut(keys: list[str], data: list[bytes], shard_bytes: int) -> list[list[str]]:

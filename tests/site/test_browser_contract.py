@@ -181,7 +181,7 @@ def test_the_schema_gives_the_browser_layouts_urls_and_the_builds_words(tmp_path
     assert got["topicCol"] == {"label": 0, "path": 1, "area": 2} and got["nameCol"] == {"name": 0, "slug": 1}
     assert got["orders"] == {letter: author_order_words(order, short=True) for order, letter in search.STORE_ORDER.items()}
     assert got["bits"] == [1, 2, 4, 8]
-    assert got["worker"] == {"fields": ["t", "a", "k", "b"], "textChunk": search.TEXT_CHUNK}
+    assert got["worker"] == {"fields": ["t", "a", "k", "b"], "textChunk": search.TEXT_CHUNK, "abstractWords": search.ABSTRACT_WORDS}
     # the letters the indexes are written with are the schema's, in its order
     assert [f["letter"] for f in block["fields"]] == [letter for letter, _ in search.META_FIELDS + search.ABSTRACT_FIELDS]
 
@@ -225,7 +225,7 @@ def test_a_venue_column_and_filter_only_where_papers_have_more_than_one_venue():
     assert 'data-ps-venue' in page and 'data-venue="ICLR 2025"' in page
 
 
-_WORKER_HARNESS = r"""
+_WORKER_PRELUDE = r"""
 // search-worker.js as a page loads it where workers are unavailable, its files read from disk
 const fs = require("fs"), path = require("path");
 globalThis.self = globalThis;
@@ -235,6 +235,9 @@ const dir = process.argv[4];
 globalThis.fetch = url => Promise.resolve(fs.existsSync(path.join(dir, url)) ? new Response(fs.readFileSync(path.join(dir, url))) : new Response("", { status: 404 }));
 require(process.argv[3]);
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
+"""
+
+_WORKER_HARNESS = _WORKER_PRELUDE + r"""
 (async () => {
   const out = {};
   for (const [index, fields] of [["index", ["t", "a", "k"]], ["abstracts", ["b"]]]) {
@@ -336,3 +339,83 @@ if __name__ == "__main__":  # the tables papersite-core.js carries, from this Py
         c = chr(cp)
         if not 0xD800 <= cp <= 0xDFFF and unicodedata.normalize("NFKD", c) == c and c.lower() == c and c.casefold() != c:
             print("CASEFOLD", f"U+{cp:04X}", " ".join(f"U+{ord(x):04X}" for x in c.casefold()))
+
+
+_EXACT_HARNESS = _WORKER_PRELUDE + r"""
+(async () => {
+  const out = [], schema = input.schema;
+  for (const [word, prefix] of input.queries) {
+    const state = self.papersiteIndex.open("abstracts-", null, "texts-");
+    const asked = { id: 1, words: [word], prefix, phrases: [], schema };
+    const got = (await self.papersiteIndex.answer(state, { type: "query", ...asked })).words[0];
+    const refs = Array.from(got.refs);
+    const exact = (await self.papersiteIndex.answer(state, { type: "exact", refs, ...asked })).words[0];
+    out.push({ refs, scores: Array.from(got.scores), bounds: got.bounds ? Array.from(got.bounds) : null,
+               exactRefs: Array.from(exact.refs), exact: Array.from(exact.scores), left: exact.bounds ? Array.from(exact.bounds) : null });
+  }
+  process.stdout.write(JSON.stringify(out));
+})().catch(error => { process.stderr.write(String(error.stack)); process.exit(1); });
+"""
+
+
+def test_a_common_terms_weights_are_bounded_then_read_from_the_texts_as_lunr_pys(tmp_path, monkeypatch):
+    """With the common line low, the abstracts' frequent terms ship as their papers only: the worker's
+    score of each paper is then at most lunr.py's and at least it minus the bound it reports, and once
+    the papers' texts are read ("exact") every score is lunr.py's to the last bit, no bound left."""
+    from lunr.query import Query
+
+    from generator.config import load_config
+    from generator.site.stage import read_records
+    from site_fixtures import REPO_ROOT
+
+    monkeypatch.setattr(search, "COMMON_PAPERS", 15)
+    records, _ = read_records(load_config(REPO_ROOT))
+    catalog = build_catalog(records)
+    files = search.search_files(catalog)
+    folder = tmp_path / "site"
+    folder.mkdir()
+    for name, data in files.items():
+        if name.startswith(search.SHARDS_DIR + "/abstracts-") or name.startswith(search.SHARDS_DIR + "/texts-"):
+            (folder / Path(name).name).write_bytes(data)
+    common = [t for key, data in files.items() if key.startswith(search.SHARDS_DIR + "/abstracts-") and not key.endswith("shards.json.gz")
+              for t in json.loads(gzip.decompress(data))["terms"] if t[2] and t[2][0] == 0]
+    terms = search._Terms()
+    per_paper = [search._paper_terms(search._term_texts(p), terms) for p in catalog.papers]
+    index = _lunr_py_index([{"b": b} for *_, b in per_paper], search.ABSTRACT_FIELDS)
+    words = sorted({w for p in catalog.papers[::7] for w in search.split_words(p.title)
+                    if w.isascii() and w.isalpha() and terms.term(w)})
+    queries = [[w, False] for w in words] + [[w[:4], True] for w in words[::4] if len(w) >= 4 and terms.term(w[:4])]
+    schema = {"fields": ["b"], "textChunk": search.TEXT_CHUNK, "abstractWords": search.ABSTRACT_WORDS}
+    run = subprocess.run([_node(), "-e", _EXACT_HARNESS, shipped(CORE_JS, tmp_path), shipped(search.lunr_js_source(), tmp_path),
+                          shipped(CORE_JS.parent / "search-worker.js", tmp_path), str(folder)],
+                         input=json.dumps({"queries": queries, "schema": schema}), capture_output=True, text=True, encoding="utf-8", check=False)
+    assert run.returncode == 0, run.stderr
+    bounded = 0
+    for (word, prefix), got in zip(queries, json.loads(run.stdout)):
+        def query(q, word=word, prefix=prefix):
+            q.term(terms.term(word), use_pipeline=False, boost=1)
+            if prefix:
+                q.term(word, use_pipeline=False, wildcard=Query.WILDCARD_TRAILING, boost=0.3)
+        expected = {int(hit["ref"]): hit["score"] for hit in index.query(_built(index, query))}
+        assert set(got["refs"]) == set(expected), word  # membership alone says which papers match
+        for ref, score, bound in zip(got["refs"], got["scores"], got["bounds"] or [0] * len(got["refs"])):
+            assert score - 1e-9 <= expected[ref] <= score + bound + 1e-9, (word, ref)
+            bounded += bound > 0
+        assert dict(zip(got["exactRefs"], got["exact"])) == expected, word
+        assert not any(got["left"] or [])
+    assert common and bounded > 100
+
+
+def test_a_texts_indexed_terms_are_the_builds_up_to_the_limit(tmp_path):
+    """core.indexedTerms(text, limit) == search._Terms()(text, limit): the first words split (hyphens
+    too, empty pieces not counted), then trimmed, stop words and non-BMP words left out, stemmed."""
+    texts = ["Self-supervised learning -- of the  models' (robust) re-ranking: a study; ωmega 𝔸x state-of-the-art " * 60,
+             "- -- — 'quoted' words, and the, of", "", "Diffusion-based 1st-order methods 𝟙 ﬁne-tuning"]
+    script = ("const core = require(process.argv[1]); const lunr = require(process.argv[2]);"
+              "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(input.map(([t, n]) => core.indexedTerms(lunr, t, n))));")
+    cases = [[t, n] for t in texts for n in (search.ABSTRACT_WORDS, 7, 1)]
+    run = subprocess.run([_node(), "-e", script, shipped(CORE_JS, tmp_path), shipped(search.lunr_js_source(), tmp_path)],
+                         input=json.dumps(cases), capture_output=True, text=True, encoding="utf-8", check=False)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [search._Terms()(t, n) for t, n in cases]

@@ -222,7 +222,7 @@ def test_the_next_build_reuses_what_did_not_change(tmp_path, monkeypatch) -> Non
     records, _ = read_records(config)
     first = search.search_files(build_catalog(records), config)
     made, tokenised = [], []
-    monkeypatch.setattr(search_index, "LunrIndex", lambda fields, real=search_index.LunrIndex: made.append(fields) or real(fields))
+    monkeypatch.setattr(search_index, "LunrIndex", lambda fields, *rest, real=search_index.LunrIndex: made.append(fields) or real(fields, *rest))
     monkeypatch.setattr(search, "_paper_terms", lambda texts, terms, real=search._paper_terms: tokenised.append(texts[0]) or real(texts, terms))
     assert search.search_files(build_catalog(records), config) == first
     assert made == [] and tokenised == []
@@ -271,3 +271,34 @@ def test_a_keyed_table_is_the_same_bytes_whatever_the_order_of_its_rows() -> Non
     random.Random(2).shuffle(shuffled)
     assert keyed_shards(rows, shard_bytes=100) == keyed_shards(shuffled, shard_bytes=100)
     assert json.loads(keyed_shards([])["0"]) == {"rows": []}
+
+
+def test_a_field_of_a_term_over_the_common_line_ships_its_papers_only() -> None:
+    """A term's field held by more papers than the line is shipped as ``[0, gaps...]`` (the papers, no
+    frequency or length); its other fields and every other term as before; and an update keeps to it."""
+    from generator.site.search_index import index_state
+
+    papers = _papers(3, 120)
+    line = 25
+    common = index_state(FIELDS, papers, common=line).shard_files(shard_bytes=400)
+    plain = index_state(FIELDS, papers, common=10**9).shard_files(shard_bytes=400)
+    shipped = {t[0]: t for key, data in common.items() if key != "shards" for t in json.loads(data)["terms"]}
+    whole = {t[0]: t for key, data in plain.items() if key != "shards" for t in json.loads(data)["terms"]}
+    assert shipped.keys() == whole.keys()
+    marked = 0
+    for term, entry in whole.items():
+        for slot, (name, _) in enumerate(FIELDS):
+            held = sorted(n for n, paper in enumerate(papers) if term in paper.get(name, []))
+            flat = shipped[term][2 + slot]
+            if len(held) > line:
+                marked += 1
+                assert flat[0] == 0 and [sum(flat[1:i + 2]) - 1 for i in range(len(held))] == held
+            else:
+                assert flat == entry[2 + slot]
+    assert marked
+    rng = random.Random(4)
+    state = index_state(FIELDS, papers, common=line)
+    for _ in range(30):
+        papers = _edited(papers, rng)
+        state = index_state(FIELDS, papers, state, common=line)
+        assert state.shard_files(shard_bytes=400) == index_state(FIELDS, papers, common=line).shard_files(shard_bytes=400)

@@ -78,6 +78,15 @@
     return queryWords(text).filter(function (w) { return !isStopWord(lunr, w); }).map(function (w) { return stem(lunr, w); });
   }
 
+  /* A text's index terms as search.py's _Terms(text, limit) makes them: the first `limit` words
+   * split (empty ones dropped first), then each trimmed, stop words and words with characters beyond
+   * the BMP left out, stemmed (the abstracts' worker weighs a common term from an abstract's text). */
+  function indexedTerms(lunr, text, limit) {
+    return (text || "").normalize("NFKC").toLowerCase().split(SEPARATOR).filter(Boolean).slice(0, limit).map(function (w) {
+      return w.replace(NOT_WORD_EDGES, "");
+    }).filter(function (w) { return w && !/[\uD800-\uDFFF]/.test(w) && !isStopWord(lunr, w); }).map(function (w) { return stem(lunr, w); });
+  }
+
   // search_index.py shard_of: the shard that holds a term if any does, the last whose first term
   // (starts: an index's manifest) is not after it ("<" on strings is UTF-16 order, the build's)
   function shardOf(starts, term) {
@@ -99,7 +108,7 @@
   /* The store's schema block -> what reads the store: column numbers by name (col.title; topicCol, nameCol),
    * a page's URL by kind (url("author", slug), relative to the site root), the words of an
    * author-order letter, and each index field's bit (fieldBit("title")). */
-  var SCHEMA_VERSION = 4; // search.py STORE_VERSION: a store this code can read
+  var SCHEMA_VERSION = 5; // search.py STORE_VERSION: a store this code can read
 
   function Schema(block) {
     if (!block || block.version !== SCHEMA_VERSION) {
@@ -117,6 +126,7 @@
     this.orders = block.orders;
     this.fields = block.fields;
     this.textChunk = block.text_chunk;
+    this.abstractWords = block.abstract_words;
     this.rowChunk = block.row_chunk; // papers a rows file holds (search/rows-<n>.json.gz)
   }
   Schema.prototype.url = function (kind, slug) { return this.urls[kind].replace("{slug}", slug || ""); };
@@ -127,12 +137,12 @@
   // what the worker needs of it (it cannot have the store): the field letters in bit order, and
   // how many papers' texts a snippets file holds
   Schema.prototype.forWorker = function () {
-    return { fields: this.fields.map(function (f) { return f.letter; }), textChunk: this.textChunk };
+    return { fields: this.fields.map(function (f) { return f.letter; }), textChunk: this.textChunk, abstractWords: this.abstractWords };
   };
 
   var core = {
     fold: fold, casefold: casefold, foldedWords: foldedWords, normal: normal, titleKey: titleKey, queryWords: queryWords,
-    queryTerms: queryTerms, isStopWord: isStopWord, stem: stem, shardOf: shardOf, shardsOfPrefix: shardsOfPrefix, Schema: Schema
+    queryTerms: queryTerms, indexedTerms: indexedTerms, isStopWord: isStopWord, stem: stem, shardOf: shardOf, shardsOfPrefix: shardsOfPrefix, Schema: Schema
   };
   if (typeof module === "object" && module.exports) module.exports = core;
   else (scope.papersite || (scope.papersite = {})).core = core;

@@ -237,7 +237,7 @@
         }).catch(function () { /* the search's answer comes anyway */ });
         var pages = matchingPages(eng, text, 3), begun = performance.now(), measure = ps.engine.measure;
         eng.likelyRows(text, ranking.parseQuery(text).words, 10).catch(function () { /* need() below asks again */ });
-        return ranking.search(eng, text).then(function (result) {
+        var present = function (result) {
           if (!result || input.value !== text) return null;
           measure("papersite header answer", begun);
           // the first papers whose rows were asked for before this answer (likelyRows) are shown as soon as
@@ -254,9 +254,14 @@
           }
           return Promise.all([all, pages]).then(function (got) {
             measure("papersite header rows and pages", begun);
-            if (input.value === text) show(eng, text, result, got[1]);
+            // (an early order, shown after the final one came, would replace it)
+            if (input.value === text && !(result.early && final)) show(eng, text, result, got[1]);
             measure("papersite header shown", begun);
           });
+        };
+        var final = null;
+        return ranking.search(eng, text, 10, present, function () { return input.value === text; }).then(function (result) {
+          final = result; return present(result);
         });
       }).catch(function () { meta.textContent = "Search is unavailable: the search index could not be loaded"; });
     }

@@ -89,14 +89,41 @@
   // papersite-engine.js warmUp loads the shards of)
   function abstractPrefix(word) { return word.length >= ABSTRACT_PREFIX_MIN; }
 
-  /* Ranked paper numbers for a query. A paper matching more of the query's
+  /* Ranked paper numbers for a query (``shown``: how many of the first must be in their final order,
+   * 10 by default; ``early(result)``: called with the order by what is known while a common term's
+   * weights are read for those; ``current()``: whether the query still matters, asked before they are).
+   * A paper matching more of the query's
    * parts comes first; among equals, one matching more of them in its title or
    * authors, then the summed lunr scores of both indexes (title > authors >
    * keywords and topic > abstract, boosts set at build); an exact title always
    * first. Resolves {numbers, all (how many match every part mentioned
    * anywhere), missing (parts no paper holds), query, full}, or null when a newer
    * query replaced this one before it ran; rejects if no index could be loaded. */
-  function search(eng, text) {
+  // papers whose order among the first `shown` a common term's unknown weights leave open: in each
+  // group of equal standing, those whose score may yet pass the group's line (the lowest score the
+  // group's shown papers are sure of); all a group's papers with unknown weights where it is shown whole
+  var UNDECIDED_MOST = 200; // texts read at most for one answer (36 queries at 100k needed 13 at most)
+  function undecided(numbers, docs, exact, shown) {
+    var out = [], i = 0, need = shown;
+    while (i < numbers.length && need > 0) {
+      var first = docs.get(numbers[i]), j = i + 1;
+      while (j < numbers.length && numbers[j] !== exact && numbers[i] !== exact && sameStanding(docs.get(numbers[j]), first)) j++;
+      var group = numbers.slice(i, j);
+      var line = group.length <= need ? -Infinity
+        : group.map(function (n) { return docs.get(n).score; }).sort(function (a, b) { return b - a; })[need - 1];
+      group.forEach(function (n) { var d = docs.get(n); if (d.bound > 0 && d.score + d.bound >= line) out.push(n); });
+      need -= group.length; i = j;
+    }
+    return out.slice(0, UNDECIDED_MOST);
+  }
+  function sameStanding(x, y) { return x.parts === y.parts && x.taParts === y.taParts && x.asTyped === y.asTyped; }
+
+  // ms a query waits, its early order shown, before its undecided papers' texts are asked for: a query
+  // typed key by key is replaced by the next key's meanwhile, and its texts would be fetched for nothing
+  // (and hold up the next one's requests)
+  var EXACT_WAIT = 150;
+  function search(eng, text, shown, early, current) {
+    shown = shown || 10;
     var query = parseQuery(text);
     var TITLE_OR_AUTHOR = eng.schema.fieldBit("title") | eng.schema.fieldBit("authors"); // bits of a hit's fields
     var begun = performance.now(), full = false;
@@ -145,7 +172,23 @@
         return found;
       });
     }).then(function (found) {
-      return found && Promise.all([exactTitle, typed, whole]).then(function (read) { return ranked(found, read[0], read[1]); });
+      return found && Promise.all([exactTitle, typed, whole]).then(function (read) {
+        var result = ranked(found, read[0], read[1]);
+        var k = sources.indexOf(eng.abstracts), asked = message(query.prefix && abstractPrefix(last));
+        if (!result.undecided.length || k < 0) return result;
+        // their weights read from their texts, then ranked again: the shown order is lunr's; meanwhile the
+        // order by what is known (``early``, not full: the abstracts' answer is not complete)
+        if (early) early(Object.assign({}, result, { full: false, early: true }));
+        return new Promise(function (wait) { setTimeout(wait, EXACT_WAIT); }).then(function () {
+          return !current || current() ? sources[k].ask(Object.assign(asked, { type: "exact", refs: result.undecided })) : null;
+        }).then(function (exact) {
+          if (!exact) return null; // a newer query replaced this one
+          if (exact.type === "error") return result; // the order by what is known stands
+          exact.words.forEach(function (w, i) { w.fuzzy = found[k].words[i].fuzzy; });
+          found = found.slice(); found[k] = exact;
+          return ranked(found, read[0], read[1]);
+        });
+      });
     });
 
     function ranked(found, exact, typedSets) {
@@ -158,10 +201,11 @@
           if (exact.stop) stops |= 1 << i;
           for (var j = 0; j < w.refs.length; j++) {
             var n = w.refs[j], d = docs.get(n);
-            if (!d) docs.set(n, d = { hit: 0, ta: 0, score: 0, parts: 0, taParts: 0, phrases: null });
+            if (!d) docs.set(n, d = { hit: 0, ta: 0, score: 0, bound: 0, parts: 0, taParts: 0, phrases: null });
             d.hit |= 1 << i;
             if (w.fields[j] & TITLE_OR_AUTHOR) d.ta |= 1 << i;
             d.score += w.scores[j];
+            if (w.bounds) d.bound += w.bounds[j];
           }
         });
       });
@@ -200,7 +244,7 @@
       docs.forEach(function (d, n) {
         if (d.parts > 0 || n === exact) { numbers.push(n); if (wanted && d.parts === wanted) all++; }
       });
-      if (exact !== undefined && !docs.has(exact)) { numbers.push(exact); docs.set(exact, { parts: 0, taParts: 0, score: 0 }); }
+      if (exact !== undefined && !docs.has(exact)) { numbers.push(exact); docs.set(exact, { parts: 0, taParts: 0, score: 0, bound: 0 }); }
       // among equals, the words as typed (not only their stems) in the title, authors or keywords: "DRIVE" before "driving"
       numbers.forEach(function (n) {
         var d = docs.get(n);
@@ -214,7 +258,8 @@
       });
       setTimeout(eng.startAbstracts, 600); // once these results are drawn
       return { numbers: numbers, all: all, parts: wanted, missing: missing, query: query, full: full,
-        match: wordMatcher(query, typos.map(function (i) { return query.words[i]; })) };
+        match: wordMatcher(query, typos.map(function (i) { return query.words[i]; })),
+        undecided: undecided(numbers, docs, exact, shown) };
     }
   }
 

@@ -11,6 +11,9 @@
  *   {type: "near", id, words} -> the same, for the words at one edit (typos: asked
  *     only for words that no index holds, of 5+ letters);
  *   {type: "texts", id, refs} -> {type: "texts", id, texts}: abstracts for snippets;
+ *   {type: "exact", id, refs, words, prefix, phrases} -> the query's hits, the weights of those papers
+ *     that a common term left unknown read from their texts first (a hit's "bounds", where present, is
+ *     what those may still add to its score; search_index.py COMMON_PAPERS);
  *   {type: "warm", words, prefix} (no answer): a query is being typed, load its shards (those of
  *     its last word as a prefix too, unless prefix is false).
  * A word is answered from the shards its terms are in (generator/site/search_index.py
@@ -92,32 +95,93 @@
 
   // one term's posting (see shardPart) for scoredHits, made once and kept in its part: its number
   // (_index), and for each field the papers holding it (_papers) and its weight in each (_weights)
+  // a posting's weight: lunr's BM25 of the term's frequency in a paper's field and the field's length
+  function weightOf(posting, f, tf, length) {
+    var m = posting._manifest, k1 = m.k1, b = m.b;
+    return round3(posting._idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / m.averages[f])) + tf) * m.boosts[f]);
+  }
+
+  // a field shipped as its papers alone (search_index.py COMMON_PAPERS: [0, gap, gap, ...])
+  function isMembership(flat) { return flat.length > 0 && flat[0] === 0; }
+
   function termPosting(part, entry, manifest) {
-    var fields = manifest.fields, papers = manifest.papers, k1 = manifest.k1, b = manifest.b;
-    var frequency = 0, first = Infinity, firstField = 0, f, i;
+    var fields = manifest.fields, papers = manifest.papers, k1 = manifest.k1;
+    var frequency = 0, first = Infinity, firstField = 0, f, i, counts = [];
     for (f = 0; f < fields.length; f++) {
-      var postings = entry[2 + f];
-      if (postings.length && postings[0] - 1 < first) { first = postings[0] - 1; firstField = f; }
-      for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) frequency++;
+      var postings = entry[2 + f], count = 0, membership = isMembership(postings), head = membership ? postings[1] : postings[0];
+      if (postings.length > (membership ? 1 : 0) && head - 1 < first) { first = head - 1; firstField = f; }
+      if (membership) count = postings.length - 1;
+      else for (i = 0; i < postings.length; i += postings[i + 1] < 0 ? 3 : 2) count++;
+      counts.push(count);
+      frequency += count;
     }
-    var number = (first * 8 + firstField) * 1048576 + entry[1], posting = { _index: number, _papers: [], _weights: [] };
-    var idf = Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5)));
+    var number = (first * 8 + firstField) * 1048576 + entry[1];
+    var posting = { _index: number, _papers: [], _weights: [], _term: entry[0], _manifest: manifest,
+      _idf: Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5))),
+      // per field: null, or which papers' weights are still unknown (1) and the most any can weigh
+      _unknown: [], _bound: [] };
     for (f = 0; f < fields.length; f++) {
-      var flat = entry[2 + f], paper = -1, average = manifest.averages[f], boost = manifest.boosts[f], count = 0;
-      for (i = 0; i < flat.length; i += flat[i + 1] < 0 ? 3 : 2) count++;
-      var numbers = new Int32Array(count), weights = new Float64Array(count), n = 0;
-      for (i = 0; i < flat.length;) {
-        paper += flat[i];
-        var tf = 1, length = flat[i + 1];
-        if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
-        var score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
-        score *= boost;
-        numbers[n] = paper; weights[n++] = round3(score);
+      var flat = entry[2 + f], paper = -1, n = 0;
+      var numbers = new Int32Array(counts[f]), weights = new Float64Array(counts[f]);
+      if (isMembership(flat)) {
+        for (i = 1; i < flat.length; i++) { paper += flat[i]; numbers[n++] = paper; }
+        // weights 0 until read from the texts (exact): a lower bound; the bound is BM25's limit, a
+        // frequency without end in a field of no length, rounded up
+        posting._unknown.push(new Uint8Array(counts[f]).fill(1));
+        posting._bound.push(Math.ceil(posting._idf * (k1 + 1) * manifest.boosts[f] * 1000) / 1000);
+      } else {
+        for (i = 0; i < flat.length;) {
+          paper += flat[i];
+          var tf = 1, length = flat[i + 1];
+          if (length < 0) { tf = -length; length = flat[i + 2]; i += 3; } else { i += 2; }
+          numbers[n] = paper; weights[n++] = weightOf(posting, f, tf, length);
+        }
+        posting._unknown.push(null);
+        posting._bound.push(0);
       }
       posting._papers.push(numbers); posting._weights.push(weights);
     }
     part.typed[entry[0]] = posting;
     return posting;
+  }
+
+  function indexIn(sorted, value) {
+    var lo = 0, hi = sorted.length - 1;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (sorted[mid] === value) return mid;
+      if (sorted[mid] < value) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /* The unknown weights of the given papers in every posting read so far, made exact from their
+   * texts: each text's terms as the build indexed it (core.indexedTerms), the term's frequency there
+   * and the field's length, weighed as the build's postings are. The postings keep them, so a paper's
+   * score is then lunr's to the last bit (scoredHits sums in lunr's order). */
+  function makeExact(state, refs) {
+    return someTexts(state, refs).then(function (found) {
+      var core = scope.papersite.core, terms = refs.map(function (ref, k) {
+        var all = core.indexedTerms(scope.lunr, found[k], state.schema.abstractWords), counts = new Map();
+        all.forEach(function (t) { counts.set(t, (counts.get(t) || 0) + 1); });
+        return { counts: counts, length: all.length };
+      });
+      Object.keys(state.parts).forEach(function (key) {
+        var part = state.parts[key];
+        Object.keys(part.typed).forEach(function (term) {
+          var posting = part.typed[term];
+          posting._unknown.forEach(function (unknown, f) {
+            if (!unknown) return;
+            refs.forEach(function (ref, k) {
+              var i = indexIn(posting._papers[f], ref);
+              if (i < 0 || !unknown[i]) return;
+              posting._weights[f][i] = weightOf(posting, f, terms[k].counts.get(term) || 1, terms[k].length);
+              unknown[i] = 0;
+            });
+          });
+        });
+      });
+    });
   }
 
   /* The same posting as lunr.Index.query reads it (for the questions lunr answers: near spellings):
@@ -218,7 +282,7 @@
    * are searched by lunr.Index.query itself, not scoredHits (the Node test compares the two). */
   function open(shards, textsUrl, chunksUrl) {
     return { shards: shards, textsUrl: textsUrl, chunksUrl: chunksUrl, manifest: null, parsed: {}, indexes: {}, texts: null,
-      chunks: {}, normal: null, timing: [], schema: null, lunrQuery: false };
+      chunks: {}, normal: null, timing: [], schema: null, lunrQuery: false, parts: {} };
   }
 
   // a promise of the manifest (search_index.py shard_files: the shards' first terms, and what weights need)
@@ -245,6 +309,7 @@
       var start = clock();
       state.parsed[key] = Promise.all([getJSON(state.shards + key + ".json.gz"), manifest(state)]).then(function (got) {
         var parsed = clock(), part = shardPart(got[0], got[1]);
+        state.parts[key] = part; // (makeExact visits every posting read so far)
         state.timing.push(["shard " + key + " fetch+parse", start, parsed], ["shard " + key + " part", parsed, clock()]);
         return part;
       }, function (error) {
@@ -402,6 +467,18 @@
         for (var i = 0; i < papers.length; i++) dot[papers[i]] += boost * weights[i];
       }
     });
+    // what the weights not yet known (a common term's, makeExact) may add to a paper's score at most
+    var extra = null;
+    numbers.forEach(function (number) {
+      var posting = postings.get(number), boost = boosts.get(number);
+      for (var g = 0; g < nf; g++) {
+        var unknown = posting._unknown && posting._unknown[g];
+        if (!unknown) continue;
+        if (!extra) extra = new Float64Array(index.papers);
+        var papers = posting._papers[g];
+        for (var i = 0; i < papers.length; i++) if (unknown[i]) extra[papers[i]] += boost * posting._bound[g] / magnitude;
+      }
+    });
     var at = new Int32Array(index.papers).fill(-1), refs = [], scores = [], bits = [];
     for (var k = 0; k < firstDoc.length; k++) {
       var paper = firstDoc[k], field = firstField[k], score = dots[field][paper] / magnitude || 0, place = at[paper];
@@ -411,6 +488,10 @@
     var order = refs.map(function (_, i) { return i; }).sort(function (a, b) { return scores[b] - scores[a]; });
     var out = { refs: new Int32Array(order.length), scores: new Float64Array(order.length), fields: new Uint8Array(order.length) };
     order.forEach(function (i, j) { out.refs[j] = refs[i]; out.scores[j] = scores[i]; out.fields[j] = bits[i]; });
+    if (extra) {
+      out.bounds = new Float64Array(order.length);
+      for (var j = 0; j < order.length; j++) out.bounds[j] = extra[out.refs[j]];
+    }
     return out;
   }
 
@@ -437,15 +518,17 @@
 
   // both words' hits as one: a paper either holds once, with its better score and the fields of both
   function eitherHits(a, b) {
-    var at = new Map(), refs = [], scores = [], fields = [];
+    var at = new Map(), refs = [], scores = [], fields = [], bounds = [];
     [a, b].forEach(function (hits) {
       for (var i = 0; i < hits.refs.length; i++) {
-        var k = at.get(hits.refs[i]);
-        if (k === undefined) { at.set(hits.refs[i], refs.length); refs.push(hits.refs[i]); scores.push(hits.scores[i]); fields.push(hits.fields[i]); }
-        else { scores[k] = Math.max(scores[k], hits.scores[i]); fields[k] |= hits.fields[i]; }
+        var k = at.get(hits.refs[i]), bound = hits.bounds ? hits.bounds[i] : 0;
+        if (k === undefined) { at.set(hits.refs[i], refs.length); refs.push(hits.refs[i]); scores.push(hits.scores[i]); fields.push(hits.fields[i]); bounds.push(bound); }
+        else { scores[k] = Math.max(scores[k], hits.scores[i]); fields[k] |= hits.fields[i]; bounds[k] = Math.max(bounds[k], bound); }
       }
     });
-    return { refs: Int32Array.from(refs), scores: Float64Array.from(scores), fields: Uint8Array.from(fields) };
+    var both = { refs: Int32Array.from(refs), scores: Float64Array.from(scores), fields: Uint8Array.from(fields) };
+    if (a.bounds || b.bounds) both.bounds = Float64Array.from(bounds);
+    return both;
   }
 
   // a promise of the word's hits (as typed, or folded), loading the shards it needs
@@ -483,6 +566,11 @@
         return [{ type: "texts", id: message.id, texts: picked }, []];
       });
     }
+    if (message.type === "exact") { // the same query again, the given papers' unknown weights read from their texts first
+      return makeExact(state, message.refs || []).then(function () {
+        return answer(state, Object.assign({}, message, { type: "query", refs: null }));
+      });
+    }
     var words = message.words || [], phrases = message.phrases || [];
     var perWord = Promise.all(words.map(function (word, i) {
       return message.type === "near" ? searchNear(state, word) : searchWord(state, word, message.prefix && i === words.length - 1);
@@ -492,7 +580,7 @@
     }) : Promise.resolve([]);
     return Promise.all([perWord, phraseHits]).then(function (got) {
       var buffers = [];
-      got[0].forEach(function (f) { buffers.push(f.refs.buffer, f.scores.buffer, f.fields.buffer); });
+      got[0].forEach(function (f) { buffers.push(f.refs.buffer, f.scores.buffer, f.fields.buffer); if (f.bounds) buffers.push(f.bounds.buffer); });
       got[1].forEach(function (p) { if (p) buffers.push(p.buffer); });
       var timing = state.timing;
       state.timing = [];
