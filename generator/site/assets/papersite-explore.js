@@ -255,7 +255,7 @@
         // an exact title shows at once, from the store, while the first index still loads
         var exact = eng.byTitle.get(core.titleKey(q.value));
         if (!eng.searchable && exact !== undefined) show({ numbers: [exact], exactOnly: true, all: 1, parts: 1, missing: [] });
-        ps.ranking.search(eng, q.value, PAGE).then(function (result) {
+        ps.ranking.search(eng, q.value, PAGE, null, function () { return mine === serial; }).then(function (result) {
           if (result && mine === serial) show(result);
         }).catch(function () { if (mine === serial) count.textContent = "The search index could not be loaded."; });
       }
