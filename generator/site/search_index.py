@@ -160,7 +160,7 @@ class LunrIndex:
         entries, shipped = {}, {}
         for term, posting in self.postings.items():
             entries[term] = _entry(term, self.places[term], posting, self.lengths)
-            if self.common is not None and _is_common(posting, self.common):
+            if _is_common(posting, self.common):
                 shipped[term] = _entry(term, self.places[term], posting, self.lengths, self.common)
         return IndexState(self.fields, [_paper_key(paper, self.fields) for paper in papers], entries,
                           [list(lengths) for lengths in self.lengths], sorted(entries, key=_utf16), shipped, self.common)
@@ -198,8 +198,9 @@ def _entry(term: str, place: int, posting: list[dict[int, int]], lengths: list[l
     return _compact(entry)
 
 
-def _is_common(posting: list[dict[int, int]], common: int) -> bool:
-    return any(len(docs) > common for docs in posting)
+def _is_common(posting: list[dict[int, int]], common: int | None) -> bool:
+    """Whether a field of the term is shipped as its papers alone (``COMMON_PAPERS``; None: no field is)."""
+    return common is not None and any(len(docs) > common for docs in posting)
 
 
 def _postings_of(entry: bytes, fields: int) -> list[dict[int, int]]:
@@ -273,7 +274,7 @@ class IndexState:
                 slot = next(slot for slot, docs in enumerate(posting) if first in docs)
                 place = keys[first][slot].index(term)
                 entries[term] = _entry(term, place, posting, lengths)
-                if self.common is not None and _is_common(posting, self.common):
+                if _is_common(posting, self.common):
                     shipped[term] = _entry(term, place, posting, lengths, self.common)
                 else:
                     shipped.pop(term, None)

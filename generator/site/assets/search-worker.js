@@ -93,8 +93,6 @@
     return part;
   }
 
-  // one term's posting (see shardPart) for scoredHits, made once and kept in its part: its number
-  // (_index), and for each field the papers holding it (_papers) and its weight in each (_weights)
   // a posting's weight: lunr's BM25 of the term's frequency in a paper's field and the field's length
   function weightOf(posting, f, tf, length) {
     var m = posting._manifest, k1 = m.k1, b = m.b;
@@ -104,6 +102,8 @@
   // a field shipped as its papers alone (search_index.py COMMON_PAPERS: [0, gap, gap, ...])
   function isMembership(flat) { return flat.length > 0 && flat[0] === 0; }
 
+  // one term's posting (see shardPart) for scoredHits, made once and kept in its part: its number
+  // (_index), and for each field the papers holding it (_papers) and its weight in each (_weights)
   function termPosting(part, entry, manifest) {
     var fields = manifest.fields, papers = manifest.papers, k1 = manifest.k1;
     var frequency = 0, first = Infinity, firstField = 0, f, i, counts = [];
@@ -116,7 +116,7 @@
       frequency += count;
     }
     var number = (first * 8 + firstField) * 1048576 + entry[1];
-    var posting = { _index: number, _papers: [], _weights: [], _term: entry[0], _manifest: manifest,
+    var posting = { _index: number, _papers: [], _weights: [], _manifest: manifest,
       _idf: Math.log(1 + Math.abs((papers - frequency + 0.5) / (frequency + 0.5))),
       // per field: null, or which papers' weights are still unknown (1) and the most any can weigh
       _unknown: [], _bound: [] };
@@ -568,7 +568,7 @@
     }
     if (message.type === "exact") { // the same query again, the given papers' unknown weights read from their texts first
       return makeExact(state, message.refs || []).then(function () {
-        return answer(state, Object.assign({}, message, { type: "query", refs: null }));
+        return answer(state, Object.assign({}, message, { type: "query" }));
       });
     }
     var words = message.words || [], phrases = message.phrases || [];
