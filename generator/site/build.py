@@ -139,8 +139,9 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     # The import's share of the stamps is most of their cost at scale (every page's view,
     # ingest/pagestamp.py): computed once, for the build stamp and for the import's skip.
     checks = _CheckCache(config)
-    settle: list[tuple[Path, str]] | None = None if clean or getattr(args, "no_import", False) else []
-    imported = incremental.import_inputs(config, checked=checks, settle=settle)
+    no_import = bool(getattr(args, "no_import", False))
+    settle: list[tuple[Path, str]] | None = None if clean or no_import else []
+    imported = incremental.import_inputs(config, checked=checks, settle=settle, pages=not no_import)
     _settle_page_edits(config, quiet, settle, imported)
     inputs = _build_inputs(args, config, imported)
     if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs)):

@@ -61,7 +61,7 @@ def file_hashes(config: ProjectConfig) -> FileHashes:
 
 def import_inputs(
     config: ProjectConfig, hashes: FileHashes | None = None, checked: Callable[[], Memo] | None = None,
-    settle: list[tuple[Path, str]] | None = None,
+    settle: list[tuple[Path, str]] | None = None, pages: bool = True,
 ) -> str:
     """A hash of everything the import reads: every path setting (listings, state,
     taxonomy, references, settled matches, any later one), the settings file and
@@ -69,7 +69,8 @@ def import_inputs(
     result (``ingest/pagestamp.py``: a page edit the import would keep needs no import).
     ``checked``: gives the check cache the changed pages are parsed through (``memo.CheckedPages``),
     the build's own, so that it is loaded once. ``settle``: ``pagestamp.pages_view``'s (pages the
-    caller writes as the import would, at once)."""
+    caller writes as the import would, at once). ``pages=False``: not the pages' views, for a build
+    that runs no import (``build_inputs`` hashes the pages' bytes; a view is a second of an edit at 11,672)."""
     from generator.ingest.pagestamp import VIEWS_KIND, pages_view
 
     own = hashes is None
@@ -86,10 +87,13 @@ def import_inputs(
             hashes.fold_tree(digest, path, path.parent if field.name == "taxonomy_file" else config.root)
     hashes.fold_tree(digest, config.root / "papersite.yml", config.root)
     hashes.fold_tree(digest, _PACKAGE_DIR, _PACKAGE_DIR)
-    state = hashlib.sha256()
-    hashes.fold_tree(state, config.state_file, config.root)
-    views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False, shards=PAGE_SHARDS)
-    digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config)), settle).encode())
+    if pages:
+        state = hashlib.sha256()
+        hashes.fold_tree(state, config.state_file, config.root)
+        views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False, shards=PAGE_SHARDS)
+        digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config)), settle).encode())
+    else:
+        digest.update(b"pages not viewed\0")
     if own:
         hashes.save()
     return digest.hexdigest()
