@@ -40,6 +40,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from enum import Enum
+from types import FunctionType
 from functools import lru_cache
 from pathlib import Path, PurePath
 from typing import Any, BinaryIO
@@ -262,7 +263,10 @@ class Fingerprints:
     change meanwhile; fields declared with ``compare=False`` are memos, never inputs
     (``Catalog.cache``). A catalog node, which links to the whole catalog, is refused: hand a
     renderer the view it shows instead (``render/views.py``). Pickle's memo is off, so equal
-    values give equal bytes however they share objects. (pickle writes a set in its iteration order,
+    values give equal bytes however they share objects. Values led by a function or a dataclass
+    (a renderer and its arguments) name each dataclass and function by a persistent id
+    (``_NamingPickler``): pickle looks each reduction's function up as a global, ~3 µs a dataclass,
+    and a paper page's key names a dozen. (pickle writes a set in its iteration order,
     which equal sets need not share, within a process or between two: a set in a key costs a
     recomputation, never a wrong value, so renderers are handed sorted tuples.)
     """
@@ -272,22 +276,35 @@ class Fingerprints:
         self._fields: dict[type, tuple[str, ...]] = {}  # a dataclass's compared fields
         self.reducers = _Reducers(self)
         self._picklers: list[tuple[io.BytesIO, pickle.Pickler]] = []
+        self._naming: list[tuple[io.BytesIO, pickle.Pickler]] = []  # _NamingPickler's, by depth
+        self._dataclasses: dict[type, bool] = {}  # whether a type is a dataclass
         self._depth = 0
 
     def of(self, *values: Any) -> str:
-        return content_hash(self._bytes(values))
+        # the same values always take the same way (their first one's type); the two never give one text
+        first = type(values[0]) if values else None
+        return content_hash(self._bytes(values, first is FunctionType or self.is_dataclass(first)))
 
-    def _bytes(self, value: Any) -> bytes:
+    def is_dataclass(self, kind: Any) -> bool:
+        known = self._dataclasses.get(kind)
+        if known is None:
+            known = self._dataclasses[kind] = dataclasses.is_dataclass(kind) and isinstance(kind, type)
+        return known
+
+    def _bytes(self, value: Any, naming: bool = False) -> bytes:
         # One pickler per nesting depth (a dataclass's digest is made while its holder is being
         # pickled), reused: making one costs ten times what pickling a small value does.
         depth = self._depth
-        if depth == len(self._picklers):
+        picklers = self._naming if naming else self._picklers
+        if depth >= len(picklers):
+            picklers.extend([None] * (depth + 1 - len(picklers)))
+        if picklers[depth] is None:
             out = io.BytesIO()
-            pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler = _NamingPickler(out, self) if naming else pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
             pickler.dispatch_table = self.reducers
             pickler.fast = True  # no memo: the bytes of a value do not depend on which of its parts are one object
-            self._picklers.append((out, pickler))
-        out, pickler = self._picklers[depth]
+            picklers[depth] = (out, pickler)
+        out, pickler = picklers[depth]
         out.seek(0)
         out.truncate()
         self._depth += 1
@@ -335,6 +352,27 @@ class Fingerprints:
         reduction = (_digest_of, (digest,))
         self._done[id(obj)] = (obj, reduction)
         return reduction
+
+
+class _NamingPickler(pickle.Pickler):
+    """Writes a dataclass as its digest and a function as its name, each a persistent id (a string no
+    other value is written as); everything else as pickle does."""
+
+    def __init__(self, out: io.BytesIO, prints: Fingerprints) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self.prints = prints
+
+    def persistent_id(self, obj: Any) -> str | None:
+        kind = type(obj)
+        if kind is str or kind is tuple or kind is list or kind is int:  # most of what a key holds
+            return None
+        if kind is FunctionType:
+            if "<" in obj.__qualname__:  # a lambda or a local function: no name to find it by
+                raise pickle.PicklingError(f"{obj.__qualname__} has no name")
+            return f"function {obj.__module__} {obj.__qualname__}"
+        if self.prints.is_dataclass(kind):
+            return f"dataclass {self.prints.reduce(obj)[1][0]}"
+        return None
 
 
 class _Reducers(dict):

@@ -122,6 +122,18 @@ def test_a_fingerprint_is_the_values_whatever_their_history() -> None:
     assert prints.of(record) == Fingerprints().of(replace(record))
     assert prints.of(record) != Fingerprints().of(replace(record, decision="Reject"))
     assert prints.of(paper_pages.paper_page) != prints.of(paper_pages.render_paper_page)  # work is named by its function
+    # a renderer and its arguments: each dataclass by its digest and each function by its name, never as a
+    # string or another value that spells the same
+    key = prints.of(paper_pages.paper_page, (record, one), [record])
+    assert key == Fingerprints().of(paper_pages.paper_page, (replace(record), _Shown("A", ["x", "y"])), [replace(record)])
+    assert key != prints.of(paper_pages.paper_page, (replace(record, title="Other"), one), [record])
+    digest = prints.digest_of(record)
+    spelt = [f"dataclass {digest}", f"function {paper_pages.paper_page.__module__} {paper_pages.paper_page.__qualname__}"]
+    assert prints.of(paper_pages.paper_page, record) != prints.of(paper_pages.paper_page, spelt[0])
+    assert prints.of(paper_pages.paper_page) != prints.of(spelt[1]) != prints.of(record)
+    assert prints.of(record, paper_pages.paper_page) != prints.of(record, spelt[1])
+    with pytest.raises(TypeError):
+        prints.of(paper_pages.paper_page, (lambda: 1,))  # no name to find it by
     catalog = build_catalog(fixture_records())
     with pytest.raises(TypeError):
         prints.of(catalog)  # links every node to every other: hand a renderer its view instead
