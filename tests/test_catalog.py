@@ -99,6 +99,7 @@ def shape(catalog: Catalog, records: list[PaperRecord]) -> tuple:
     listed = [catalog.papers, *(a.papers for a in catalog.authors), *(k.papers for k in catalog.keywords),
               *(a.papers for a in catalog.areas), *(s.papers for a in catalog.areas for s in a.subareas)]
     assert all(id(p) in current for papers in listed for p in papers)
+    assert catalog.folded == {name: fold(name) for r in records for name in [*r.authors, *r.keywords]}
     slugs = lambda papers: [p.slug for p in papers]  # noqa: E731
     at = {id(node): i for i, node in enumerate([*catalog.authors, *catalog.keywords, *catalog.areas])}
     return (
@@ -112,6 +113,7 @@ def shape(catalog: Catalog, records: list[PaperRecord]) -> tuple:
         sorted((k, at[id(v)]) for k, v in catalog.keyword_of.items()),
         sorted((k, at[id(v)]) for k, v in catalog.area_of.items()),
         sorted((k, v.slug, at[id(v.area)]) for k, v in catalog.subarea_of.items()),
+        sorted(catalog.folded.items()),  # every name the papers give, no other, each as fold has it
     )
 
 

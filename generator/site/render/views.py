@@ -18,7 +18,6 @@ from typing import Any
 
 from generator.pages.record import PaperRecord
 from generator.catalog import Catalog, Link
-from generator.text import fold
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ class Views:
         catalog, shown = self.catalog, {key: (link.name, link.slug, link.url) for key, link in self._links.items()}
         made_of = self._made_of
         for paper in catalog.papers:
-            names = tuple([(key, shown[id(catalog.author_of[key])]) for key in map(fold, paper.authors) if key])
+            names = tuple([(key, shown[id(catalog.author_of[key])]) for key in map(catalog.fold, paper.authors) if key])
             made_of[id(paper)] = (prints.of(prints.digest_of(paper), names), names)  # hashed once, not once per author
         for author in catalog.authors:
             prints.known(author, prints.of("Author", shown[id(author)], [made_of[id(p)][0] for p in author.papers]))
@@ -89,7 +88,7 @@ class Views:
     def paper(self, paper: PaperRecord) -> PaperView:
         catalog, links = self.catalog, self._links
         area, sub = catalog.paper_area(paper), catalog.paper_subarea(paper)
-        folded = [fold(name) for name in paper.authors]
+        folded = [catalog.fold(name) for name in paper.authors]
         view = PaperView(
             {name: links[id(catalog.author_of[name])] for name in folded if name},
             tuple([links[id(k)] for k in catalog.paper_keywords(paper)]),
