@@ -804,14 +804,15 @@ def _body_made_from(line_hash: str, kept: Path, chrome: SharedChrome | None) -> 
 
 
 def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None) -> int:  # noqa: ANN001 (stage.Pending)
-    """The whole step: wait for the stage's worker (if any), copy its files, fill the shells and
-    the index pages."""
-    if pending is not None:
-        pending.wait()
-    copied = copy_deferred(config, site_dir)
+    """The whole step: fill the shells and the index pages, then wait for the stage's worker (if any)
+    and copy its files. In that order: no page reads the worker's files, and an edit's search index
+    is often still being made when the engine ends (the pages are filled meanwhile)."""
     chrome = SharedChrome()
     written = fill_shells(config, site_dir, chrome) + fill_bodies(config, site_dir, chrome)
-    return copied + written + write_chrome(site_dir, chrome)
+    written += write_chrome(site_dir, chrome)
+    if pending is not None:
+        pending.wait()
+    return written + copy_deferred(config, site_dir)
 
 
 def write_chrome(site_dir: Path, chrome: SharedChrome) -> int:
