@@ -29,6 +29,7 @@ forgets everything (``forget_all``).
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import io
 import mmap
@@ -137,7 +138,7 @@ class Memo:
 
     def _read(self, path: Path) -> dict | None:
         try:
-            with path.open("rb") as handle:
+            with path.open("rb") as handle, _collector_paused():
                 form, scope, entries = pickle.load(handle)
             if form == FORMAT and scope == self.scope and isinstance(entries, dict):
                 return entries
@@ -229,6 +230,20 @@ class Memo:
     def _write(self, path: Path, entries: dict) -> None:
         with replaced_whole(path) as handle:
             pickle.dump((FORMAT, self.scope, entries), handle, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection while a memo file is read: unpickling makes millions of objects, none of
+    them garbage, and the collector's passes over them were half of the reading (0.39 -> 0.17 s for
+    the search tables' 20 MB at 11,672 papers)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 @contextmanager

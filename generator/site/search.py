@@ -80,6 +80,9 @@ import gzip
 import json
 import re
 import unicodedata
+from bisect import insort
+from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import mkdocs
@@ -93,7 +96,7 @@ from generator.catalog import Catalog
 from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
 from generator.site.scripts import shipped_script
-from generator.site.search_index import COMMON_PAPERS, index_state, keyed_shards
+from generator.site.search_index import COMMON_PAPERS, SHARD_BYTES, KeyedTable, index_state
 from generator.text import fold
 from generator.site.render.html import block, esc, page
 from generator.pages.decisions import KEY_ORDER, read_decision
@@ -108,6 +111,7 @@ ROWS_FILE = SHARDS_DIR + "/rows-{}.json.gz"
 TITLES_SHARD = SHARDS_DIR + "/titles-{}.json.gz"
 TYPED_SHARD = SHARDS_DIR + "/typed-{}.json.gz"
 NAMES_SHARD = SHARDS_DIR + "/names-{}.json.gz"
+TABLE_SHARD_BYTES = SHARD_BYTES  # a table's shards as an index's (search_index.SHARD_BYTES: why 6,000)
 # Papers' rows a rows file holds. The papers a query shows are scattered over the files, so a shown
 # result costs about one file: at 11,672 papers 2.19 KB gzipped with 16 rows a file, 0.65 KB with 4
 # (all files 1.60 -> 1.89 MB); a title typed key by key fetched 43 rows files (BENCHMARKS.md, issue 31 part 7).
@@ -338,6 +342,15 @@ class _SearchCache:
             self.shards.put(name, STATE_KEY, (state, {data: found[key] for key, data in files.items()}))
         return found
 
+    def store_pieces(self, store: dict) -> dict[str, bytes]:
+        """``store_pieces(store)``, by the last build's pieces updated where the store changed (``StorePieces``)."""
+        kept = self.shards.get("store-pieces", STATE_KEY) if self.shards else None
+        state = kept if isinstance(kept, StorePieces) else StorePieces()
+        pieces = state.update(store)
+        if self.shards:
+            self.shards.put("store-pieces", STATE_KEY, state)
+        return pieces
+
     def gzipped(self, name: str, data: bytes) -> bytes:
         """``gzipped(data)``, kept by the hash of ``data``: the abstracts' text (16 MB at 11,672
         papers, a second to compress) changes only when an abstract does."""
@@ -418,7 +431,7 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     for start in range(0, max(1, len(texts)), TEXT_CHUNK):
         chunk = _json(texts[start:start + TEXT_CHUNK])
         files[TEXT_CHUNK_FILE.format(start // TEXT_CHUNK)] = cache.gzipped(f"texts-{start // TEXT_CHUNK}", chunk)
-    files.update({name: cache.gzipped(name, data) for name, data in store_pieces(store).items()})
+    files.update({name: cache.gzipped(name, data) for name, data in cache.store_pieces(store).items()})
     files[DOCS_FILE] = cache.gzipped("store", _json(store))  # kept by its bytes, as the pieces are
     cache.save()
     return {
@@ -431,57 +444,140 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
 def store_pieces(store: dict) -> dict[str, bytes]:
     """The store -> its pieces (module docstring), as JSON by file name: what a query fetches of it.
     A function of the store alone, so that whoever has the store can write them (or one again)."""
-    col = {name: i for i, name in enumerate(STORE_COLUMNS)}
-    name_col, topic_col = NAME_COLUMNS.index("name"), {name: i for i, name in enumerate(TOPIC_COLUMNS)}
-    papers, authors, keywords, topics = store["papers"], store["authors"], store["keywords"], store["topics"]
+    return StorePieces().update(store)
 
-    def cell(row: list, name: str) -> object:
-        return row[col[name]] if col[name] < len(row) else None
 
-    head = {key: value for key, value in store.items() if key not in ("papers", "authors", "keywords")}
-    head["paper_count"] = len(papers)
-    head["page_counts"] = [len(authors), len(keywords), len(topics)]
-    pieces = {HEAD_FILE: _json(head)}
-    for start in range(0, max(1, len(papers)), ROW_CHUNK):
-        rows = papers[start:start + ROW_CHUNK]
-        named = sorted({a for row in rows for a in cell(row, "authors")[:ROW_AUTHORS]})
-        pieces[ROWS_FILE.format(start // ROW_CHUNK)] = _json({"papers": rows, "authors": [[a, authors[a][name_col]] for a in named]})
+class _Holders:
+    """Items by number (papers, pages), each with the words a table lists it under, and each word's items
+    in order: ``update`` finds the items that differ from the last ones, and the words whose items it
+    touched are the table's rows to write again. (Each item's words are not kept: made again for the
+    changed items, they cost less than reading them back on every build.)"""
 
-    first_with_title: dict[str, int] = {}
-    holders: dict[str, list[int]] = {}
-    for number, row in enumerate(papers):
-        key = exact_title_key(cell(row, "title"))
-        if key and key not in first_with_title:
-            first_with_title[key] = number
+    def __init__(self) -> None:
+        self.items: list = []  # what each item's words are made of, compared to find the changed ones
+        self.holders: dict[str, list[int]] = {}
+
+    def update(self, items: list, words_of: Callable[[Any], tuple[str, ...]]) -> set[str]:
+        """The items are now ``items``; returns the words whose rows may have changed: those of the items
+        that differ from the last ones of their numbers (before and after), and those whose items moved."""
+        old_items = self.items
+        if len(items) == len(old_items):
+            changed = [n for n, (old, new) in enumerate(zip(old_items, items)) if old != new]
+            if len(changed) * 4 <= len(items):
+                touched: set[str] = set()
+                for n in changed:
+                    gone, words = words_of(old_items[n]), words_of(items[n])
+                    for word in gone:
+                        held = self.holders[word]
+                        held.remove(n)
+                        if not held:
+                            del self.holders[word]
+                    for word in words:
+                        insort(self.holders.setdefault(word, []), n)
+                    touched.update(gone, words)
+                self.items = items
+                return touched
+        # papers came or went (each after them has another number) or most changed: all again. A word's
+        # row changed where its items did, or one of them (a page's count) is not the last one of its number
+        holders: dict[str, list[int]] = {}
+        touched = set()
+        for n, item in enumerate(items):
+            words = words_of(item)
+            for word in words:
+                holders.setdefault(word, []).append(n)
+            if n >= len(old_items) or old_items[n] != item:
+                touched.update(words)
+        old = self.holders
+        touched.update(word for word, held in holders.items() if old.get(word) != held)
+        touched.update(word for word in old if word not in holders)
+        self.items, self.holders = items, holders
+        return touched
+
+
+class StorePieces:
+    """The store's pieces as the last build wrote them (``store_pieces``), and what they were made of:
+    ``update`` writes again only the rows files whose papers changed and, in the tables of titles, typed
+    words and names, the rows of the keys the changed papers and pages had or have (encoding and sorting
+    the 127k rows of 11,672 papers was two thirds of the search files' work). The pieces are what
+    ``store_pieces`` makes of the same store, whatever the last one was."""
+
+    def __init__(self) -> None:
+        self.papers: list[list] = []
+        self.authors: list[list] = []
+        self.rows_files: list[bytes] = []
+        self.titles, self.typed, self.names = _Holders(), _Holders(), _Holders()
+        self.tables = {TITLES_SHARD: KeyedTable(), TYPED_SHARD: KeyedTable(), NAMES_SHARD: KeyedTable()}
+
+    def update(self, store: dict) -> dict[str, bytes]:
+        """The pieces of ``store`` (and this made its state)."""
+        col = {name: i for i, name in enumerate(STORE_COLUMNS)}
+        name_col, topic_col = NAME_COLUMNS.index("name"), {name: i for i, name in enumerate(TOPIC_COLUMNS)}
+        papers, authors, keywords, topics = store["papers"], store["authors"], store["keywords"], store["topics"]
+        title_col, authors_col, keywords_col, topic_column = col["title"], col["authors"], col["keywords"], col["topic"]
+
+        def cell(row: list, at: int) -> object:
+            return row[at] if at < len(row) else None
+
+        head = {key: value for key, value in store.items() if key not in ("papers", "authors", "keywords")}
+        head["paper_count"] = len(papers)
+        head["page_counts"] = [len(authors), len(keywords), len(topics)]
+        pieces = {HEAD_FILE: _json(head)}
+        self._rows_files(papers, authors)
+        pieces.update({ROWS_FILE.format(n): data for n, data in enumerate(self.rows_files)})
+
+        titles = [cell(row, title_col) for row in papers]
+        touched = self.titles.update(titles, lambda title: (key,) if (key := exact_title_key(title)) else ())
+        held = self.titles.holders
+        # a title's paper is the first of the store with it
+        self.tables[TITLES_SHARD].update({key: [[key, held[key][0]]] if key in held else [] for key in touched})
+
         # what papersite-ranking.js paperText held: the title, the authors' and the keywords' names
-        text = " | ".join([cell(row, "title")] + [authors[a][name_col] for a in cell(row, "authors")]
-                          + [keywords[k][name_col] for k in cell(row, "keywords")])
-        for word in dict.fromkeys(normal_words(text)):
-            holders.setdefault(word, []).append(number)
-    tables = {TITLES_SHARD: keyed_shards([key, number] for key, number in first_with_title.items()),
-              TYPED_SHARD: keyed_shards([word, *_gaps(numbers)] for word, numbers in holders.items())}
+        texts = [" | ".join([cell(row, title_col)] + [authors[a][name_col] for a in cell(row, authors_col)]
+                            + [keywords[k][name_col] for k in cell(row, keywords_col)]) for row in papers]
+        touched = self.typed.update(texts, lambda text: tuple(dict.fromkeys(normal_words(text))))
+        held = self.typed.holders
+        self.tables[TYPED_SHARD].update({word: [[word, *_gaps(held[word])]] if word in held else [] for word in touched})
 
-    # each page's papers, as header search counts them: an area counts its sub-areas' papers too
-    counts = [[0] * len(authors), [0] * len(keywords), [0] * len(topics)]
-    for row in papers:
-        for a in cell(row, "authors"):
-            counts[0][a] += 1
-        for k in cell(row, "keywords"):
-            counts[1][k] += 1
-        topic = cell(row, "topic")
-        if topic is not None:
-            counts[2][topic] += 1
-            area = topics[topic][topic_col["area"]]
-            if area != topic:
-                counts[2][area] += 1
-    pages = [(entry[name_col], entry[1 - name_col], counts[0][i]) for i, entry in enumerate(authors)]
-    pages += [(entry[name_col], entry[1 - name_col], counts[1][i]) for i, entry in enumerate(keywords)]
-    pages += [(entry[topic_col["label"]], entry[topic_col["path"]], counts[2][i]) for i, entry in enumerate(topics)]
-    tables[NAMES_SHARD] = keyed_shards([word, number, name, slug, count] for number, (name, slug, count) in enumerate(pages)
-                                       for word in dict.fromkeys(folded_words(name)))
-    for pattern, table in tables.items():
-        pieces.update({pattern.format(key): data for key, data in table.items()})
-    return pieces
+        # each page's papers, as header search counts them: an area counts its sub-areas' papers too
+        counts = [[0] * len(authors), [0] * len(keywords), [0] * len(topics)]
+        author_counts, keyword_counts, topic_counts = counts
+        for row in papers:
+            for a in cell(row, authors_col):
+                author_counts[a] += 1
+            for k in cell(row, keywords_col):
+                keyword_counts[k] += 1
+            topic = cell(row, topic_column)
+            if topic is not None:
+                topic_counts[topic] += 1
+                area = topics[topic][topic_col["area"]]
+                if area != topic:
+                    topic_counts[area] += 1
+        pages = [(entry[name_col], entry[1 - name_col], author_counts[i]) for i, entry in enumerate(authors)]
+        pages += [(entry[name_col], entry[1 - name_col], keyword_counts[i]) for i, entry in enumerate(keywords)]
+        pages += [(entry[topic_col["label"]], entry[topic_col["path"]], topic_counts[i]) for i, entry in enumerate(topics)]
+        touched = self.names.update(pages, lambda page: tuple(dict.fromkeys(folded_words(page[0]))))
+        held = self.names.holders
+        self.tables[NAMES_SHARD].update({word: [[word, number, *pages[number]] for number in held.get(word, ())] for word in touched})
+
+        for pattern, table in self.tables.items():
+            pieces.update({pattern.format(key): data for key, data in table.shard_files(TABLE_SHARD_BYTES).items()})
+        return pieces
+
+    def _rows_files(self, papers: list[list], authors: list[list]) -> None:
+        """The rows files: each again only where its papers' rows, or the names of the authors, changed."""
+        name_col, authors_col = NAME_COLUMNS.index("name"), STORE_COLUMNS.index("authors")
+        same_names = authors == self.authors
+        old_papers, old_files = self.papers, self.rows_files
+        files = []
+        for start in range(0, max(1, len(papers)), ROW_CHUNK):
+            rows = papers[start:start + ROW_CHUNK]
+            number = start // ROW_CHUNK
+            if same_names and number < len(old_files) and old_papers[start:start + ROW_CHUNK] == rows:
+                files.append(old_files[number])
+                continue
+            named = sorted({a for row in rows for a in row[authors_col][:ROW_AUTHORS]})
+            files.append(_json({"papers": rows, "authors": [[a, authors[a][name_col]] for a in named]}))
+        self.papers, self.authors, self.rows_files = list(papers), list(authors), files  # the lists as they are now
 
 
 def _gaps(numbers: list[int]) -> list[int]:

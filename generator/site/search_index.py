@@ -111,17 +111,61 @@ def keyed_shards(rows: Iterable[list], shard_bytes: int = SHARD_BYTES) -> dict[s
     ``"shards"``: ``{"starts": [...]}``. A start is the shortest beginning of its shard's first key
     that sorts after the key before it: no key lies between the two, so it finds the same shard,
     and the manifest holds a few letters a shard where a title would be a whole line."""
-    encoded = sorted(((_utf16(row[0]), _compact(row)) for row in rows))
-    keys = [key.decode("utf-16-be", "surrogatepass") for key, _ in encoded]
-    cuts = _cut(keys, [data for _, data in encoded], shard_bytes)
-    files, at = {}, 0
-    starts: list[str] = []
-    for number, shard in enumerate(cuts):
-        starts.append(_start_after(shard[0], encoded[at - 1][0]) if number else "")
-        files[str(number)] = b'{"rows":[' + b",".join(data for _, data in encoded[at:at + len(shard)]) + b"]}"
-        at += len(shard)
-    files["shards"] = b'{"starts":' + _compact(starts) + b"}"
-    return files
+    by_key: dict[str, list[list]] = {}
+    for row in rows:
+        by_key.setdefault(row[0], []).append(row)
+    table = KeyedTable()
+    table.update(by_key)
+    return table.shard_files(shard_bytes)
+
+
+class KeyedTable:
+    """A table of ``keyed_shards`` as the last build wrote it: each key's rows as JSON (in the order
+    the shards hold them) and the keys in UTF-16 order. ``update`` replaces the rows of the keys that
+    changed, so a build encodes and sorts only those (a title edit: a few of 127k rows at 11,672
+    papers) and writes what ``keyed_shards`` writes of the whole table."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, bytes] = {}  # key -> its rows' JSON, joined by ","
+        self.firsts: dict[str, int] = {}  # a key of several rows -> its first's length (few keys: a smaller memo)
+        self.order: list[str] = []  # the keys, in UTF-16 order
+
+    def update(self, changed: dict[str, list[list]]) -> None:
+        """Each key of ``changed`` now has these rows (none: the key is gone)."""
+        resort = len(changed) * 8 > len(self.order)  # many keys: sorting them all again is quicker
+        order = self.order
+        for key, rows in changed.items():
+            known = key in self.rows
+            if not rows:
+                if known:
+                    del self.rows[key]
+                    self.firsts.pop(key, None)
+                    if not resort:
+                        del order[bisect_right(order, _utf16(key), key=_utf16) - 1]
+                continue
+            encoded = sorted(_compact(row) for row in rows)
+            self.rows[key] = b",".join(encoded)
+            if len(encoded) > 1:
+                self.firsts[key] = len(encoded[0])
+            else:
+                self.firsts.pop(key, None)
+            if not known and not resort:
+                order.insert(bisect_right(order, _utf16(key), key=_utf16), key)
+        if resort:
+            self.order = sorted(self.rows, key=_utf16)
+
+    def shard_files(self, shard_bytes: int = SHARD_BYTES) -> dict[str, bytes]:
+        """The shards and the manifest (``keyed_shards``)."""
+        rows, order, several = self.rows, self.order, self.firsts
+        totals = [len(rows[key]) + 1 for key in order]
+        firsts = [several.get(key, total - 1) + 1 for key, total in zip(order, totals)] if several else totals
+        bounds = [*_cut_runs(order, firsts, totals, shard_bytes), len(order)]
+        files, starts = {}, []
+        for number, (at, end) in enumerate(zip(bounds, bounds[1:])):
+            starts.append(_start_after(order[at], _utf16(order[at - 1])) if number else "")
+            files[str(number)] = b'{"rows":[' + b",".join(rows[key] for key in order[at:end]) + b"]}"
+        files["shards"] = b'{"starts":' + _compact(starts) + b"}"
+        return files
 
 
 def _start_after(key: str, previous: bytes) -> str:
@@ -318,26 +362,30 @@ def index_state(fields: list[tuple[str, int]], papers: list[dict[str, list[str]]
 
 
 def _cut(keys: list[str], data: list[bytes], shard_bytes: int) -> list[list[str]]:
-    """Keys in order, with their JSON -> runs of keys, the shards, cut where the keys themselves say
+    """Keys in order (each once), with their JSON -> runs of keys, the shards (``_cut_runs``)."""
+    bounds = [*_cut_runs(keys, [len(entry) + 1 for entry in data], None, shard_bytes), len(keys)]
+    return [keys[at:end] for at, end in zip(bounds, bounds[1:])] if keys else [[]]
+
+
+def _cut_runs(keys: list[str], firsts: list[int], totals: list[int] | None, shard_bytes: int) -> list[int]:
+    """Keys in order (each once), the bytes of each one's first row and of all its rows (``totals``;
+    None: each has one row) -> where each shard begins (0 first), cut where the keys themselves say
     (content-defined, as backup tools cut files into chunks): a shard ends before a key once it holds
     ``shard_bytes / 2`` when that key is an anchor (a hash of the key below its share of
-    ``shard_bytes / 2``: a shard grows ``shard_bytes`` on average), and before any key that would take
-    it past ``2 * shard_bytes``. A cut does not depend on where the shards before it were cut beyond the
-    last anchor, so a changed key moves the cuts of its own shard at most, and the shards after it keep
-    their keys and bytes (a numbered shard keeps its number unless a cut was made or lost)."""
+    ``shard_bytes / 2`` by its first row: a shard grows ``shard_bytes`` on average), and before any key
+    whose first row would take it past ``2 * shard_bytes`` (a key's rows are never cut apart). A cut does
+    not depend on where the shards before it were cut beyond the last anchor, so a changed key moves the
+    cuts of its own shard at most, and the shards after it keep their keys and bytes (a numbered shard
+    keeps its number unless a cut was made or lost)."""
     low, high = shard_bytes // 2, 2 * shard_bytes
-    shards: list[list[str]] = [[]]
+    bounds = [0]
     size = 0
-    previous = None
-    for key, entry in zip(keys, data):
-        length = len(entry) + 1
-        if shards[-1] and key != previous and (size + length > high or (size >= low and _anchor(key, length, low))):
-            shards.append([])
+    for at, (key, length) in enumerate(zip(keys, firsts)):
+        if size and (size + length > high or (size >= low and _anchor(key, length, low))):
+            bounds.append(at)
             size = 0
-        shards[-1].append(key)
-        size += length
-        previous = key
-    return shards
+        size += length if totals is None else totals[at]
+    return bounds
 
 
 def _anchor(key: str, length: int, low: int) -> bool:

@@ -119,13 +119,9 @@ def _lookup(files: dict[str, bytes], pattern: str, key: str, prefix: bool = Fals
 
 @pytest.fixture(scope="module")
 def many(request) -> tuple[dict, dict]:
-    from functools import partial
-
-    from generator.site.search_index import keyed_shards
-
     patch = pytest.MonkeyPatch()
     patch.setattr(search, "ROW_CHUNK", 4)
-    patch.setattr(search, "keyed_shards", partial(keyed_shards, shard_bytes=300))  # many shards of each table
+    patch.setattr(search, "TABLE_SHARD_BYTES", 300)  # many shards of each table
     request.addfinalizer(patch.undo)
     files = search.search_files(build_catalog(_many_records(150, 1)))
     return files, json.loads(gzip.decompress(files[search.DOCS_FILE]))
@@ -197,15 +193,100 @@ def test_the_names_table_finds_each_page_by_the_beginning_of_any_word_of_its_nam
 def test_the_pieces_are_the_same_bytes_whatever_the_order_of_the_papers(many) -> None:
     import random
 
-    from functools import partial
-
-    from generator.site.search_index import keyed_shards
-
     files, _ = many
     records = _many_records(150, 1)
     random.Random(3).shuffle(records)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search, "ROW_CHUNK", 4)
-        patch.setattr(search, "keyed_shards", partial(keyed_shards, shard_bytes=300))
+        patch.setattr(search, "TABLE_SHARD_BYTES", 300)
         again = search.search_files(build_catalog(records))
     assert again == files
+
+
+def _edited(records: list, rng) -> list:
+    """``records`` after one random edit a maintainer makes: a title (sometimes another paper's, so the
+    exact-title table's first paper moves), an author, the keywords, a paper added or removed, or an
+    author renamed on every paper of theirs."""
+    records = list(records)
+    n = rng.randrange(len(records))
+    paper = records[n]
+    kind = rng.randrange(7)
+    if kind == 0:
+        records[n] = paper.replace(title=f"{paper.title} {rng.choice(_WORDS)}")
+    elif kind == 1:
+        records[n] = paper.replace(title=records[rng.randrange(len(records))].title)
+    elif kind == 2:
+        authors = list(paper.authors)
+        if authors and rng.random() < 0.5:
+            authors.pop(rng.randrange(len(authors)))
+        else:
+            authors.insert(rng.randint(0, len(authors)), rng.choice(_NAMES + ["Nova Newcomer"]))
+        records[n] = paper.replace(authors=list(dict.fromkeys(authors)))
+    elif kind == 3:
+        records[n] = paper.replace(keywords=sorted({" ".join(rng.sample(_WORDS, rng.randint(1, 2))) for _ in range(rng.randint(0, 3))}))
+    elif kind == 4:
+        number = max(int(r.id[1:]) for r in records) + 1
+        records.insert(rng.randint(0, len(records)), paper.replace(id=f"p{number}", slug=f"paper-{number}", title=f"Fresh {rng.choice(_WORDS)}"))
+    elif kind == 5 and len(records) > 2:
+        records.pop(n)
+    else:
+        old = rng.choice([a for r in records for a in r.authors] or _NAMES)
+        new = f"{old} Renamed{rng.randrange(100)}"
+        records = [r.replace(authors=[new if a == old else a for a in r.authors]) for r in records]
+    return records
+
+
+def test_files_updated_edit_by_edit_are_those_made_from_scratch(tmp_path, monkeypatch) -> None:
+    """search_files with a project keeps what it made for the next build and updates it by what changed
+    (the store's pieces: ``StorePieces``; the indexes: ``IndexState``): after each of a random run of
+    edits, its files are byte for byte those of search_files without a project (nothing kept)."""
+    import random
+
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    monkeypatch.setattr(search, "TABLE_SHARD_BYTES", 300)  # many shards of each table: cuts move and resume
+    config = load_config(write_project(tmp_path / "site"))
+    rng = random.Random(8)
+    records = _many_records(60, 2)
+    kinds = set()
+    for _ in range(40):
+        records = _edited(records, rng)
+        catalog = build_catalog(records)
+        kept = search.search_files(catalog, config)
+        assert kept == search.search_files(catalog), "an update differs from the files made from scratch"
+        kinds.add(len(records))
+    assert len(kinds) > 3  # papers came and went
+
+
+def test_store_pieces_updated_by_the_changed_rows_are_those_of_the_whole_store(monkeypatch) -> None:
+    """StorePieces.update on a store edited at random, row by row and name by name (with no catalog to keep
+    it consistent: any store), writes what store_pieces makes of the store afresh."""
+    import copy
+    import random
+
+    monkeypatch.setattr(search, "TABLE_SHARD_BYTES", 300)
+    files = search.search_files(build_catalog(_many_records(80, 3)))
+    store = json.loads(gzip.decompress(files[search.DOCS_FILE]))
+    rng = random.Random(5)
+    state = search.StorePieces()
+    assert state.update(store) == search.store_pieces(store)
+    title, authors_col, keywords_col = (store["schema"]["columns"].index(name) for name in ("title", "authors", "keywords"))
+    for _ in range(60):
+        store = copy.deepcopy(store)
+        papers, names = store["papers"], store["authors"]
+        row = papers[rng.randrange(len(papers))]
+        kind = rng.randrange(6)
+        if kind == 0:
+            row[title] = rng.choice([f"{row[title]} {rng.choice(_WORDS)}", papers[rng.randrange(len(papers))][title], ""])
+        elif kind == 1:
+            row[authors_col] = list(dict.fromkeys(row[authors_col][1:] + [rng.randrange(len(names))]))
+        elif kind == 2:
+            row[keywords_col] = sorted({rng.randrange(len(store["keywords"])) for _ in range(rng.randint(0, 3))})
+        elif kind == 3:
+            names[rng.randrange(len(names))][0] = f"{rng.choice(_NAMES)} {rng.choice(_WORDS)}"
+        elif kind == 4:
+            papers.insert(rng.randrange(len(papers) + 1), copy.deepcopy(row))
+        else:
+            papers.pop(rng.randrange(len(papers)))
+        assert state.update(store) == search.store_pieces(store)

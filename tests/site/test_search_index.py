@@ -302,3 +302,23 @@ def test_a_field_of_a_term_over_the_common_line_ships_its_papers_only() -> None:
         papers = _edited(papers, rng)
         state = index_state(FIELDS, papers, state, common=line)
         assert state.shard_files(shard_bytes=400) == index_state(FIELDS, papers, common=line).shard_files(shard_bytes=400)
+
+
+def test_a_keyed_table_updated_key_by_key_is_the_table_made_whole() -> None:
+    """KeyedTable.update by the keys whose rows changed (a few, or most: sorted again) writes what
+    keyed_shards writes of all the rows."""
+    from generator.site.search_index import KeyedTable
+
+    rng = random.Random(9)
+    rows = {f"k{rng.randint(0, 999)}": [[f"k{n}", n]] for n in range(400)}
+    rows = {key: [[key, *row[1:]] for row in held] for key, held in rows.items()}
+    table = KeyedTable()
+    table.update(rows)
+    for step in range(40):
+        changed = {}
+        for _ in range(rng.choice([1, 3, 200])):
+            key = f"k{rng.randint(0, 999)}" if rng.random() < 0.8 else rng.choice(["", "é", "ω", "𝐁"])
+            changed[key] = [] if rng.random() < 0.3 else [[key, rng.randrange(50)] for _ in range(rng.randint(1, 3))]
+        rows.update(changed)
+        table.update(changed)
+        assert table.shard_files(200) == keyed_shards([row for held in rows.values() for row in held], shard_bytes=200), step
