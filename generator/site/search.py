@@ -289,13 +289,14 @@ def _row(values: dict[str, object], columns: tuple[str, ...] = STORE_COLUMNS) ->
     return row
 
 
-def _term_texts(paper: PaperRecord) -> tuple[str, str, str, str, str]:
+def _term_texts(paper: PaperRecord, folded: Callable[[str], str] = fold) -> tuple[str, str, str, str, str]:
     """All ``_paper_terms`` is given of a paper: the texts of its title, authors (as written and
-    folded), keywords + topic, abstract. Its terms are kept by their fingerprint (``_SearchCache``)."""
+    folded), keywords + topic, abstract. Its terms are kept by their fingerprint (``_SearchCache``).
+    ``folded``: ``fold``, or the catalog's names already folded (``Catalog.fold``)."""
     # a title a listing gave, where the venue's record has another, still finds the paper
     title = " ".join([paper.title, paper.listed.get("title") or ""])
     keywords = " ".join([*paper.keywords, paper.topic.label() if paper.topic else ""])
-    return title, " ".join(paper.authors), " ".join(fold(a) for a in paper.authors), keywords, paper.abstract or ""
+    return title, " ".join(paper.authors), " ".join(map(folded, paper.authors)), keywords, paper.abstract or ""
 
 
 def _paper_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[list[str], ...]:
@@ -322,8 +323,8 @@ class _SearchCache:
         self.shards = Memo(config, "search-shards", shards=PAGE_SHARDS) if config else None
         self.prints = Fingerprints()
 
-    def paper_terms(self, paper: PaperRecord, terms: _Terms) -> tuple[list[str], ...]:
-        texts = _term_texts(paper)
+    def paper_terms(self, paper: PaperRecord, terms: _Terms, folded: Callable[[str], str] = fold) -> tuple[list[str], ...]:
+        texts = _term_texts(paper, folded)
         if self.terms is None:
             return _paper_terms(texts, terms)
         return self.terms.value(paper.slug, self.prints.of(texts), lambda: _paper_terms(texts, terms))
@@ -412,7 +413,7 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
                 **{name: value_number[name].get(_one_line(getattr(paper, name))) for name in PER_PAPER_FIELDS},
             })
         )
-        title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms)
+        title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms, catalog.fold)
         meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
         abstracts.append({"b": abstract_terms})
         texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
