@@ -1,0 +1,72 @@
+"""One edit's cost, two versions of papersite side by side: the probe paper's title edited, then
+`papersite build --no-import`, alternated between two projects each built by its own code.
+
+    python bench/edit_pair.py --before PROJECT CODE --after PROJECT CODE [--rounds 6]
+
+PROJECT: a project both codes can build (make one with `bench/run.py`'s `new_project`, import it, copy
+it, and build each copy once with its code); CODE: the folder holding that version's `generator`
+package (a git worktree), put first on PYTHONPATH. The order alternates each round, so a machine that
+slows down or speeds up meanwhile weighs on both. Prints each build's wall and CPU seconds (user +
+system of the build and its workers) and the medians; the ratio is the figure to compare across
+machines. Figures only: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from run import PROBE_TITLE, _slug  # noqa: E402 - beside this script
+
+
+def edit_title(project: Path, mark: int) -> None:
+    page = project / "site_src" / "papers" / f"{_slug(PROBE_TITLE)}.md"
+    text = page.read_text(encoding="utf-8")
+    edited, found = re.subn(r"^title: .*$", f"title: {PROBE_TITLE} (edited {mark})", text, count=1, flags=re.M)
+    if not found:
+        raise SystemExit(f"{page}: no title line to edit")
+    page.write_text(edited, encoding="utf-8")
+
+
+def timed_build(project: Path, code: Path) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(project), "build", "--no-import", "--quiet"],
+                   env={**os.environ, "PYTHONPATH": str(code)}, check=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", nargs=2, metavar=("PROJECT", "CODE"), required=True)
+    parser.add_argument("--after", nargs=2, metavar=("PROJECT", "CODE"), required=True)
+    parser.add_argument("--rounds", type=int, default=6)
+    args = parser.parse_args()
+    sides = [("before", Path(args.before[0]), Path(args.before[1])), ("after", Path(args.after[0]), Path(args.after[1]))]
+    figures: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in sides}
+    mark = int(time.time())
+    for number in range(args.rounds):
+        for name, project, code in sides if number % 2 == 0 else sides[::-1]:
+            mark += 1
+            edit_title(project, mark)
+            wall, cpu = timed_build(project, code)
+            figures[name].append((wall, cpu))
+            print(f"{name}: {wall:.2f} s wall, {cpu:.2f} CPU s (load {os.getloadavg()[0]:.2f})", flush=True)
+    medians = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)) for name, runs in figures.items()}
+    for name, (wall, cpu) in medians.items():
+        print(f"{name}: median {wall:.2f} s wall, {cpu:.2f} CPU s")
+    print(f"after / before: {medians['after'][0] / medians['before'][0]:.2f} wall, {medians['after'][1] / medians['before'][1]:.2f} CPU")
+
+
+if __name__ == "__main__":
+    main()
