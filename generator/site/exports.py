@@ -212,8 +212,8 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
     """The citation and fix shards and ``exports.json`` (module docstring), rows in slug order in each
     shard (fix rows only where ``config`` names a repository). With ``config``, a paper's rows are kept
     from the last build while the paper and what they read are as they were (``memo.py``): the three
-    citations of every paper were 1 s a thousand papers; and a shard is compressed again only where its
-    bytes changed (430 shards at 11,672 papers: 0.9 s). ``prints``: the build's, which knows each record
+    citations of every paper were 1 s a thousand papers; and a shard is encoded and compressed again only
+    where one of its rows' keys changed (430 shards at 11,672 papers: 0.9 s). ``prints``: the build's, which knows each record
     by its page's bytes (``stage.known_records``) rather than hashing 11,672 records' fields again."""
     memo = Memo(config, "citations", shards=PAGE_SHARDS) if config else None
     prints = prints or Fingerprints()
@@ -221,23 +221,37 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
     taxonomy = read_taxonomy(config) if repo_url else None
     rows: dict[str, list[list[str]]] = {}
     fixes: dict[str, list[list[str]]] = {}
+    made_of: dict[str, list[str]] = {}  # a shard's name -> the keys of its rows, in order
     starts = shard_starts([paper.slug for paper in catalog.papers])
     for paper in sorted(catalog.papers, key=lambda p: _utf16(p.slug)):
-        row = (memo.value(paper.slug, prints.of(paper, site_venue), lambda: citation_row(paper, site_venue)) if memo
-               else citation_row(paper, site_venue))
-        rows.setdefault(shard_of(paper.slug, starts), []).append(row)
+        shard = shard_of(paper.slug, starts)
+        if memo:
+            key = prints.of(paper, site_venue)
+            row = memo.value(paper.slug, key, lambda: citation_row(paper, site_venue))
+            made_of.setdefault(CITATION_SHARD.format(shard), []).append(key)
+        else:
+            row = citation_row(paper, site_venue)
+        rows.setdefault(shard, []).append(row)
         if repo_url:
             # the link names the topic only where the taxonomy has it: that, not the taxonomy, is what it reads
             known = bool(paper.topic and taxonomy and taxonomy.contains(paper.topic.area, paper.topic.subarea))
-            fix = (memo.value(f"fix {paper.slug}", prints.of(paper, repo_url, known), lambda: fix_row(paper, repo_url, taxonomy)) if memo
-                   else fix_row(paper, repo_url, taxonomy))
-            fixes.setdefault(shard_of(paper.slug, starts), []).append(fix)
+            if memo:
+                key = prints.of(paper, repo_url, known)
+                fix = memo.value(f"fix {paper.slug}", key, lambda: fix_row(paper, repo_url, taxonomy))
+                made_of.setdefault(FIX_SHARD.format(shard), []).append(key)
+            else:
+                fix = fix_row(paper, repo_url, taxonomy)
+            fixes.setdefault(shard, []).append(fix)
 
-    def compressed(name: str, data: bytes) -> bytes:
-        return memo.value(f"gzip {name}", content_hash(data), lambda: gzipped(data)) if memo else gzipped(data)
+    def compressed(name: str, shard_rows: list[list[str]]) -> bytes:
+        # a shard is its rows, and each row its key's: equal keys, the last build's bytes, not encoded again
+        if not memo:
+            return gzipped(_json(shard_rows))
+        keys = "\0".join(made_of.get(name, ())).encode("utf-8")
+        return memo.value(f"gzip {name}", content_hash(keys), lambda: gzipped(_json(shard_rows)))
 
-    files = {name: compressed(name, _json(rows[key])) for key in starts for name in [CITATION_SHARD.format(key)]}
-    files.update({name: compressed(name, _json(fixes.get(key, []))) for key in starts for name in [FIX_SHARD.format(key)]})
+    files = {name: compressed(name, rows[key]) for key in starts for name in [CITATION_SHARD.format(key)]}
+    files.update({name: compressed(name, fixes.get(key, [])) for key in starts for name in [FIX_SHARD.format(key)]})
     files[EXPORTS_FILE] = _json(exports_schema(starts, site_name))
     if memo:
         memo.save()
