@@ -77,15 +77,16 @@ def test_at_most_k_relatives(k):
 _WORDS = "diffusion graph policy reward image score matching message passing solver sampling agent".split()
 
 
-@pytest.mark.parametrize(("postings", "k"), [(3, 2), (4, 1), (related.POSTINGS, 5)])
+@pytest.mark.parametrize(("postings", "k", "long_row"), [(3, 2, 2), (4, 1, 0), (related.POSTINGS, 5, related.LONG_ROW)])
 @given(
     texts=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6), min_size=2, max_size=16),
     edits=st.lists(st.tuples(st.integers(0, 15), st.lists(st.sampled_from(_WORDS), max_size=6)), max_size=5),
 )
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)  # the same setting for every example
-def test_lists_from_the_last_computation_are_a_clean_computations(monkeypatch, postings, k, texts, edits) -> None:  # noqa: ANN001
+def test_lists_from_the_last_computation_are_a_clean_computations(monkeypatch, postings, k, long_row, texts, edits) -> None:  # noqa: ANN001
     """Each edit starts from what the one before kept (its counts, postings and scored lists)."""
     monkeypatch.setattr(related, "POSTINGS", postings)  # small: the pruned postings are exercised too
+    monkeypatch.setattr(related, "LONG_ROW", long_row)  # small: rows merged one by one, and all at once
     current = [(f"p{i:02d}", " ".join(words)) for i, words in enumerate(texts)]
     _, kept = related.related_and_counts(current, None, k)
     for row, words in edits:
@@ -106,3 +107,44 @@ def test_an_edit_compares_again_only_the_rows_it_can_change() -> None:
     papers[3] = papers[3].replace(title="protein agent")  # other words: only some rows move
     found, kept = related.related_and_counts(related_texts(papers), kept)
     assert 0 < kept.compared < len(papers) and found == related_papers(papers)
+
+
+_POSTINGS = st.dictionaries(st.sampled_from("abcdef"), st.dictionaries(st.integers(0, 7), st.sampled_from([0.25, 0.5, 1.0]), max_size=5),
+                            max_size=6)  # term -> {paper: weight}
+
+
+@given(old=_POSTINGS, new=_POSTINGS)
+def test_the_moved_papers_are_those_whose_postings_differ(old, new) -> None:
+    """``_moved_postings`` compares terms of equal length entry by entry and sorts only the others: it
+    names exactly the papers with a (term, weight) posting in one computation and not the other."""
+    import numpy as np
+    from scipy import sparse
+
+    def csc(postings):  # term -> {paper: weight} as Scored keeps it: CSC over the sorted terms, papers in order
+        terms = tuple(sorted(postings))
+        entries = [(paper, j, weight) for j, term in enumerate(terms) for paper, weight in postings[term].items()]
+        rows, cols, data = (list(part) for part in zip(*entries)) if entries else ([], [], [])
+        matrix = sparse.csc_matrix((np.array(data, dtype=float), (rows, cols)), shape=(8, len(terms)))
+        matrix.sort_indices()
+        return terms, matrix
+
+    old_terms, old_matrix = csc(old)
+    new_terms, new_matrix = csc(new)
+    last = related.Scored((), 1, None, old_terms, old_matrix, None, None, None, 0)
+    pairs = lambda postings: {(term, paper, weight) for term, papers in postings.items() for paper, weight in papers.items()}  # noqa: E731
+    expected = sorted({paper for _, paper, _ in pairs(old) ^ pairs(new)})
+    assert related._moved_postings(new_matrix, new_terms, last).tolist() == expected
+
+
+@pytest.mark.parametrize("long_row", [0, 100])
+def test_a_merged_row_never_lists_its_own_paper_nor_a_zero_score(monkeypatch, long_row) -> None:
+    """``_contenders``, row by row (long rows) or all at once (short ones): as ``_top``."""
+    import numpy as np
+
+    monkeypatch.setattr(related, "LONG_ROW", long_row)
+    indptr = np.array([0, 3, 5])
+    rows = np.array([2, 4])
+    columns = np.array([1, 2, 3, 4, 0])
+    values = np.array([0.5, 0.9, 0.0, 0.7, 0.3])
+    row, col, val = related._contenders(indptr, rows, np.arange(5), values, columns, 5)
+    assert sorted(zip(row.tolist(), col.tolist(), val.tolist())) == [(2, 1, 0.5), (4, 0, 0.3)]
