@@ -62,7 +62,7 @@ def _prune_postings(matrix: "sparse.csr_matrix", keep: int) -> "sparse.csr_matri
         rows.append(index[order])
         cols.append(np.full(keep, col))
         vals.append(data[order])
-    if not sum(len(part) for part in rows):
+    if not columns.nnz:
         return sparse.csr_matrix(matrix.shape)
     return sparse.csr_matrix(
         (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=matrix.shape
