@@ -352,7 +352,26 @@ class _KeptReader(pickle.Unpickler):
         return super().find_class(module, name)
 
 
+@dataclass(frozen=True)
+class CatalogUpdate:
+    """An updated catalog and what of it differs from the kept one: folded names, and the slugs of the papers
+    that are the kept ones unchanged. What is not named here is as the kept catalog had it, so a page made only
+    of it shows what it showed then (``site/carried.py``)."""
+
+    catalog: Catalog
+    same: frozenset[str]  # slugs of the papers kept unchanged
+    authors_remade: frozenset[str]  # authors made again (papers, name, slug or co-authors may differ)
+    authors_moved: frozenset[str]  # authors whose name or slug moved, or that came or went (links to them differ)
+    keywords_moved: frozenset[str]  # the same of keywords
+
+
 def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> Catalog | None:
+    """``update_catalog``'s catalog."""
+    update = update_catalog(kept, records, same)
+    return update.catalog if update is not None else None
+
+
+def update_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> CatalogUpdate | None:
     """``build_catalog(records)``, from ``kept_catalog`` of an earlier build's catalog whose papers with a slug in
     ``same`` are these ``records`` unchanged (their pages' bytes are the same): only the authors and keywords the
     other papers (changed, added, gone) name are made again, and the co-authors of those whose name or slug moved.
@@ -387,7 +406,8 @@ def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> 
     if len(papers) != len(records):
         return None
     changed = _update_named(authors, author_of, gone_ids, added, lambda p: p.authors, _author_spelling)
-    if changed is None or _update_named(keywords, keyword_of, gone_ids, added, lambda p: p.keywords, _keyword_spelling) is None:
+    keywords_changed = _update_named(keywords, keyword_of, gone_ids, added, lambda p: p.keywords, _keyword_spelling)
+    if changed is None or keywords_changed is None:
         return None
     touched, moved = changed
     # An author's co-authors are made of its papers' authors' links and order: made again where a paper
@@ -413,7 +433,9 @@ def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> 
                 if id(p) not in ranks_of:
                     ranks_of[id(p)] = _ranks(p, rank, author_of)
             _set_coauthors(author, rank[id(author)], [ranks_of[id(p)] for p in author.papers], link_at)
-    return _catalog(papers, authors, keywords, author_of, keyword_of, _folded_names(papers, folded) if added or gone else folded)
+    catalog = _catalog(papers, authors, keywords, author_of, keyword_of, _folded_names(papers, folded) if added or gone else folded)
+    return CatalogUpdate(catalog, frozenset(same & by_slug.keys()), frozenset(touched | again), frozenset(moved),
+                         frozenset(keywords_changed[1]))
 
 
 def _update_named(entries: list[Any], entry_of: dict[str, Any], gone_ids: set[int], added: list[PaperRecord],

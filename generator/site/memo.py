@@ -421,11 +421,13 @@ def _digest_of(digest: str) -> str:  # what a dataclass stands for in a fingerpr
 
 
 def write_rows(config: ProjectConfig, section: str, units: Iterable[Any], target: Path, line_of: Callable[[Any], bytes],
-               prints: Fingerprints) -> int:
+               prints: Fingerprints, keys: dict[str, str] | None = None) -> int:
     """Write one line a page into ``target``, in the order of ``units``; returns how many were rendered.
 
     A unit (``render.indices.DetailSource``) is a page before it is rendered: ``unit.render(*unit.args)``
-    gives it, ``line_of`` makes its line, and it is kept by the fingerprint of ``render`` and ``args``.
+    gives it, ``line_of`` makes its line, and it is kept by the fingerprint of ``render`` and ``args``
+    (``unit.key`` where it is known already: ``site/carried.py``; ``args`` are then made only if the page is
+    rendered). ``keys``: filled with each unit's URL -> key.
 
     At 11,672 papers a section holds up to 35k pages (73 MB of lines): the lines are not kept
     in the memo but in ``target`` itself, the memo keeps where each sits ([offset, length,
@@ -444,7 +446,9 @@ def write_rows(config: ProjectConfig, section: str, units: Iterable[Any], target
     with replaced_whole(target) as out, _mapped(target if last else None) as old:
         run = _Run(out, old)
         for unit in units:
-            key = prints.of(unit.render, unit.args)
+            key = unit.key or prints.of(unit.render, unit.args)
+            if keys is not None:
+                keys[unit.url] = key
             entry = last.get(unit.url)
             where = entry[1] if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == key else None
             if where is not None and (run.take(where) if trusted else run.copy(where)):

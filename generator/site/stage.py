@@ -24,6 +24,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,11 +33,12 @@ from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.pages.folder import Page, Pages, docs_files, read_pages
 from generator.pages.record import PaperRecord
-from generator.catalog import Catalog, build_catalog, kept_catalog, updated_catalog
+from generator.catalog import Catalog, CatalogUpdate, build_catalog, kept_catalog, update_catalog
+from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest, context_digest, neighbours_digest
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
-from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, remove_old_formats, write_rows
+from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, content_hash, remove_old_formats, write_rows
 from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
 from generator.site.render.views import Views
 from generator.site.scripts import shipped_asset
@@ -132,8 +134,30 @@ def _kept_from_the_collector() -> Iterator[None]:
             gc.enable()
 
 
-def catalog_of(config: ProjectConfig, records: list[PaperRecord], pages: Memo) -> Catalog:
-    """``build_catalog(records)``, updated from the one a build kept (``catalog.updated_catalog``) by the
+@dataclass
+class KeptCatalog:
+    """The build's catalog, and what the build that kept it left: its page keys (``site/carried.py``)."""
+
+    catalog: Catalog
+    update: CatalogUpdate | None  # how it was updated from the kept one; None: built whole
+    keys: PageKeys | None  # the page keys of the kept one
+    memo: Memo
+    kept_now: str | None = None  # the digest of the catalog this build kept: its page keys are to be kept (``keep_keys``)
+
+    def carried(self, context: str) -> Carried:
+        return Carried(self.keys, self.update, context, areas_digest(self.catalog))
+
+    def keep_keys(self, keys: PageKeys) -> None:
+        if self.kept_now is not None:
+            self.memo.put(PAGE_KEYS, self.kept_now, keys)
+            self.memo.save()
+
+
+PAGE_KEYS = "page keys"  # the catalog memo's entry of the kept catalog's page keys, under its digest
+
+
+def catalog_of(config: ProjectConfig, records: list[PaperRecord], pages: Memo) -> KeptCatalog:
+    """``build_catalog(records)``, updated from the one a build kept (``catalog.update_catalog``) by the
     records whose pages' bytes changed since: the records read through ``pages`` (``known_records``)."""
     digests = {}
     for label, (digest, value) in pages.new.items():
@@ -141,19 +165,24 @@ def catalog_of(config: ProjectConfig, records: list[PaperRecord], pages: Memo) -
         if isinstance(page, Page) and page.record is not None:
             digests[page.record.slug] = digest
     memo = Memo(config, "catalog")
-    kept = memo.get("kept", "")
-    catalog = None
-    if isinstance(kept, tuple) and len(kept) == 2:
-        kept_digests, kept_bytes = kept
+    kept = memo.old.get("kept")
+    update = keys = None
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], tuple) and len(kept[1]) == 2:
+        token, (kept_digests, kept_bytes) = kept
+        memo.get("kept", token)
         same = {slug for slug, digest in digests.items() if kept_digests.get(slug) == digest}
-        catalog = updated_catalog(kept_bytes, records, same)
-        if catalog is not None and len(kept_digests) + len(digests) - 2 * len(same) <= KEEP_CATALOG_AFTER:
-            return catalog
-    if catalog is None:
-        catalog = build_catalog(records)
-    memo.put("kept", "", (digests, kept_catalog(catalog)))
+        update = update_catalog(kept_bytes, records, same)
+        found = memo.get(PAGE_KEYS, token)
+        keys = found if isinstance(found, PageKeys) else None
+        if update is not None and len(kept_digests) + len(digests) - 2 * len(same) <= KEEP_CATALOG_AFTER:
+            return KeptCatalog(update.catalog, update, keys, memo)
+    catalog = update.catalog if update is not None else build_catalog(records)
+    kept_bytes = kept_catalog(catalog)
+    # the catalog names its papers by slug: their pages' digests are the rest of what it is
+    token = content_hash(kept_bytes) + content_hash(repr(sorted(digests.items())).encode("utf-8", "surrogatepass"))
+    memo.put("kept", token, (digests, kept_bytes))
     memo.save()
-    return catalog
+    return KeptCatalog(catalog, update, keys, memo, kept_now=token)
 
 
 def _site_src_files(config: ProjectConfig) -> dict[str, bytes]:
@@ -200,6 +229,7 @@ def _generate(
     target: Path,
     related: "_Related | None" = None,
     prints: Fingerprints | None = None,
+    kept: KeptCatalog | None = None,
 ) -> Generated:
     """``related``: the related papers being computed by a worker (else computed here).
 
@@ -208,6 +238,8 @@ def _generate(
     ``target`` for those the engine renders (``needs_engine``), left in ``files`` as None. A page
     whose renderer's arguments have the fingerprint its row or staged file was rendered from is
     not rendered again (``memo.py``): the arguments are the page's view of the catalog (``views.py``).
+    ``kept``: the catalog as ``catalog_of`` made it; the author and paper pages' keys it carries from the build
+    that kept it are not computed again (``carried.py``).
     """
     from generator.site.related import related_papers  # numpy and scipy: only where papers are compared
 
@@ -215,7 +247,10 @@ def _generate(
     context = SiteContext(config, Venue.from_settings(config.venue, config.site_name), source_of, (read_taxonomy(config),))
     prints = prints or Fingerprints()
     prints.known_settings(config)  # the taxonomy by its bytes: the pages' context holds the settings
-    views = Views(catalog, prints)  # authors, keywords and paper views known by what they are made of
+    context_key = context_digest(prints, context)
+    carried = kept.carried(context_key) if kept is not None else NO_KEYS
+    # authors, keywords and paper views known by what they are made of (but the authors whose keys are carried)
+    views = Views(catalog, prints, kept=lambda author: carried.author(author) is not None)
     by_slug = {p.slug: p for p in catalog.papers}
 
     files = _site_src_files(config)
@@ -242,13 +277,17 @@ def _generate(
         files.setdefault(staged_path, text.encode("utf-8"))
     shell_data: dict[str, bytes | None] = {}
     details_rendered = 0  # author and keyword pages not kept from the last build
-    for section, sources in detail_sources(catalog, views).items():
+    # each row's URL -> its key: the next builds' carried keys, if this one kept the catalog
+    author_keys: dict[str, str] = {}
+    paper_keys: dict[str, str] = {}
+    for section, sources in detail_sources(catalog, views, carried.author).items():
         # a hand-written page in site_src wins here too
         sources = [d for d in sources if f"{d.url}index.md" not in files and f"{d.url[:-1]}.md" not in files]
         if shells and sources:
             files[f"{shell_url(section)}index.md"] = shell_markdown(section).encode("utf-8")
             # rendered one at a time (or kept from the last build) and written at once: see memo.write_rows
-            details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json", _row_line, prints)
+            details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json", _row_line, prints,
+                                           author_keys if section == "authors" else None)
             shell_data[section] = None
         else:
             for source in sources:
@@ -260,12 +299,17 @@ def _generate(
     # Paper pages the papers shell takes: rows of one data file, kept like the author and keyword
     # pages. One file, not one per page: 11,672 files created by the stage and opened again by
     # the post-build step cost seconds on a slow disk.
-    shelled: list[DetailSource] = []
+    shelled: list[_PaperRow] = []
+
+    def paper_args(paper: PaperRecord) -> tuple:
+        return (paper, views.paper(paper), tuple(by_slug[s] for s in neighbours_of.get(paper.slug, [])), context.for_paper(paper.slug))
+
     for paper in catalog.papers:
-        args = (paper, views.paper(paper), tuple(by_slug[s] for s in neighbours_of.get(paper.slug, [])), context.for_paper(paper.slug))
         if shells and not needs_engine(paper):
-            shelled.append(DetailSource(layout.paper_url(paper.slug), paper_page, args))
+            key = carried.paper(paper, neighbours_of.get(paper.slug, []), source_of.get(paper.slug))
+            shelled.append(_PaperRow(layout.paper_url(paper.slug), key, partial(paper_args, paper)))
             continue
+        args = paper_args(paper)
         rel = f"{layout.paper_url(paper.slug)}index.md"
         key = prints.of(render_paper_page, args)
         if staged.get(rel, key) is None or not (target / rel).is_file():
@@ -275,8 +319,13 @@ def _generate(
     shutil.rmtree(data_dir(config) / OLD_PAPER_ROWS_DIR, ignore_errors=True)  # a row file per page, before
     if shelled:
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
-        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json", _row_line, prints)
+        papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json",
+                                     _row_line, prints, paper_keys)
         shell_data[layout.PAPERS_SECTION] = None
+    if kept is not None and kept.kept_now is not None:
+        kept.keep_keys(PageKeys(context_key, areas_digest(catalog), author_keys,
+                                {p.slug: (paper_keys[url], neighbours_digest(neighbours_of.get(p.slug, [])), source_of.get(p.slug))
+                                 for p in catalog.papers if (url := layout.paper_url(p.slug)) in paper_keys}))
     if search:
         files.update(browser_data(catalog, config, prints))
     for asset in sorted(ASSETS_DIR.iterdir()):
@@ -285,6 +334,22 @@ def _generate(
     bodies_data = bodies_files(bodies) if bodies else None
     return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, docs_written=docs_written,
                      bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered)
+
+
+@dataclass
+class _PaperRow:
+    """A paper page of the papers shell, as ``memo.write_rows`` takes it: its arguments (the paper's view, its
+    related papers, its context) are made only when asked, and a page whose key is carried (``carried.py``)
+    and whose row is intact is never asked."""
+
+    url: str
+    key: str | None
+    make: Callable[[], tuple]
+    render = staticmethod(paper_page)
+
+    @property
+    def args(self) -> tuple:
+        return self.make()
 
 
 def _row_line(page) -> bytes:  # noqa: ANN001 (render.html.DetailPage)
@@ -527,11 +592,10 @@ def stage_docs(
         workers.append(related)
         map_points = _MapPoints(config, records, fork=fork, prints=prints)
         workers.append(map_points)
-        pages.save()  # after the related papers' worker started: at 11,672 papers it is ~35 MB to write
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         with _kept_from_the_collector():
-            catalog = catalog_of(config, records, pages)
-        slugs.save()
+            kept = catalog_of(config, records, pages)
+            catalog = kept.catalog
         post = data_dir(config)
         deferred = post / "deferred"
         for manifest in deferred.glob("manifest*.json"):  # its files stay: each is rewritten only if it changed
@@ -541,10 +605,13 @@ def stage_docs(
             # the build's prints go with the fork (its own copy): they know each record by its page's bytes
             pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, nice=10))
             workers.append(pending)
+        # after the workers started (the search index's is the edit's longest path): it is ~35 MB to write at 11,672 papers
+        pages.save()
+        slugs.save()
         target = staged_docs_dir(config)
         generated = _generate(
             config, catalog, source_of, shells=shells, search=pending is None, related=related,
-            target=target, prints=prints,
+            target=target, prints=prints, kept=kept,
         )
         _write_map_data(catalog, map_points, deferred)
         removed_paths: list[str] = []

@@ -514,15 +514,19 @@ class DetailSource:
     url: str
     render: Callable[..., DetailPage]
     args: tuple
+    key: str | None = None  # the fingerprint of ``render`` and ``args`` where it is known already (``site/carried.py``)
 
 
-def detail_sources(catalog: Catalog, views: Views | None = None) -> dict[str, list[DetailSource]]:
+def detail_sources(catalog: Catalog, views: Views | None = None,
+                   author_key: Callable[[Author], str | None] | None = None) -> dict[str, list[DetailSource]]:
     """Author and keyword pages by section (the folder they live in), not rendered yet.
-    ``views``: the build's views of ``catalog`` (their links are made once a build)."""
+    ``views``: the build's views of ``catalog`` (their links are made once a build); ``author_key``: an author
+    page's key carried from the last kept build, or None."""
     related = _related_keywords(catalog)
     views = views or Views(catalog)
+    author_key = author_key or (lambda author: None)
     return {
-        "authors": [DetailSource(a.url, _author_page, (a, views.memos)) for a in catalog.authors],
+        "authors": [DetailSource(a.url, _author_page, (a, views.memos), author_key(a)) for a in catalog.authors],
         "keywords": [DetailSource(k.url, _keyword_page, (k, views.memos, views.links(related.get(id(k), []))))
                      for k in catalog.keywords],
     }

@@ -14,10 +14,10 @@ else fails at once, where a hand-kept list of its inputs would have given a stal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from generator.pages.record import PaperRecord
-from generator.catalog import Catalog, Link
+from generator.catalog import Author, Catalog, Link
 
 
 @dataclass(frozen=True)
@@ -61,26 +61,34 @@ class Views:
     view is its record's authors, keywords and topic as links. ``tests/site/render/test_views.py``
     checks, over edits, that equal digests are equal values."""
 
-    def __init__(self, catalog: Catalog, prints: Any = None) -> None:
+    def __init__(self, catalog: Catalog, prints: Any = None, kept: Callable[[Author], bool] | None = None) -> None:
         self.catalog = catalog
         self.memos = Memos(catalog.cache)
         nodes = [*catalog.authors, *catalog.keywords, *catalog.areas, *(sub for area in catalog.areas for sub in area.subareas)]
         self._links = {id(node): Link(node.name, node.slug, node.url) for node in nodes}
+        self._shown = {key: (link.name, link.slug, link.url) for key, link in self._links.items()}
         self.prints = prints
         self._made_of: dict[int, tuple] = {}  # id(paper) -> (digest of its record and authors' links, those links)
         if prints is not None:
-            self._know(prints)
+            self._know(prints, kept)
 
-    def _know(self, prints: Any) -> None:
-        catalog, shown = self.catalog, {key: (link.name, link.slug, link.url) for key, link in self._links.items()}
-        made_of = self._made_of
-        for paper in catalog.papers:
-            names = tuple([(key, shown[id(catalog.author_of[key])]) for key in map(catalog.fold, paper.authors) if key])
-            made_of[id(paper)] = (prints.of(prints.digest_of(paper), names), names)  # hashed once, not once per author
+    def _know(self, prints: Any, kept: Callable[[Author], bool] | None) -> None:
+        """``kept``: whether an author's page has a key carried from the last kept build (``site/carried.py``):
+        no one hashes that author, so it is not made known (nor its papers, for it)."""
+        catalog, shown = self.catalog, self._shown
         for author in catalog.authors:
-            prints.known(author, prints.of("Author", shown[id(author)], [made_of[id(p)][0] for p in author.papers]))
+            if kept is None or not kept(author):
+                prints.known(author, prints.of("Author", shown[id(author)], [self._made(p)[0] for p in author.papers]))
         for keyword in catalog.keywords:
             prints.known(keyword, prints.of("Keyword", shown[id(keyword)], [prints.digest_of(p) for p in keyword.papers]))
+
+    def _made(self, paper: PaperRecord) -> tuple:
+        made = self._made_of.get(id(paper))
+        if made is None:
+            catalog, shown, prints = self.catalog, self._shown, self.prints
+            names = tuple([(key, shown[id(catalog.author_of[key])]) for key in map(catalog.fold, paper.authors) if key])
+            made = self._made_of[id(paper)] = (prints.of(prints.digest_of(paper), names), names)  # hashed once, not once per author
+        return made
 
     def link(self, node: Any) -> Link:
         return self._links[id(node)]
@@ -96,10 +104,9 @@ class Views:
             links[id(sub)] if sub else None,
             catalog.cache,
         )
-        made_of = self._made_of.get(id(paper))
-        if made_of is not None:
+        if self.prints is not None:
             shown = [(link.name, link.slug, link.url) if link else None for link in (*view.keywords, view.area, view.subarea)]
-            self.prints.known(view, self.prints.of("PaperView", made_of[1], shown))
+            self.prints.known(view, self.prints.of("PaperView", self._made(paper)[1], shown))
         return view
 
     def links(self, counted: list[tuple[Any, int]]) -> tuple[tuple[Link, int], ...]:
