@@ -18,8 +18,10 @@ from generator.outputs import check_output
 from generator.problems import PapersiteError, one_line
 
 INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command stopped by Ctrl-C
-# build's option for ``papersite serve`` alone (site/serve.py, build_in_child): the folders it serves and watches
+# build's options for ``papersite serve`` alone (site/serve.py, build_in_child): the folders it serves and watches;
+# load the code, then build only when asked (``serve.WarmBuilds``)
 SERVED_FOLDERS = "--served-folders"
+WHEN_ASKED = "--when-asked"
 
 
 def _pages_dir(text: str) -> Path:
@@ -61,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--quiet", action="store_true")
     build.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
     build.add_argument(SERVED_FOLDERS, help=argparse.SUPPRESS)
+    build.add_argument(WHEN_ASKED, action="store_true", help=argparse.SUPPRESS)
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
@@ -115,6 +118,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if getattr(args, "when_asked", False):
+        from generator.site.serve import wait_until_asked
+
+        status = wait_until_asked(sys.stdin)
+        if status is not None:
+            return status
     try:
         if args.command == "init":
             from generator.scaffold import run_init

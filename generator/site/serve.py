@@ -9,7 +9,8 @@ each change (14 s at 635 papers), prints nothing useful, and a broken page
 stops it answering until the page is fixed. Here each change runs
 ``papersite build --no-import`` in a child process (``build_in_child``) --
 incremental, so only the pages an edit touches are rendered (``incremental.py``),
-with the command's forked workers. A page that fails the check leaves
+with the command's forked workers. That process is started before the edit
+(``WarmBuilds``): it has loaded papersite's code when the edit comes. A page that fails the check leaves
 ``site_dir`` as it was: the server keeps serving the last good site, prints the
 problem as ``path:line: message`` and rebuilds when the file changes again.
 
@@ -21,6 +22,7 @@ restart and the old folders stay in use. ``mkdocs.yml`` is read by every engine 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -28,12 +30,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import TextIO
 from pathlib import Path
 
 import dataclasses
 
 from generator.config import ProjectConfig, load_config
-from generator.cli import INTERRUPTED, SERVED_FOLDERS
+from generator.cli import INTERRUPTED, SERVED_FOLDERS, WHEN_ASKED
 from generator.problems import PapersiteError, one_line
 
 MKDOCS_FILE = "mkdocs.yml"
@@ -91,6 +94,13 @@ def describe_changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[
     return ", ".join(parts) or "no source changed"
 
 
+def _build_command(config: ProjectConfig) -> list[str]:
+    """``papersite build --no-import --quiet`` on the folders this server serves and watches."""
+    folders = {key: str(getattr(config, key)) for keys in RESTART_SETTINGS.values() for key in keys}
+    return [sys.executable, "-m", "generator.cli", "--project", str(config.root), "build", "--no-import", "--quiet",
+            f"{SERVED_FOLDERS}={json.dumps(folders)}"]
+
+
 def build_in_child(config: ProjectConfig) -> int:
     """``papersite build --no-import --quiet`` in a process of its own, on the folders this server
     serves and watches; its exit status. Its problems go to this server's stderr as they are printed.
@@ -99,10 +109,91 @@ def build_in_child(config: ProjectConfig) -> int:
     use both cores, which a process running the server's threads must not do. In this process, with
     the search index in a thread, an edit at 11,672 papers was served after 9.2-11.3 s, against the
     command's 7.0 s (BENCHMARKS.md, issue 31 part 7)."""
-    folders = {key: str(getattr(config, key)) for keys in RESTART_SETTINGS.values() for key in keys}
-    command = [sys.executable, "-m", "generator.cli", "--project", str(config.root), "build", "--no-import", "--quiet",
-               f"{SERVED_FOLDERS}={json.dumps(folders)}"]
-    return subprocess.run(command, stdin=subprocess.DEVNULL, check=False).returncode
+    return subprocess.run(_build_command(config), stdin=subprocess.DEVNULL, check=False).returncode
+
+
+# A warm build process whose papersite code changed while it waited (EX_TEMPFAIL): it built nothing
+STALE = 75
+# What every rebuild runs, loaded by a warm build process while it waits (related papers and the map: numpy
+# and scipy, which the build's workers would each load after their fork)
+_BUILD_MODULES = ("generator.site.build", "generator.site.stage", "generator.site.postbuild", "generator.site.search",
+                  "generator.site.exports", "generator.site.engines", "generator.pages.check", "generator.site.render.indices",
+                  "generator.site.render.paper_pages", "generator.site.related", "generator.site.paper_map",
+                  "generator.site.termcounts", "numpy", "scipy.sparse")
+
+
+def wait_until_asked(stream: TextIO) -> int | None:
+    """In a build process ``WarmBuilds`` started ahead of an edit: the build's modules loaded, wait for the word
+    on ``stream``. None: build now (settings and pages are read from here on); else the status to end with,
+    having built nothing: told to stop (no word, or Ctrl-C), or ``STALE`` where papersite's code changed
+    meanwhile (the modules loaded are not the code on disk)."""
+    import importlib
+
+    from generator.site.memo import code_version
+    from generator.workers import one_thread_of_math
+
+    one_thread_of_math()  # numpy's pools sized as each worker sizes its own, before they fork from this process
+    for name in _BUILD_MODULES:
+        importlib.import_module(name)
+    loaded = code_version()
+    try:
+        word = stream.readline()
+    except KeyboardInterrupt:  # the server is stopping: this process was building nothing, so it says nothing
+        return INTERRUPTED
+    if word.strip() != "go":
+        return 0
+    return STALE if code_version.__wrapped__() != loaded else None
+
+
+class WarmBuilds:
+    """``build_in_child``, each time in a process started before it was needed: it loaded papersite's code
+    (a third to half a second of each rebuild) while the server waited for the edit. The next one starts as a
+    rebuild ends; ``close`` stops the one waiting."""
+
+    def __init__(self) -> None:
+        self.waiting: subprocess.Popen | None = None
+        self.waiting_for: list[str] = []  # its command (the served folders are in it)
+
+    def __call__(self, config: ProjectConfig) -> int:
+        command = _build_command(config)
+        child, self.waiting = self.waiting, None
+        if child is not None and self.waiting_for != command:
+            self._stop(child)
+            child = None
+        status = self._go(child or self._started(command))
+        if status == STALE:
+            status = self._go(self._started(command))
+        if status != INTERRUPTED:
+            self.waiting, self.waiting_for = self._started(command), command
+        return status
+
+    @staticmethod
+    def _started(command: list[str]) -> subprocess.Popen:
+        return subprocess.Popen([*command, WHEN_ASKED], stdin=subprocess.PIPE)
+
+    @staticmethod
+    def _go(child: subprocess.Popen) -> int:
+        try:
+            child.stdin.write(b"go\n")
+            child.stdin.close()
+        except OSError:  # it ended while it waited: its status says how
+            pass
+        return child.wait()
+
+    @staticmethod
+    def _stop(child: subprocess.Popen) -> None:
+        with contextlib.suppress(OSError):
+            child.stdin.close()  # no word: it ends having built nothing
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+    def close(self) -> None:
+        if self.waiting is not None:
+            self._stop(self.waiting)
+            self.waiting = None
 
 
 def served_folders(config: ProjectConfig, given: str) -> ProjectConfig:
@@ -118,12 +209,13 @@ def served_folders(config: ProjectConfig, given: str) -> ProjectConfig:
 
 
 class Rebuilder:
-    """Runs ``build`` (``build_in_child``), one rebuild at a time, and says what it did."""
+    """Runs ``build`` (``build_in_child`` in a process started ahead: ``WarmBuilds``), one rebuild at a time,
+    and says what it did."""
 
-    def __init__(self, config: ProjectConfig, build: Callable[[ProjectConfig], int] = build_in_child) -> None:
+    def __init__(self, config: ProjectConfig, build: Callable[[ProjectConfig], int] | None = None) -> None:
         self.config = config
         self.read = config  # papersite.yml as last read (a restart setting may differ from self.config)
-        self.build = build
+        self.build = build or WarmBuilds()
         self.lock = threading.Lock()
         self.seen: dict[str, tuple[int, int]] | None = None  # before the first build
         self.broken = False
@@ -156,6 +248,13 @@ class Rebuilder:
             else:
                 self.broken = False
                 _say(f"rebuilt in {seconds:.1f}s: {what}")
+
+    def close(self) -> None:
+        """The build process waiting for the next edit, stopped (``WarmBuilds``)."""
+        with self.lock:
+            close = getattr(self.build, "close", None)
+            if close is not None:
+                close()
 
 
 def parse_dev_addr(text: str) -> tuple[str, int]:
@@ -260,7 +359,6 @@ def serve(config: ProjectConfig, dev_addr: str) -> int:
         server.shutdown()
         # Ctrl-C reached a rebuild's build process too (one process group): it stops as
         # `papersite build` does, leaving a whole site or none; wait for it (a second Ctrl-C does
-        # not). The command line says "interrupted".
-        with rebuild.lock:
-            pass
+        # not). The command line says "interrupted". The process waiting for the next edit ends too.
+        rebuild.close()
     return 0

@@ -137,9 +137,11 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
         for i in range(4)
     ]
     project = write_project(tmp_path / "p", records)
-    rebuild = Rebuilder(load_config(project))  # the real build_in_child
+    rebuild = Rebuilder(load_config(project))  # the real build_in_child, in processes started ahead
     rebuild()
     assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
+    waiting = rebuild.build.waiting  # the next edit's build process, its code loaded
+    assert waiting is not None and waiting.poll() is None
     page = project / "site_src" / "papers" / "extra-2.md"
     _, front, body = page.read_text(encoding="utf-8").split("---\n", 2)
     data = yaml.safe_load(front)
@@ -152,6 +154,9 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
     said = capsys.readouterr().err
     assert "rebuilt in" in said and "restart needed" in said, said
     assert not (project / "elsewhere").exists()  # the server serves site/: the build went there
+    assert waiting.returncode == 0 and rebuild.build.waiting is not waiting  # it built the edit; another waits
+    rebuild.close()
+    assert rebuild.build.waiting is None
     shown = (project / "site" / "papers" / "extra-2" / "index.html").read_text(encoding="utf-8")
     assert "Graph transformers for failure modeling" in shown
 
@@ -179,6 +184,47 @@ def test_a_page_that_fails_the_check_fails_the_rebuild_and_names_its_line(tmp_pa
     err = capfd.readouterr().err
     assert rebuild.broken and f"papers/{page.name}:" in err and "still serving the last good site" in err and "Traceback" not in err
     assert sorted(p.relative_to(project / "site") for p in (project / "site").rglob("*")) == before
+    rebuild.close()
+
+
+def test_a_waiting_build_process_builds_when_told_and_ends_quietly_otherwise(monkeypatch):
+    import io
+
+    from generator.site import memo
+    from generator.site.serve import STALE, wait_until_asked
+
+    assert wait_until_asked(io.StringIO("go\n")) is None  # build now
+    assert wait_until_asked(io.StringIO("")) == 0  # the server stopped it: nothing built, nothing said
+    loaded = memo.code_version()
+
+    def edited_code() -> str:
+        return loaded
+
+    edited_code.__wrapped__ = lambda: "another version"  # papersite's code changed while it waited
+    monkeypatch.setattr(memo, "code_version", edited_code)
+    assert wait_until_asked(io.StringIO("go\n")) == STALE
+
+
+def test_a_build_process_whose_code_went_stale_is_replaced_by_a_fresh_one(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from generator.site.serve import STALE, WarmBuilds
+
+    statuses = iter([STALE, 0, 0])
+    started = []
+
+    def started_process(command):  # noqa: ANN001, ANN202 - a stand-in build process: waits for the word, ends with a status
+        started.append(command)
+        code = f"import sys; sys.stdin.readline(); sys.exit({next(statuses)})"
+        return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE)
+
+    monkeypatch.setattr(WarmBuilds, "_started", staticmethod(started_process))
+    (tmp_path / "papersite.yml").write_text("", encoding="utf-8")
+    builds = WarmBuilds()
+    assert builds(load_config(tmp_path)) == 0  # the stale one, then a fresh one that built
+    assert len(started) == 3 and builds.waiting is not None  # and the next edit's, waiting
+    builds.close()
 
 
 def test_served_folders_are_the_restart_settings_and_nothing_else(tmp_path):
