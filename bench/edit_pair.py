@@ -5,7 +5,7 @@
 
 PROJECT: a project both codes can build (make one with `bench/run.py`'s `new_project`, import it, copy
 it, and build each copy once with its code); CODE: the folder holding that version's `generator`
-package (a git worktree), put first on PYTHONPATH. The order alternates each round, so a machine that
+package (a git worktree): each build runs in it, with it on PYTHONPATH. The order alternates each round, so a machine that
 slows down or speeds up meanwhile weighs on both. Prints each build's wall and CPU seconds (user +
 system of the build and its workers) and the medians; the ratio is the figure to compare across
 machines. Figures only: nothing is asserted.
@@ -39,8 +39,10 @@ def edit_title(project: Path, mark: int) -> None:
 def timed_build(project: Path, code: Path) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(project), "build", "--no-import", "--quiet"],
-                   env={**os.environ, "PYTHONPATH": str(code)}, check=True)
+    # run from CODE: `python -m` puts the working folder first on the path, before PYTHONPATH, so a run from
+    # another checkout would time that checkout's code on both sides
+    subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(project.resolve()), "build", "--no-import", "--quiet"],
+                   cwd=code.resolve(), env={**os.environ, "PYTHONPATH": str(code.resolve())}, check=True)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

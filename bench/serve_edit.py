@@ -7,7 +7,9 @@ own "rebuilt in" lines. Figures only: nothing here asserts.
 
     python bench/serve_edit.py PROJECT [--edits 3] [--port 8123]
 
-The project is edited in place (use a copy): its first paper page's title is overwritten.
+The project is edited in place (use a copy): its first paper page's title is overwritten. The server is
+`python -m generator.cli`, which puts the working folder first on the path: run this from a folder holding no
+`generator` of its own (not a checkout's root), with PYTHONPATH naming the code to time.
 """
 
 from __future__ import annotations
