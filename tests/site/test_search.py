@@ -75,6 +75,12 @@ def test_snippet_texts_are_in_chunks_of_the_schemas_size_in_paper_order(monkeypa
     assert search.TEXT_CHUNK_FILE.format(len(chunks)) not in files
 
 
+@pytest.mark.parametrize("texts", [[], [""], ["a", "", 'quote " and \\ back', "Weiß ✓ \u2028 line"], [f"t{i}" for i in range(9)]])
+def test_the_whole_texts_file_is_its_chunks_joined_byte_for_byte(texts) -> None:
+    chunks = [search._json(texts[start:start + 4]) for start in range(0, max(1, len(texts)), 4)]
+    assert search.joined_lists(chunks) == search._json(texts)
+
+
 # ---- the store in pieces: what a query fetches of it agrees with the store whole ----
 
 _WORDS = ["graph", "Graph", "graphs", "diffusion", "Diffusion", "models", "modeling", "DRIVE", "driving", "Weiß", "weiss",
