@@ -310,7 +310,7 @@ def build_catalog(records: list[PaperRecord]) -> Catalog:
 
 
 # The catalog per changed record: a build keeps its catalog (``kept_catalog``) and the next one updates it by the
-# records whose pages changed (``updated_catalog``), equal to ``build_catalog`` of the same records.
+# records whose pages changed (``update_catalog``), equal to ``build_catalog`` of the same records.
 
 # Past this many changed records an update stops paying: each touched name is counted again from its papers.
 MAX_CHANGED = 2000
@@ -327,11 +327,11 @@ class _Gone:
 
 
 def _paper_ref(slug: str) -> PaperRecord:  # how a kept catalog names a paper; _KeptReader stands in for it
-    raise RuntimeError(f"paper {slug!r} of a kept catalog read without updated_catalog")
+    raise RuntimeError(f"paper {slug!r} of a kept catalog read without update_catalog")
 
 
 def kept_catalog(catalog: Catalog) -> bytes:
-    """What ``updated_catalog`` starts from: the catalog's papers, authors (with their co-authors) and keywords,
+    """What ``update_catalog`` starts from: the catalog's papers, authors (with their co-authors) and keywords,
     each paper named by its slug: the records are the records memo's already, and reading 11,672 of them
     again would cost what the update saves. The areas are made whole (``_areas``)."""
     out = io.BytesIO()
@@ -363,12 +363,6 @@ class CatalogUpdate:
     authors_remade: frozenset[str]  # authors made again (papers, name, slug or co-authors may differ)
     authors_moved: frozenset[str]  # authors whose name or slug moved, or that came or went (links to them differ)
     keywords_moved: frozenset[str]  # the same of keywords
-
-
-def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> Catalog | None:
-    """``update_catalog``'s catalog."""
-    update = update_catalog(kept, records, same)
-    return update.catalog if update is not None else None
 
 
 def update_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> CatalogUpdate | None:

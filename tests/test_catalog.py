@@ -11,9 +11,15 @@ from collections import Counter
 from hypothesis import given, settings, strategies as st
 
 from generator.pages.record import PaperRecord, SourceRef, Topic
-from generator.catalog import MAX_COAUTHORS_SHOWN, Catalog, build_catalog, kept_catalog, updated_catalog
+from generator.catalog import MAX_COAUTHORS_SHOWN, Catalog, build_catalog, kept_catalog, update_catalog
 from generator.site.render.indices import _author_page
 from generator.text import fold
+
+
+def updated_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> Catalog | None:
+    """The catalog ``update_catalog`` makes, or None where it builds none."""
+    update = update_catalog(kept, records, same)
+    return update.catalog if update is not None else None
 
 
 def paper(slug: str, authors: list[str]) -> PaperRecord:

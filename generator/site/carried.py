@@ -18,7 +18,7 @@ kept one, so its key is the kept key. What each page is made of is what ``render
   records (the same slugs, each unchanged) and its context (the settings, venue and taxonomy, and its page's
   path).
 
-The keys are kept beside the catalog (``stage.catalog_of``) under the kept catalog's digest, so they are never
+The keys are kept in a memo of their own (``stage.catalog_of``, kind ``page-keys``) under the kept catalog's digest, so they are never
 read for another catalog. A page whose key is carried but whose row is missing or damaged is rendered again
 (``memo.write_rows``) with its arguments made then.
 """

@@ -141,7 +141,7 @@ class KeptCatalog:
     catalog: Catalog
     update: CatalogUpdate | None  # how it was updated from the kept one; None: built whole
     keys: PageKeys | None  # the page keys of the kept one
-    memo: Memo
+    keys_memo: Memo  # where they are kept: a file of its own, so the catalog's 12 MB are written once when it is kept
     kept_now: str | None = None  # the digest of the catalog this build kept: its page keys are to be kept (``keep_keys``)
 
     def carried(self, context: str) -> Carried:
@@ -149,11 +149,11 @@ class KeptCatalog:
 
     def keep_keys(self, keys: PageKeys) -> None:
         if self.kept_now is not None:
-            self.memo.put(PAGE_KEYS, self.kept_now, keys)
-            self.memo.save()
+            self.keys_memo.put(PAGE_KEYS, self.kept_now, keys)
+            self.keys_memo.save()
 
 
-PAGE_KEYS = "page keys"  # the catalog memo's entry of the kept catalog's page keys, under its digest
+PAGE_KEYS = "page keys"  # the entry of the kept catalog's page keys (memo kind "page-keys"), under its digest
 
 
 def catalog_of(config: ProjectConfig, records: list[PaperRecord], pages: Memo) -> KeptCatalog:
@@ -165,6 +165,7 @@ def catalog_of(config: ProjectConfig, records: list[PaperRecord], pages: Memo) -
         if isinstance(page, Page) and page.record is not None:
             digests[page.record.slug] = digest
     memo = Memo(config, "catalog")
+    keys_memo = Memo(config, "page-keys")
     kept = memo.old.get("kept")
     update = keys = None
     if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], tuple) and len(kept[1]) == 2:
@@ -172,17 +173,17 @@ def catalog_of(config: ProjectConfig, records: list[PaperRecord], pages: Memo) -
         memo.get("kept", token)
         same = {slug for slug, digest in digests.items() if kept_digests.get(slug) == digest}
         update = update_catalog(kept_bytes, records, same)
-        found = memo.get(PAGE_KEYS, token)
+        found = keys_memo.get(PAGE_KEYS, token)
         keys = found if isinstance(found, PageKeys) else None
         if update is not None and len(kept_digests) + len(digests) - 2 * len(same) <= KEEP_CATALOG_AFTER:
-            return KeptCatalog(update.catalog, update, keys, memo)
+            return KeptCatalog(update.catalog, update, keys, keys_memo)
     catalog = update.catalog if update is not None else build_catalog(records)
     kept_bytes = kept_catalog(catalog)
     # the catalog names its papers by slug: their pages' digests are the rest of what it is
     token = content_hash(kept_bytes) + content_hash(repr(sorted(digests.items())).encode("utf-8", "surrogatepass"))
     memo.put("kept", token, (digests, kept_bytes))
     memo.save()
-    return KeptCatalog(catalog, update, keys, memo, kept_now=token)
+    return KeptCatalog(catalog, update, keys, keys_memo, kept_now=token)
 
 
 def _site_src_files(config: ProjectConfig) -> dict[str, bytes]:
