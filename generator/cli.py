@@ -121,7 +121,7 @@ def _run(argv: list[str] | None) -> int:
     if getattr(args, "when_asked", False):
         from generator.site.serve import wait_until_asked
 
-        status = wait_until_asked(sys.stdin)
+        status = wait_until_asked(sys.stdin, args.project)
         if status is not None:
             return status
     try:

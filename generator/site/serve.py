@@ -23,6 +23,7 @@ restart and the old folders stay in use. ``mkdocs.yml`` is read by every engine 
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import subprocess
@@ -122,20 +123,25 @@ _BUILD_MODULES = ("generator.site.build", "generator.site.stage", "generator.sit
                   "generator.site.termcounts", "numpy", "scipy.sparse")
 
 
-def wait_until_asked(stream: TextIO) -> int | None:
-    """In a build process ``WarmBuilds`` started ahead of an edit: the build's modules loaded, wait for the word
-    on ``stream``. None: build now (settings and pages are read from here on); else the status to end with,
-    having built nothing: told to stop (no word, or Ctrl-C), or ``STALE`` where papersite's code changed
-    meanwhile (the modules loaded are not the code on disk)."""
+def wait_until_asked(stream: TextIO, project: Path | str = ".") -> int | None:
+    """In a build process ``WarmBuilds`` started ahead of an edit: the build's modules loaded and the memo files of
+    ``project``'s last build read (``memo.ReadAhead``), wait for the word on ``stream``. None: build now (settings
+    and pages are read from here on); else the status to end with, having built nothing: told to stop (no word, or
+    Ctrl-C), or ``STALE`` where papersite's code changed meanwhile (the modules loaded are not the code on disk)."""
     import importlib
 
-    from generator.site.memo import code_version
+    from generator.site.memo import READ_AHEAD, code_version, memo_dir
     from generator.workers import one_thread_of_math
 
     one_thread_of_math()  # numpy's pools sized as each worker sizes its own, before they fork from this process
     for name in _BUILD_MODULES:
         importlib.import_module(name)
     loaded = code_version()
+    try:
+        READ_AHEAD.read(memo_dir(load_config(project)))
+    except Exception:  # noqa: BLE001 - settings the build will refuse, with its own words: nothing read ahead
+        pass
+    gc.freeze()  # what was read lives through the build: no collection walks it (as stage._kept_from_the_collector)
     try:
         word = stream.readline()
     except KeyboardInterrupt:  # the server is stopping: this process was building nothing, so it says nothing

@@ -352,6 +352,46 @@ def test_a_checked_page_is_not_read_again_while_its_stat_is_unchanged(config, mo
     assert "a.md" in reads  # read again: its stat was not trusted
 
 
+def test_a_memo_file_read_ahead_is_handed_out_once_and_only_while_it_is_the_file_read(config, monkeypatch) -> None:  # noqa: ANN001
+    """A warm serve build reads the last build's memo files before the edit (``ReadAhead``): its build must get
+    what reading each file then gives, never a value read from a file since replaced, nor one handed out before."""
+    ahead = memo.ReadAhead()
+    monkeypatch.setattr(memo, "READ_AHEAD", ahead)
+    whole, sharded = Memo(config, "things"), Memo(config, "pages", shards=4)
+    whole.put("a", "d", ["one"])
+    for n in range(12):
+        sharded.put(f"page-{n}", "d", [n])
+    whole.save()
+    sharded.save()
+    assert ahead.read(memo.memo_dir(config)) == 5  # the whole kind's file and the sharded kind's four
+    loads = []
+    real_load = memo.pickle.load
+    monkeypatch.setattr(memo.pickle, "load", lambda handle: loads.append(handle.name) or real_load(handle))
+    first = Memo(config, "things")
+    assert first.get("a", "d") == ["one"] and not loads  # read ahead: not read again
+    first.get("a", "d").append("changed by its reader")
+    assert Memo(config, "things").get("a", "d") == ["one"] and len(loads) == 1  # once: the next reader reads the file
+    pages = Memo(config, "pages", shards=4)
+    assert [pages.get(f"page-{n}", "d") for n in range(12)] == [[n] for n in range(12)]
+    assert len(loads) == 1
+
+    ahead.read(memo.memo_dir(config))
+    written = Memo(config, "things")
+    written.put("a", "d", ["two"])
+    written.save()  # replaced by a build after it was read ahead
+    assert Memo(config, "things").get("a", "d") == ["two"]
+    same_bytes = memo.memo_dir(config) / "pages" / "0.pickle"
+    state = same_bytes.stat()
+    copy = same_bytes.with_name("copy")
+    copy.write_bytes(same_bytes.read_bytes())
+    os.utime(copy, ns=(state.st_atime_ns, state.st_mtime_ns))
+    os.replace(copy, same_bytes)  # the same bytes and times in another file: not the file read
+    loads.clear()
+    Memo(config, "pages", shards=4)
+    assert loads == [str(same_bytes)]
+    assert ahead.read(memo.memo_dir(config) / "none") == 0
+
+
 def test_kept_rows_are_copied_unhashed_while_the_file_is_as_written(config, monkeypatch) -> None:  # noqa: ANN001
     """An edit keeps almost every line: while the file's stat is the one recorded when it was written,
     its kept lines are copied as they lie, in runs, without hashing each again."""

@@ -187,14 +187,24 @@ def test_a_page_that_fails_the_check_fails_the_rebuild_and_names_its_line(tmp_pa
     rebuild.close()
 
 
-def test_a_waiting_build_process_builds_when_told_and_ends_quietly_otherwise(monkeypatch):
+def test_a_waiting_build_process_builds_when_told_and_ends_quietly_otherwise(tmp_path, monkeypatch):
+    import gc
     import io
 
     from generator.site import memo
     from generator.site.serve import STALE, wait_until_asked
+    from site_fixtures import fixture_records, write_project
 
-    assert wait_until_asked(io.StringIO("go\n")) is None  # build now
-    assert wait_until_asked(io.StringIO("")) == 0  # the server stopped it: nothing built, nothing said
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # (this test's process lives on: nothing of it is kept from the collector)
+    project = write_project(tmp_path / "p", fixture_records())
+    assert build.run_build(_build_args(), load_config(project)) == 0
+    monkeypatch.setattr(memo, "READ_AHEAD", memo.ReadAhead())
+    assert wait_until_asked(io.StringIO("go\n"), project) is None  # build now
+    kept = sorted(memo.memo_dir(load_config(project)).rglob("*.pickle"))
+    assert kept and all(memo.READ_AHEAD.take(path) is not None for path in kept)  # the last build's memo, read meanwhile
+    assert wait_until_asked(io.StringIO(""), tmp_path / "none") == 0  # the server stopped it: nothing built, nothing said
+    (project / "papersite.yml").write_text("[unclosed\n", encoding="utf-8")
+    assert wait_until_asked(io.StringIO("go\n"), project) is None  # settings the build will refuse: nothing read ahead
     loaded = memo.code_version()
 
     def edited_code() -> str:
@@ -202,7 +212,7 @@ def test_a_waiting_build_process_builds_when_told_and_ends_quietly_otherwise(mon
 
     edited_code.__wrapped__ = lambda: "another version"  # papersite's code changed while it waited
     monkeypatch.setattr(memo, "code_version", edited_code)
-    assert wait_until_asked(io.StringIO("go\n")) == STALE
+    assert wait_until_asked(io.StringIO("go\n"), tmp_path) == STALE
 
 
 def test_a_build_process_whose_code_went_stale_is_replaced_by_a_fresh_one(tmp_path, monkeypatch):
