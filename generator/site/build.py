@@ -31,6 +31,7 @@ from generator.site.engines import EngineError, build_with_engine, serve_with_en
 from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timings
 from generator.site.zensical_config import read_config
 from generator.site import incremental
+from generator.site.filehashes import FileHashes
 from generator import layout
 from generator.problems import PapersiteError, one_line
 
@@ -139,17 +140,20 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     # The import's share of the stamps is most of their cost at scale (every page's view,
     # ingest/pagestamp.py): computed once, for the build stamp and for the import's skip.
     checks = _CheckCache(config)
+    # one for the build's stamps, saved once each covered them all: each stamp's own would keep only
+    # the files it covers, and the next would read and hash the others again (11,672 pages a build)
+    hashes = incremental.file_hashes(config)
     no_import = bool(getattr(args, "no_import", False))
     settle: list[tuple[Path, str]] | None = None if clean or no_import else []
-    imported = incremental.import_inputs(config, checked=checks, settle=settle, pages=not no_import)
+    imported = incremental.import_inputs(config, hashes, checked=checks, settle=settle, pages=not no_import)
     _settle_page_edits(config, quiet, settle, imported)
-    inputs = _build_inputs(args, config, imported)
+    inputs = _build_inputs(args, config, hashes, imported)
     if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs)):
         _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
         status = 0
     else:
         incremental.clear_stamp(config, incremental.BUILD_STAMP)  # trusted again only once this build ends well
-        status = _stages(args, config, quiet, clean, timings, import_timings, imported, inputs, checks)
+        status = _stages(args, config, quiet, clean, timings, import_timings, imported, inputs, checks, hashes)
     if getattr(args, "timings", None):
         write_timings(Path(args.timings), import_timings, timings)
     return status
@@ -168,9 +172,10 @@ def _settle_page_edits(config: ProjectConfig, quiet: bool, settle: list[tuple[Pa
                 f"replaced ({names}); no listing changed, nothing else to import")
 
 
-def _build_inputs(args: argparse.Namespace, config: ProjectConfig, imported: str | None = None) -> str:
+def _build_inputs(args: argparse.Namespace, config: ProjectConfig, hashes: FileHashes, imported: str | None = None) -> str:
     return incremental.build_inputs(
-        config, getattr(args, "engine", "mkdocs"), bool(getattr(args, "no_import", False)), _theme_dirs(config), imported
+        config, getattr(args, "engine", "mkdocs"), bool(getattr(args, "no_import", False)), _theme_dirs(config), imported,
+        hashes,
     )
 
 
@@ -190,7 +195,8 @@ class _CheckCache:
         return self.memo
 
 
-def _stages(args, config, quiet, clean, timings, import_timings, imported: str, inputs: str, checks: _CheckCache) -> int:  # noqa: ANN001
+def _stages(args, config, quiet, clean, timings, import_timings, imported: str, inputs: str, checks: _CheckCache,  # noqa: ANN001
+            hashes: FileHashes) -> int:
     """``inputs``: ``_build_inputs`` as the build began (``imported``: its import share)."""
     if not getattr(args, "no_import", False):
         with timings.stage("import"):
@@ -198,22 +204,22 @@ def _stages(args, config, quiet, clean, timings, import_timings, imported: str, 
         if status:
             return status
         if status is not None:  # the import ran and wrote its pages: the steps below read those
-            inputs = _build_inputs(args, config)
+            inputs = _build_inputs(args, config, hashes)
             checks = _CheckCache(config)  # and saved its own check cache
-    status = _checked_stages(args, config, quiet, clean, timings, checks)
+    status = _checked_stages(args, config, quiet, clean, timings, checks, hashes)
     if status == 0:
         incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
     return status
 
 
-def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache) -> int:  # noqa: ANN001
+def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, hashes: FileHashes) -> int:  # noqa: ANN001
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
     from generator.site.memo import forget_all
     from generator.site.stage import stage_docs
 
     engine = getattr(args, "engine", "mkdocs")
-    stamp = incremental.engine_inputs(config, engine, _theme_dirs(config))
+    stamp = incremental.engine_inputs(config, engine, _theme_dirs(config), hashes)
     # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
     dirty = (
         engine == "mkdocs"

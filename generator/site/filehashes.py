@@ -76,8 +76,13 @@ class FileHashes:
             except OSError as error:  # unreadable: whoever reads it says so; the stamp only has to differ
                 digest.update(f"unreadable:{error.errno}\0".encode())
 
-    def save(self) -> None:
-        """Keep the hashes looked up since loading; those of files changed just now keep no stat."""
+    def save(self, partial: bool = False) -> None:
+        """Keep the hashes looked up since loading (a file gone drops out); those of files changed just now keep no
+        stat. ``partial``: these looked up only some of the files a build's stamps cover (one stamp's): the others'
+        hashes are kept as they were, or the next build would read and hash every page again."""
+        if partial:
+            for key, entry in self.memo.old.items():
+                self.memo.new.setdefault(key, entry)
         now = time.time_ns()
         for key, (seen, value) in list(self.memo.new.items()):
             if seen != _NO_STAT and now - seen[1] <= RACY_NS:

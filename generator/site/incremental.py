@@ -95,7 +95,7 @@ def import_inputs(
     else:
         digest.update(b"pages not viewed\0")
     if own:
-        hashes.save()
+        hashes.save(partial=True)
     return digest.hexdigest()
 
 
@@ -124,19 +124,21 @@ def engine_inputs(config: ProjectConfig, engine: str, theme_dirs: list[Path], ha
     for part in _ENGINE_PARTS:
         hashes.fold_tree(digest, _PACKAGE_DIR / part, _PACKAGE_DIR)
     if own:
-        hashes.save()
+        hashes.save(partial=True)
     return digest.hexdigest()
 
 
-def build_inputs(config: ProjectConfig, engine: str, no_import: bool, theme_dirs: list[Path], imported: str | None = None) -> str:
+def build_inputs(config: ProjectConfig, engine: str, no_import: bool, theme_dirs: list[Path], imported: str | None = None,
+                 hashes: FileHashes | None = None) -> str:
     """A hash of everything a build reads, for ``papersite build`` to stop at once when nothing changed.
 
     The import's inputs, the engine's (``engine_inputs``), the whole docs dir (pages,
     hand-written pages, assets), all of papersite's code, its version and Python's, and
     the build date the sitemap shows. Files are compared by stat, then by bytes (``filehashes.py``).
-    ``imported``: ``import_inputs(config)`` if the caller has it (the pages' views are its cost).
+    ``imported``: ``import_inputs(config)`` if the caller has it (the pages' views are its cost). ``hashes``:
+    the build's, if it made them for its other stamps (saved here: this stamp covers every file they do).
     """
-    hashes = file_hashes(config)
+    hashes = hashes or file_hashes(config)
     digest = hashlib.sha256()
     digest.update(f"{engine}\0{no_import}\0{os.environ.get('SOURCE_DATE_EPOCH', '')}\0".encode())
     digest.update(f"{sys.version}\0{_versions('papersite')}\0".encode())  # the code is hashed below; its Python too
