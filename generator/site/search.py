@@ -323,17 +323,19 @@ class _SearchCache:
     entries of its title's terms and leaves the abstracts' index as it was). Without a config
     (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
 
-    def __init__(self, config: ProjectConfig | None) -> None:
+    def __init__(self, config: ProjectConfig | None, prints: Fingerprints | None = None) -> None:
         # in shards (``memo.Memo``): an edit rewrites the files holding what it changed, not 60 MB
         self.terms = Memo(config, "search-terms", shards=PAGE_SHARDS) if config else None
         self.shards = Memo(config, "search-shards", shards=PAGE_SHARDS) if config else None
-        self.prints = Fingerprints()
+        self.prints = prints or Fingerprints()
 
     def paper_terms(self, paper: PaperRecord, terms: _Terms, folded: Callable[[str], str] = fold) -> tuple[list[str], ...]:
-        texts = _term_texts(paper, folded)
+        """``folded``: ``text.fold`` or what gives the same (``Catalog.fold``), so that the terms are a
+        function of the paper: kept by its fingerprint (its page's bytes, where the build read it:
+        ``stage.known_records``), not by its texts' (11,672 texts hashed again on every build)."""
         if self.terms is None:
-            return _paper_terms(texts, terms)
-        return self.terms.value(paper.slug, self.prints.of(texts), lambda: _paper_terms(texts, terms))
+            return _paper_terms(_term_texts(paper, folded), terms)
+        return self.terms.value(paper.slug, self.prints.of(paper), lambda: _paper_terms(_term_texts(paper, folded), terms))
 
     def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]],
                     common: int | None = None) -> dict[str, bytes]:
@@ -375,9 +377,10 @@ class _SearchCache:
                 cache.save()
 
 
-def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[str, bytes]:
+def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: Fingerprints | None = None) -> dict[str, bytes]:
     """The search files (module docstring) of the catalog; with ``config``, reusing what the last build
-    of that project computed where its inputs are unchanged (byte-identical either way)."""
+    of that project computed where its inputs are unchanged (byte-identical either way). ``prints``: the
+    build's, which knows each record by its page's bytes (``stage.known_records``)."""
     topics: list[list] = []  # TOPIC_COLUMNS
     topic_index: dict[tuple[str, str | None], int] = {}
     for area in catalog.areas:
@@ -396,7 +399,7 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None) -> dict[
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
 
     terms = _Terms()
-    cache = _SearchCache(config)
+    cache = _SearchCache(config, prints)
     meta: list[dict[str, list[str]]] = []
     abstracts: list[dict[str, list[str]]] = []
     papers = []

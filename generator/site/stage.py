@@ -448,7 +448,7 @@ def browser_data(catalog: Catalog, config: ProjectConfig, prints: Fingerprints |
     (a retitled paper's citation) runs no engine. ``prints``: the build's (not shared with another
     thread: a ``Fingerprints`` is one thread's)."""
     venue = Venue.from_settings(config.venue, config.site_name)
-    return {**search_files(catalog, config), **citation_files(catalog, venue, config.site_name, config, prints)}
+    return {**search_files(catalog, config, prints), **citation_files(catalog, venue, config.site_name, config, prints)}
 
 
 def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path, prints: Fingerprints | None = None) -> None:
