@@ -5,7 +5,7 @@ a few times and, after each edit, polls the paper's URL until the new title is s
 Prints the seconds from URL to answer, from each edit to the new title, and the server's
 own "rebuilt in" lines. Figures only: nothing here asserts.
 
-    python bench/serve_edit.py PROJECT [--edits 3] [--port 8123]
+    python bench/serve_edit.py PROJECT [--edits 3] [--port 8123] [--pause 2]
 
 The project is edited in place (use a copy): its first paper page's title is overwritten. The server is
 `python -m generator.cli`, which puts the working folder first on the path: run this from a folder holding no
@@ -37,6 +37,7 @@ def main() -> int:
     parser.add_argument("project", type=Path)
     parser.add_argument("--edits", type=int, default=3)
     parser.add_argument("--port", type=int, default=8123)
+    parser.add_argument("--pause", type=float, default=2.0, help="seconds between an edit served and the next edit")
     args = parser.parse_args()
     page = sorted((args.project / "site_src" / "papers").glob("*.md"))[0]
     server = subprocess.Popen(
@@ -55,7 +56,7 @@ def main() -> int:
         while "ps-title" not in fetch(url):
             time.sleep(0.2)
         print(f"first page served after {time.perf_counter() - start:.2f} s")
-        time.sleep(2)
+        time.sleep(args.pause)
         for edit in range(args.edits):
             title = f"Edited title {edit} {time.time():.0f}"
             text = re.sub(r"^title: .*$", f"title: '{title}'", page.read_text(encoding="utf-8"), count=1, flags=re.M)
@@ -64,7 +65,7 @@ def main() -> int:
             while title not in fetch(url):
                 time.sleep(0.05)
             print(f"edit {edit + 1}: new title served after {time.perf_counter() - edited:.2f} s")
-            time.sleep(2)
+            time.sleep(args.pause)
     finally:
         server.terminate()
         output = server.communicate(timeout=30)[0]

@@ -257,11 +257,14 @@ class ReadAhead:
     def __init__(self) -> None:
         self._read: dict[str, tuple[tuple[int, ...], Any]] = {}
 
-    def read(self, folder: Path) -> int:
-        """Read every memo file under ``folder`` (not through a link); how many were read."""
+    def read(self, folder: Path, stop: Callable[[], bool] = lambda: False) -> int:
+        """Read the memo files under ``folder`` (not through a link), until ``stop()`` says the build is
+        asked for (it reads the rest itself); how many were read."""
         if folder.is_symlink() or not folder.is_dir():
             return 0
         for path in sorted(folder.rglob("*.pickle")):
+            if stop():
+                break
             state = _file_state(path)
             if state is None or not stat.S_ISREG(state[-1]):
                 continue

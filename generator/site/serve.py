@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import io
 import json
 import os
+import select
 import subprocess
 import sys
 import threading
@@ -137,8 +139,8 @@ def wait_until_asked(stream: TextIO, project: Path | str = ".") -> int | None:
     for name in _BUILD_MODULES:
         importlib.import_module(name)
     loaded = code_version()
-    try:
-        READ_AHEAD.read(memo_dir(load_config(project)))
+    try:  # (an edit that comes meanwhile is not kept waiting: its build reads the rest)
+        READ_AHEAD.read(memo_dir(load_config(project)), stop=lambda: _has_word(stream))
     except Exception:  # noqa: BLE001 - settings the build will refuse, with its own words: nothing read ahead
         pass
     gc.freeze()  # what was read lives through the build: no collection walks it (as stage._kept_from_the_collector)
@@ -149,6 +151,14 @@ def wait_until_asked(stream: TextIO, project: Path | str = ".") -> int | None:
     if word.strip() != "go":
         return 0
     return STALE if code_version.__wrapped__() != loaded else None
+
+
+def _has_word(stream: TextIO) -> bool:
+    """Whether a word waits to be read on ``stream`` (a pipe; a stream with no file is read when asked)."""
+    try:
+        return bool(select.select([stream], [], [], 0)[0])
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False
 
 
 class WarmBuilds:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,12 @@ def test_a_waiting_build_process_builds_when_told_and_ends_quietly_otherwise(tmp
     assert wait_until_asked(io.StringIO("go\n"), project) is None  # build now
     kept = sorted(memo.memo_dir(load_config(project)).rglob("*.pickle"))
     assert kept and all(memo.READ_AHEAD.take(path) is not None for path in kept)  # the last build's memo, read meanwhile
+    reader, writer = os.pipe()
+    os.write(writer, b"go\n")  # the edit came before the process had read anything ahead
+    with open(reader, encoding="utf-8") as asked:
+        assert wait_until_asked(asked, project) is None
+    os.close(writer)
+    assert not any(memo.READ_AHEAD.take(path) is not None for path in kept)  # it did not keep the edit waiting
     assert wait_until_asked(io.StringIO(""), tmp_path / "none") == 0  # the server stopped it: nothing built, nothing said
     (project / "papersite.yml").write_text("[unclosed\n", encoding="utf-8")
     assert wait_until_asked(io.StringIO("go\n"), project) is None  # settings the build will refuse: nothing read ahead
