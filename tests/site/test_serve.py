@@ -94,6 +94,9 @@ def test_the_sources_are_settings_mkdocs_yml_and_the_docs_but_no_dot_files(rebui
     assert not any("/." in name for name in found)
     (project / "site_src" / "about.md").write_text("# About\n", encoding="utf-8")
     assert describe_changes(found, _sources(rebuild.config)).startswith("site_src/about.md")
+    (project / "site_src" / "notes" / "deep").mkdir(parents=True)
+    (project / "site_src" / "notes" / "deep" / "page.md").write_text("# Deep\n", encoding="utf-8")
+    assert _sources(rebuild.config)["site_src/notes/deep/page.md"] == (7, (project / "site_src/notes/deep/page.md").stat().st_mtime_ns)
 
 
 def test_a_failed_rebuild_keeps_serving_and_says_so(rebuilder, capsys):
