@@ -32,6 +32,7 @@ import re
 import shutil
 import stat
 import struct
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -602,10 +603,40 @@ def kept_gzip(out_dir: Path, rel: str, data: bytes) -> bytes:
 def write_deferred(out_dir: Path, files: dict[str, bytes], manifest: str = "manifest.json") -> None:
     """``files`` for ``copy_deferred`` to copy into the site, each written only where its bytes changed
     (its stat then tells ``copy_deferred`` it is as it was); each writer has its own ``manifest*.json``,
-    so the search worker and the main process never share one."""
+    so the search worker and the main process never share one.
+
+    A file whose stat and bytes' hash are those recorded when it was last written or compared
+    (``written-<manifest>``) is not read back to be compared: 8,630 files at 11,672 papers, 0.15 -> 0.05 s
+    of the search worker. A file changed within ``RACY_NS`` of the record is not recorded (as ``filehashes.py``)."""
+    from generator.site.memo import RACY_NS
+
+    record = out_dir / f"written-{manifest}"
+    try:
+        last = json.loads(record.read_bytes())
+    except (OSError, ValueError):
+        last = None
+    last = last if isinstance(last, dict) else {}
+    now, folder, written = time.time_ns(), os.path.join(out_dir, "files"), {}
     for rel, data in files.items():
-        write_if_changed(out_dir / "files" / rel, data)
+        path = os.path.join(folder, rel)
+        digest = hashlib.sha1(data).hexdigest()  # noqa: S324 - a change detector
+        seen = _regular_stat(path, digest)
+        if seen is None or seen[0] != len(data) or last.get(rel) != seen:
+            write_if_changed(Path(path), data)
+            seen = _regular_stat(path, digest)
+        if seen is not None and now - seen[1] > RACY_NS:
+            written[rel] = seen
+    write_if_changed(record, json.dumps(written, sort_keys=True).encode("utf-8"))
     write_if_changed(out_dir / manifest, json.dumps(sorted(files)).encode("utf-8"))
+
+
+def _regular_stat(path: str, digest: str) -> list | None:
+    """[size, mtime, inode, ``digest``] of the regular file at ``path`` (not through a link), else None."""
+    try:
+        seen = os.lstat(path)
+    except OSError:
+        return None
+    return [seen.st_size, seen.st_mtime_ns, seen.st_ino, digest] if stat.S_ISREG(seen.st_mode) else None
 
 
 def _site_file(site_dir: Path, rel: str) -> Path | None:
