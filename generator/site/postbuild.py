@@ -611,8 +611,8 @@ def write_deferred(out_dir: Path, files: dict[str, bytes], manifest: str = "mani
     from generator.site.memo import RACY_NS
 
     record = out_dir / f"written-{manifest}"
-    try:
-        last = json.loads(record.read_bytes())
+    try:  # (only a file of ours: not read through a link, nor from a special file put in its place)
+        last = json.loads(record.read_bytes()) if _regular_stat(str(record), "") is not None else None
     except (OSError, ValueError):
         last = None
     last = last if isinstance(last, dict) else {}

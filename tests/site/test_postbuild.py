@@ -347,6 +347,11 @@ def test_deferred_files_recorded_as_written_are_not_read_back_and_a_changed_one_
     postbuild.write_deferred(out, {**files, "s/b.json.gz": b"BBB"})
     assert [(out / "files" / rel).read_bytes() for rel in files] == [b"aaa", b"BBB", b"ccc"]
     assert not (out / "files" / "c.json.gz").is_symlink()
+    record = out / "written-manifest.json"
+    record.unlink()
+    record.symlink_to("/dev/zero")  # a record that is no file of ours is not read (it would never end)
+    postbuild.write_deferred(out, files)
+    assert not record.is_symlink() and [(out / "files" / rel).read_bytes() for rel in files] == list(files.values())
 
 
 def test_the_deferred_stage_writes_only_changed_files_and_reuses_a_gzip_of_the_same_bytes(tmp_path) -> None:
