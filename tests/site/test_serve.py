@@ -215,6 +215,7 @@ def test_a_waiting_build_process_builds_when_told_and_ends_quietly_otherwise(tmp
     assert wait_until_asked(io.StringIO(""), tmp_path / "none") == 0  # the server stopped it: nothing built, nothing said
     (project / "papersite.yml").write_text("[unclosed\n", encoding="utf-8")
     assert wait_until_asked(io.StringIO("go\n"), project) is None  # settings the build will refuse: nothing read ahead
+    assert not any(memo.READ_AHEAD.take(path) is not None for path in kept)
     loaded = memo.code_version()
 
     def edited_code() -> str:
