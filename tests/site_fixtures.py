@@ -214,3 +214,19 @@ def citation_row(site: Path, slug: str) -> dict:
     key = shard_key(schema, slug)
     rows = json.loads(gzip.decompress((site / schema["shard_path"].format(shard=key)).read_bytes()))
     return next(dict(zip(schema["columns"], row)) for row in rows if row[schema["columns"].index("slug")] == slug)
+
+
+def staged_rows(root: Path, section: str) -> bytes:
+    """A section's page rows as the post-build step reads them (``memo.kept_rows``: in page order, each line where
+    the memo says it lies; the file itself may also hold lines an edit replaced), joined."""
+    from generator.config import load_config
+    from generator.site.memo import kept_line, kept_rows, mapped
+
+    config = load_config(root)
+    data = root / "build" / "postbuild" / f"{section}.json"
+    kept = kept_rows(config, section, data)
+    assert kept is not None, f"the rows memo does not describe {data}"
+    with mapped(data) as lines:
+        found = [kept_line(lines, where) for _, where in kept]
+    assert None not in found
+    return b"".join(found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -17,12 +18,12 @@ from generator.config import load_config
 from generator.pages.record import PaperRecord, Topic
 from generator.site import memo
 from generator.catalog import build_catalog
-from generator.site.memo import Fingerprints, KnownSlugs, Memo, write_rows
+from generator.site.memo import Fingerprints, KnownSlugs, Memo, kept_line, kept_rows, mapped, write_rows
 from generator.site.postbuild import page_row, row_line
 from generator.site.render import components, paper_pages
 from generator.site.render.html import DetailPage
 from generator.site.render.indices import DetailSource, detail_sources
-from tests.site_fixtures import fixture_records, write_project
+from tests.site_fixtures import fixture_records, staged_rows, write_project
 
 
 @pytest.fixture
@@ -169,7 +170,15 @@ def _line(page: DetailPage) -> bytes:
     return row_line(page_row(page))
 
 
-def test_a_row_is_rendered_only_when_its_arguments_change_and_the_file_is_what_a_full_render_gives(config) -> None:  # noqa: ANN001
+def _rows(config, section: str, target: Path) -> bytes:  # noqa: ANN001
+    """The lines ``write_rows`` left for ``section``, as the post-build step reads them (in page order)."""
+    kept = kept_rows(config, section, target)
+    assert kept is not None
+    with mapped(target) as lines:
+        return b"".join(kept_line(lines, where) for _, where in kept)
+
+
+def test_a_row_is_rendered_only_when_its_arguments_change_and_the_rows_are_what_a_full_render_gives(config) -> None:  # noqa: ANN001
     target = config.build_dir / "postbuild" / "authors.json"
     bodies = {"authors/a/": "<h1>A</h1>", "authors/b/": "<h1>B ‹b›</h1>", "authors/c/": "<h1>C</h1>"}
     calls: list[str] = []
@@ -181,6 +190,7 @@ def test_a_row_is_rendered_only_when_its_arguments_change_and_the_file_is_what_a
     assert rows("authors", target) == 3
     full = target.read_bytes()
     assert [json.loads(line)[0] for line in full.splitlines()] == list(bodies)
+    assert _rows(config, "authors", target) == full
 
     calls.clear()
     bodies["authors/b/"] = "<h1>B, renamed</h1>"
@@ -188,12 +198,13 @@ def test_a_row_is_rendered_only_when_its_arguments_change_and_the_file_is_what_a
     assert calls == ["authors/b/"]
     rendered_again = config.build_dir / "again.json"
     rows("other", rendered_again)
-    assert target.read_bytes() == rendered_again.read_bytes()
+    assert _rows(config, "authors", target) == rendered_again.read_bytes()
 
-    # a kept line whose bytes changed (same size) is rendered again; so is every row without the memo
-    data = target.read_bytes()
+    # a kept line whose bytes changed (same size) is rendered again; so is every row without the memo;
+    # both leave the file written whole, as a full render writes it
+    data = _rows(config, "authors", target)
     written = target.stat().st_mtime_ns
-    target.write_bytes(data.replace(b"<h1>A</h1>", b"<h1>X</h1>"))
+    target.write_bytes(target.read_bytes().replace(b"<h1>A</h1>", b"<h1>X</h1>"))
     os.utime(target, ns=(written, written + 1_000_000))  # a later time than the build's, whatever the clock's grain
     calls.clear()
     rows("authors", target)
@@ -258,8 +269,7 @@ def _staged_rows(root: Path) -> dict[str, bytes]:
     from generator.site.stage import stage_docs
 
     stage_docs(load_config(root))
-    post = root / "build" / "postbuild"
-    return {name: (post / f"{name}.json").read_bytes() for name in ("papers", "authors", "keywords")}
+    return {name: staged_rows(root, name) for name in ("papers", "authors", "keywords")}
 
 
 def test_a_renderer_that_shows_more_of_its_arguments_needs_no_key_edited(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
@@ -392,9 +402,10 @@ def test_a_memo_file_read_ahead_is_handed_out_once_and_only_while_it_is_the_file
     assert ahead.read(memo.memo_dir(config) / "none") == 0
 
 
-def test_kept_rows_are_copied_unhashed_while_the_file_is_as_written(config, monkeypatch) -> None:  # noqa: ANN001
-    """An edit keeps almost every line: while the file's stat is the one recorded when it was written,
-    its kept lines are copied as they lie, in runs, without hashing each again."""
+def test_an_edit_appends_the_rows_it_renders_and_leaves_the_kept_ones_unread_where_they_lie(config, monkeypatch) -> None:  # noqa: ANN001
+    """An edit keeps almost every line: while the file's stat is the one recorded when it was written, the
+    lines rendered again are appended to it and the kept ones stay where they lie, neither copied nor hashed
+    again. Once the lines no page points to would pass a quarter of the file, it is written whole again."""
     from generator.site import memo as memo_module
 
     target = config.build_dir / "postbuild" / "authors.json"
@@ -405,7 +416,17 @@ def test_kept_rows_are_copied_unhashed_while_the_file_is_as_written(config, monk
         units = [DetailSource(url, _Renderer(calls), (url, body)) for url, body in bodies.items()]
         return write_rows(config, "authors", units, target, _line, Fingerprints())
 
+    renders = itertools.count()
+
+    def full_render() -> bytes:  # into a file of its own, with no memo
+        again = config.build_dir / "again.json"
+        again.unlink(missing_ok=True)
+        units = [DetailSource(url, _Renderer([]), (url, body)) for url, body in bodies.items()]
+        write_rows(config, f"again-{next(renders)}", units, again, _line, Fingerprints())
+        return again.read_bytes()
+
     rows()
+    before = target.read_bytes()
     bodies["authors/7/"] = "<h1>seven, edited</h1>"
     bodies.pop("authors/150/")
     hashed: list[bytes] = []
@@ -413,9 +434,21 @@ def test_kept_rows_are_copied_unhashed_while_the_file_is_as_written(config, monk
     monkeypatch.setattr(memo_module, "content_hash", lambda data: hashed.append(data) or real_hash(data))
     calls.clear()
     assert rows() == 1 and calls == ["authors/7/"]
-    assert [data for data in hashed if data.startswith(b'["authors/')] == [_line(_render([], "authors/7/", bodies["authors/7/"]))]
+    edited_line = _line(_render([], "authors/7/", bodies["authors/7/"]))
+    assert [data for data in hashed if data.startswith(b'["authors/')] == [edited_line]
     monkeypatch.setattr(memo_module, "content_hash", real_hash)
-    again = config.build_dir / "again.json"
-    units = [DetailSource(url, _Renderer([]), (url, body)) for url, body in bodies.items()]
-    write_rows(config, "again", units, again, _line, Fingerprints())
-    assert target.read_bytes() == again.read_bytes()
+    assert target.read_bytes() == before + edited_line  # nothing but the edited line written
+    assert _rows(config, "authors", target) == full_render()
+
+    # edits go on appending until the unused lines pass a quarter of the file: then it is written whole
+    for n in range(200):
+        if n == 150:
+            continue
+        bodies[f"authors/{n}/"] = f"<h1>{n}, edited</h1>"
+        rows()
+        if target.read_bytes() == full_render():
+            break
+    else:
+        raise AssertionError("the file was never written whole again")
+    assert 60 <= n <= 90, n  # the unused lines a quarter of the file: ~75 of 199 lines replaced, not 1 nor never
+    assert _rows(config, "authors", target) == full_render()

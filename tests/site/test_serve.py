@@ -132,9 +132,8 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
 
     import yaml
 
-    from generator.site.postbuild import data_dir
     from generator.site.render.map_page import MAP_DATA_FILE
-    from site_fixtures import fixture_records, write_project
+    from site_fixtures import fixture_records, staged_rows, write_project
 
     records = fixture_records() + [
         replace(fixture_records()[0], id=f"x{i}", slug=f"extra-{i}", title=f"Diffusion shortcut flows {i}", keywords=[])
@@ -171,7 +170,7 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
     assert build.run_build(_build_args(), load_config(clean)) == 0
     for name in ("papers/extra-2/index.html", "papers/extra-1/index.html", MAP_DATA_FILE):
         assert (project / "site" / name).read_bytes() == (clean / "site" / name).read_bytes(), name
-    assert (data_dir(load_config(project)) / "papers.json").read_bytes() == (data_dir(load_config(clean)) / "papers.json").read_bytes()
+    assert staged_rows(project, "papers") == staged_rows(clean, "papers")
 
 
 def test_a_page_that_fails_the_check_fails_the_rebuild_and_names_its_line(tmp_path, capfd):
