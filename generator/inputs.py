@@ -14,11 +14,15 @@ place that defines them.
 It also says which files papersite may read at all (``readable_file``): a
 project's pages, listings and settings come from pull requests, and git stores
 symlinks, so a page linked to ``/proc/self/environ`` would otherwise be read
-and published; a FIFO among them would hang the read.
+and published; a FIFO among them would hang the read. Papersite's own files (the build
+folder's caches and staged data, the site it wrote) are opened through ``open_regular``,
+which refuses a FIFO, device or socket put in their place without waiting on it.
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import math
 import os
@@ -26,7 +30,7 @@ import re
 import stat
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -116,6 +120,39 @@ def readable_file(path: Path | str, root: Path | None, label: str | None = None)
     if problem is not None:
         raise PapersiteError.at(where, 1, problem)
     return Path(path)
+
+
+def open_regular(path: Path | str) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file (a symlink followed); else ``OSError``, as for a
+    missing file, which papersite's readers of their own files already take for "not there" (a cache to
+    make again, a page to write anew). Opened without waiting (a FIFO's open waits for a writer) and judged
+    by the open file, so nothing swapped in meanwhile is read: a FIFO or ``/dev/zero`` in the build folder
+    or the site never hangs a build nor fills its memory."""
+    return open(path, "rb", opener=_regular_opener)  # noqa: SIM115 - the caller closes it
+
+
+def _regular_opener(path: str, _flags: int) -> int:
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"is {_kind(mode)}, not a regular file", path)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def read_regular(path: Path | str) -> bytes:
+    """The bytes of ``path`` if it is a regular file (``open_regular``); else ``OSError``."""
+    with open_regular(path) as handle:
+        return handle.read()
+
+
+def read_regular_text(path: Path | str) -> str:
+    """``Path.read_text(encoding="utf-8")`` (newlines as it reads them) of a regular file (``open_regular``)."""
+    with io.TextIOWrapper(open_regular(path), encoding="utf-8") as text:
+        return text.read()
 
 
 def _kind(mode: int) -> str:

@@ -72,7 +72,14 @@ def write_output(path: Path | str, data: str | bytes) -> None:
 
     Raises ``PapersiteError`` for a path ``check_output`` refuses and ``OSError`` for a
     full disk or a read-only folder (the caller says what was being written)."""
-    target = check_output(path)
+    replace_file(check_output(path), data)
+
+
+def replace_file(path: Path | str, data: str | bytes) -> None:
+    """``data`` (text as UTF-8) put at ``path`` as a new file: whatever stood there (a symlink, a FIFO) is
+    replaced, never written through. For a file of papersite's own (the engine's derived config beside
+    mkdocs.yml): a link committed in its place would otherwise have the build write into the link's target."""
+    target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     # mkstemp: a new name, created exclusively, so nothing already there is written through
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".papersite-tmp")
@@ -87,6 +94,16 @@ def write_output(path: Path | str, data: str | bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def in_the_way(path: Path | str) -> bool:
+    """Whether a symlink, FIFO, device or socket stands at ``path``, where papersite writes a file of its own:
+    removed first, never written through (a link would write into its target, a FIFO would wait for a reader)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _umask() -> int:

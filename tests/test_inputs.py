@@ -301,3 +301,22 @@ def test_a_file_named_on_the_command_line_may_lie_anywhere_but_must_be_a_file(tm
     os.mkfifo(tmp_path / "pipe")
     with pytest.raises(PapersiteError, match="FIFO"):
         inputs.readable_file(tmp_path / "pipe", None)
+
+
+def test_papersite_reads_its_own_files_only_where_they_are_regular_files_and_never_waits_on_one(tmp_path):
+    """open_regular: a regular file (or a link to one) is opened under its own name; a FIFO without a writer
+    and a device are refused at once, as OSError, which papersite's readers of their own files take for a
+    missing file."""
+    import os
+
+    (tmp_path / "data.json").write_bytes(b"{}")
+    (tmp_path / "link.json").symlink_to(tmp_path / "data.json")
+    with inputs.open_regular(tmp_path / "link.json") as handle:
+        assert handle.read() == b"{}" and handle.name == str(tmp_path / "link.json")
+    assert inputs.read_regular_text(tmp_path / "data.json") == "{}"
+    os.mkfifo(tmp_path / "pipe")
+    for special, kind in ((tmp_path / "pipe", "FIFO"), ("/dev/zero", "character device")):
+        with pytest.raises(OSError, match=kind):
+            inputs.read_regular(special)
+    with pytest.raises(FileNotFoundError):
+        inputs.read_regular(tmp_path / "missing")

@@ -70,3 +70,24 @@ def test_a_link_out_of_the_project_where_the_build_writes_is_named(tmp_path, pla
     (problem,) = project_place_problems(load_config(root))
     assert problem.startswith(f"{link.resolve().parent / link.name}:1: ") or problem.startswith(f"{link}:1: "), problem
     assert "leads outside the project" in problem
+
+
+def test_papersite_replaces_what_stands_in_the_way_of_a_file_of_its_own(tmp_path):
+    """replace_file (the engine's derived config) puts a new file where a link or a FIFO stood, writing
+    through neither; in_the_way says what its other writers remove first."""
+    import os
+
+    from generator.outputs import in_the_way, replace_file
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    (tmp_path / "derived.yml").symlink_to(victim)
+    os.mkfifo(tmp_path / "pipe.yml")
+    assert in_the_way(tmp_path / "derived.yml") and in_the_way(tmp_path / "pipe.yml")
+    assert not in_the_way(victim) and not in_the_way(tmp_path) and not in_the_way(tmp_path / "missing")
+    replace_file(tmp_path / "derived.yml", "INHERIT: mkdocs.yml\n")
+    replace_file(tmp_path / "pipe.yml", b"x")
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert (tmp_path / "derived.yml").read_text(encoding="utf-8") == "INHERIT: mkdocs.yml\n" and not (tmp_path / "derived.yml").is_symlink()
+    assert (tmp_path / "pipe.yml").read_bytes() == b"x"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["derived.yml", "pipe.yml", "victim.txt"]

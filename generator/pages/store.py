@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from generator.config import ProjectConfig
-from generator.inputs import lies_inside
+from generator.inputs import lies_inside, read_regular_text
 from generator.problems import PapersiteError
 
 try:
@@ -255,7 +255,7 @@ def recover(config: ProjectConfig) -> str | None:
     journal = journal_path(config)
     done = None
     try:
-        text = journal.read_text(encoding="utf-8")
+        text = read_regular_text(journal)  # a link to /dev/zero or a FIFO in its place: refused, not read forever
     except FileNotFoundError:
         text = None
     except OSError as error:

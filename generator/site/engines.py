@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import layout
+from generator.outputs import replace_file
 from generator.problems import PapersiteError, Problem, one_line
 from generator.site.zensical_config import read_config, zensical_config
 
@@ -190,7 +191,7 @@ def _build_mkdocs(config_file: Path, docs: str | None, target: Path, strict: boo
         # MkDocs' command line cannot move docs_dir; a two-line config that
         # inherits the project's can, and keeps every relative path meaning the same.
         used = config_file.with_name(f".{config_file.stem}.mkdocs.yml")
-        used.write_text(f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n", encoding="utf-8")
+        replace_file(used, f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n")
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(used), "-d", str(target)]
     if dirty:
         command[1:3] = ["-m", "generator.site.engines"]  # MkDocs' CLI with the --dirty notice filtered
@@ -230,7 +231,7 @@ def _build_zensical(
         routes=layout.url_patterns(),
     )
     derived = _derived_config_path(config_file)
-    derived.write_text(derived_text, encoding="utf-8")
+    replace_file(derived, derived_text)
     if not quiet:
         for note in notes:
             print(f"papersite: zensical: {note}")
@@ -275,7 +276,7 @@ def serve_with_engine(
         used = config_file
         if docs is not None:
             used = config_file.with_name(f".{config_file.stem}.mkdocs.yml")
-            used.write_text(f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n", encoding="utf-8")
+            replace_file(used, f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n")
         command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(used), "-a", dev_addr]
     else:
         overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
@@ -286,7 +287,7 @@ def serve_with_engine(
         for note in notes:
             print(f"papersite: zensical: {note}")
         used = _derived_config_path(config_file)
-        used.write_text(derived_text, encoding="utf-8")
+        replace_file(used, derived_text)
         command = [sys.executable, "-m", "zensical", "serve", "-f", str(used), "-a", dev_addr]
     try:
         return subprocess.call(command, cwd=config_file.parent, env=_engine_env())  # Ctrl-C: killed, re-raised

@@ -48,6 +48,8 @@ from pathlib import Path, PurePath
 from typing import Any, BinaryIO
 
 from generator.config import ProjectConfig
+from generator.inputs import open_regular
+from generator.outputs import in_the_way
 
 MEMO_DIR = "memo"
 FORMAT = "papersite-memo-1"
@@ -141,7 +143,7 @@ class Memo:
         try:
             read = READ_AHEAD.take(path)
             if read is None:
-                with path.open("rb") as handle, _collector_paused():
+                with open_regular(path) as handle, _collector_paused():
                     read = pickle.load(handle)
             form, scope, entries = read
             if form == FORMAT and scope == self.scope and isinstance(entries, dict):
@@ -310,6 +312,8 @@ def replaced_whole(target: Path) -> Iterator[BinaryIO]:
     old file and no half one, nor a temporary beside it."""
     tmp = target.with_name(target.name + ".tmp")
     try:
+        if in_the_way(tmp):  # a FIFO left there would hold the open below
+            tmp.unlink()
         with tmp.open("wb") as handle:
             yield handle
         os.replace(tmp, target)
@@ -688,7 +692,7 @@ class _mapped:
         if self.path is None:
             return None
         try:
-            self.handle = self.path.open("rb")
+            self.handle = open_regular(self.path)
             self.map = mmap.mmap(self.handle.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError):  # missing, or empty (mmap refuses a 0-byte file)
             self.__exit__()

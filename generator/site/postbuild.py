@@ -43,6 +43,8 @@ from pathlib import Path
 import minify_html
 
 from generator import layout
+from generator.inputs import open_regular, read_regular, read_regular_text
+from generator.outputs import in_the_way
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.chrome import SCRIPT as CHROME_SCRIPT, SharedChrome
@@ -236,7 +238,7 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
     if not sitemap.exists():
         return
     kept_gz = data_dir(config) / RENDERED_DIR / "sitemap.xml.gz"
-    fresh = f"/{SHELL_SLUG}/" in sitemap.read_text(encoding="utf-8") or not kept_gz.exists()
+    fresh = f"/{SHELL_SLUG}/" in read_regular_text(sitemap) or not kept_gz.exists()
     text = compact_sitemap(_engine_output(config, sitemap, "sitemap.xml", f"/{SHELL_SLUG}/", unmarked=True))
     compressed = site_dir / "sitemap.xml.gz"
     if fresh and compressed.exists():
@@ -266,7 +268,7 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
     if kept_gz.exists():
         # As MkDocs writes it, with the engine's own header time (the build date,
         # from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
-        mtime = struct.unpack("<I", kept_gz.read_bytes()[4:8])[0]
+        mtime = struct.unpack("<I", read_regular(kept_gz)[4:8])[0]
         if _gzip_holds(compressed, data, mtime):
             return
         buffer = io.BytesIO()
@@ -284,7 +286,7 @@ def _gzip_holds(path: Path, data: bytes, mtime: int) -> bool:
     head = _GZIP_HEADER + struct.pack("<I", mtime) + b"\x02\xff" + b"sitemap.xml\x00"
     trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
     try:
-        with path.open("rb") as file:
+        with open_regular(path) as file:
             if file.read(len(head)) != head:
                 return False
             file.seek(-len(trailer), os.SEEK_END)
@@ -311,11 +313,11 @@ def compact_sitemap(text: str) -> str:
 def write_if_changed(path: Path, data: bytes) -> int:
     """1 if ``path`` did not hold ``data`` and now does (a file, folder or link in its way is replaced)."""
     try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
+        if path.stat().st_size == len(data) and read_regular(path) == data:
             return 0
     except OSError:
         pass
-    if path.is_symlink():  # replaced, never written through
+    if in_the_way(path):  # a link or a FIFO: replaced, never written through
         path.unlink()
     elif path.is_dir():
         shutil.rmtree(path)
@@ -331,7 +333,7 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
     (a hand-written page in site_src that the engine has just built at that URL)."""
     target = site_dir / url / "index.html"
     try:
-        if hashlib.sha1(target.read_bytes()).hexdigest() != digest:  # noqa: S324 - a change detector
+        if hashlib.sha1(read_regular(target)).hexdigest() != digest:  # noqa: S324 - a change detector
             return
     except OSError:
         return
@@ -401,6 +403,8 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
                 if target.parent not in made_dirs:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     made_dirs.add(target.parent)
+                if in_the_way(target):
+                    target.unlink()
                 target.write_bytes(page)
                 written += 1
         for url in sorted(last.keys() - now.keys()):
@@ -492,7 +496,7 @@ def _section_rows(config: ProjectConfig, section: str, data: Path) -> Iterator[t
     decoder = json.JSONDecoder()
     found: list[tuple[str, str]] = []
     raw: list[bytes] = []
-    for line in data.read_bytes().splitlines(keepends=True):
+    for line in read_regular(data).splitlines(keepends=True):
         if not line.strip():
             continue
         try:
@@ -533,7 +537,7 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     deferred file only where its bytes changed, ``write_deferred``), so an edit reads a few dozen files,
     not ~2,800 twice."""
     deferred = data_dir(config) / "deferred"
-    names = [rel for manifest in sorted(deferred.glob("manifest*.json")) for rel in json.loads(manifest.read_text(encoding="utf-8"))]
+    names = [rel for manifest in sorted(deferred.glob("manifest*.json")) for rel in json.loads(read_regular(manifest))]
     copied = data_dir(config) / DEFERRED_COPIED
     before, stamps = _copied_before(copied)
     site_dir = Path(site_dir)
@@ -546,12 +550,14 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
         if len(stamp) == 6 and stamps.get(rel) == stamp:
             now[rel] = stamp
             continue
-        written += write_if_changed(Path(target), Path(source).read_bytes())
+        written += write_if_changed(Path(target), read_regular(source))
         now[rel] = _stamp(source) + _stamp(target)
     for rel in sorted(before - set(names)):
         gone = _site_file(site_dir, rel)
         if gone is not None:
             gone.unlink(missing_ok=True)
+    if in_the_way(copied):  # a FIFO there would hold the write
+        copied.unlink()
     copied.write_text(json.dumps({"files": sorted(names), "stamps": dict(sorted(now.items()))}), encoding="utf-8")
     if names:
         _remove_other_shards(site_dir, set(names))
@@ -571,7 +577,7 @@ def _copied_before(copied: Path) -> tuple[set[str], dict[str, list[int]]]:
     """The files the last build copied, and their stamps (none from builds that kept a bare list, or a
     damaged file: every file is then compared byte for byte)."""
     try:
-        listed = json.loads(copied.read_text(encoding="utf-8"))
+        listed = json.loads(read_regular(copied))
     except (OSError, ValueError):
         return set(), {}
     if isinstance(listed, list):
@@ -592,7 +598,7 @@ def kept_gzip(out_dir: Path, rel: str, data: bytes) -> bytes:
     from generator.site.search import gzipped
 
     try:
-        last = (out_dir / "files" / rel).read_bytes()
+        last = read_regular(out_dir / "files" / rel)
         if gzip.decompress(last) == data:
             return last
     except (OSError, EOFError, gzip.BadGzipFile, zlib.error):
@@ -692,7 +698,7 @@ def bodies_files(bodies: list[list[str]]) -> tuple[bytes, bytes]:
 def _body_index(config: ProjectConfig) -> list[tuple[str, tuple[int, int, str]]] | None:
     """BODIES_INDEX's rows, (url, (offset, length, line hash)), if it describes BODIES as it is; else None."""
     try:
-        index = json.loads((data_dir(config) / BODIES_INDEX).read_bytes())
+        index = json.loads(read_regular(data_dir(config) / BODIES_INDEX))
         if index["size"] != (data_dir(config) / BODIES).stat().st_size:
             return None
         rows = [(url, (start, length, digest)) for url, start, length, digest in index["rows"]]
@@ -708,7 +714,7 @@ def _whole_bodies(path: Path) -> list[tuple[str, str, str]]:
     from generator.site.memo import content_hash
 
     found = []
-    for line in path.read_bytes().split(b"\n"):
+    for line in read_regular(path).split(b"\n"):
         if line.strip():
             url, body = _row_of(path, line, 2)
             found.append((url, content_hash(line + b"\n"), body))
@@ -751,16 +757,18 @@ def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, 
     ``ours``: the site's file is as this step last wrote it (its stat), no rendering: not read."""
     kept = data_dir(config) / RENDERED_DIR / rel
     try:
-        text = None if ours and kept.is_file() else site_file.read_text(encoding="utf-8")
+        text = None if ours and kept.is_file() else read_regular_text(site_file)
     except OSError:
         text = None
     if text is not None and (mark in text or (unmarked and not kept.is_file())):
         kept.parent.mkdir(parents=True, exist_ok=True)
-        if not kept.is_file() or kept.read_text(encoding="utf-8") != text:
+        if not kept.is_file() or read_regular_text(kept) != text:
+            if in_the_way(kept):
+                kept.unlink()
             kept.write_text(text, encoding="utf-8")
         return text
     try:
-        return kept.read_text(encoding="utf-8")
+        return read_regular_text(kept)
     except OSError:
         raise PapersiteError(
             f"{site_file}: the engine did not write this page and no earlier rendering of it is kept; "

@@ -327,3 +327,22 @@ def test_a_journal_renames_only_an_imports_temporaries_inside_the_project(tmp_pa
     with pytest.raises(PapersiteError, match="import-journal.json:1: "):
         store.recover(load_config(root))
     assert victim.read_text(encoding="utf-8") == "keep me" and not (root / "site_src" / "papers" / "x.md").exists()
+
+
+@pytest.mark.parametrize("special", ["link to /dev/zero", "fifo"])
+def test_a_journal_that_is_no_file_is_named_not_read_forever(tmp_path, special):
+    """A committed link from the journal to /dev/zero (endless bytes), or a FIFO (a read that waits for a
+    writer), is refused at once with the journal's path: the read is never started."""
+    import os
+
+    from generator.problems import PapersiteError
+
+    root = tmp_path / "project"
+    (root / ".papersite").mkdir(parents=True)
+    journal = root / ".papersite" / "import-journal.json"
+    if special == "fifo":
+        os.mkfifo(journal)
+    else:
+        journal.symlink_to("/dev/zero")
+    with pytest.raises(PapersiteError, match="import-journal.json:1: cannot read the import journal .*not a regular file"):
+        store.recover(load_config(root))

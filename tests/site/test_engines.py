@@ -161,6 +161,17 @@ def test_mkdocs_builds_every_staged_page(project: Path, tmp_path: Path):
     }
 
 
+def test_a_link_committed_where_the_derived_config_goes_is_replaced_not_written_through(project: Path, tmp_path: Path):
+    """MkDocs builds a staged docs dir through a two-line config beside mkdocs.yml: a symlink a pull request put
+    in its place, pointing out of the project, is replaced; the file it points to keeps its bytes."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    (project / ".mkdocs.mkdocs.yml").symlink_to(victim)
+    result = build_with_engine("mkdocs", project / "mkdocs.yml", docs_dir=project / "staged", site_dir=tmp_path / "mk", quiet=True)
+    assert result.ok and (result.site_dir / "papers" / "shortcut-models" / "index.html").is_file()
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+
+
 @needs_zensical
 def test_both_engines_build_the_same_site(project: Path, tmp_path: Path):
     mk = build_with_engine("mkdocs", project / "mkdocs.yml", site_dir=tmp_path / "mk", quiet=True)
