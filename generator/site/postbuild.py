@@ -493,6 +493,8 @@ def _section_rows(config: ProjectConfig, section: str, data: Path) -> Iterator[t
         with mapped(data) as lines:
             yield [(url, where[2]) for url, where in kept], lambda number: _kept_row_of(data, lines, kept[number][1])
         return
+    # No memo for the file: one written whole, line by line (``write_rows`` saves the memo of every file it appends
+    # to, which alone says which of its lines the pages use; a file written by hand has no other lines).
     decoder = json.JSONDecoder()
     found: list[tuple[str, str]] = []
     raw: list[bytes] = []
