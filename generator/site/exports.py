@@ -30,6 +30,7 @@ import html
 import io
 import json
 import unicodedata
+from collections.abc import Callable
 from urllib.parse import quote
 
 from generator import layout
@@ -100,6 +101,21 @@ def shard_starts(slugs: list[str]) -> list[str]:
 def shard_of(slug: str, starts: list[str]) -> str:
     """The start of the shard ``slug`` is in (its file's name)."""
     return starts[search_index.shard_of(slug, starts)]
+
+
+def papers_by_shard(papers: list[PaperRecord]) -> dict[str, list[PaperRecord]]:
+    """Each shard's start (``shard_starts``) -> its papers in the browser's order, as ``shard_of`` places
+    them: one walk of the sorted papers, not a search of the starts a paper."""
+    ordered = sorted(((_utf16(paper.slug), paper) for paper in papers), key=lambda pair: pair[0])
+    starts = shard_starts([paper.slug for _, paper in ordered])
+    shards: dict[str, list[PaperRecord]] = {start: [] for start in starts}
+    bounds = [_utf16(start) for start in starts[1:]]
+    at = 0
+    for key, paper in ordered:
+        while at < len(bounds) and bounds[at] <= key:
+            at += 1
+        shards[starts[at]].append(paper)
+    return shards
 
 
 def _csv_line(values: list[str]) -> str:
@@ -210,48 +226,39 @@ def _json(data: object) -> bytes:
 def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, config: ProjectConfig | None = None,
                    prints: Fingerprints | None = None) -> dict[str, bytes]:
     """The citation and fix shards and ``exports.json`` (module docstring), rows in slug order in each
-    shard (fix rows only where ``config`` names a repository). With ``config``, a paper's rows are kept
-    from the last build while the paper and what they read are as they were (``memo.py``): the three
-    citations of every paper were 1 s a thousand papers; and a shard is encoded and compressed again only
-    where one of its rows' keys changed (430 shards at 11,672 papers: 0.9 s). ``prints``: the build's, which knows each record
-    by its page's bytes (``stage.known_records``) rather than hashing 11,672 records' fields again."""
+    shard (fix rows only where ``config`` names a repository). With ``config``, a shard is kept from the
+    last build while its papers and what their rows read are as they were (``memo.py``): its key is its
+    papers' fingerprints (``prints``: the build's, which knows each record by its page's bytes,
+    ``stage.known_records``), the venue's, and for the fix rows the repository and whether the taxonomy
+    holds each topic. An edit makes the rows of its paper's shard again (~30 papers; three citations a
+    paper were 1 s a thousand) and compresses that shard (430 shards at 11,672 papers: 0.9 s); it no
+    longer hashes each paper's rows' arguments (0.3-0.45 s of the search worker, the edit's longest path)."""
     memo = Memo(config, "citations", shards=PAGE_SHARDS) if config else None
     prints = prints or Fingerprints()
     repo_url = config.repo_url if config else None
     taxonomy = read_taxonomy(config) if repo_url else None
-    rows: dict[str, list[list[str]]] = {}
-    fixes: dict[str, list[list[str]]] = {}
-    made_of: dict[str, list[str]] = {}  # a shard's name -> the keys of its rows, in order
-    starts = shard_starts([paper.slug for paper in catalog.papers])
-    for paper in sorted(catalog.papers, key=lambda p: _utf16(p.slug)):
-        shard = shard_of(paper.slug, starts)
-        if memo:
-            key = prints.of(paper, site_venue)
-            row = memo.value(paper.slug, key, lambda: citation_row(paper, site_venue))
-            made_of.setdefault(CITATION_SHARD.format(shard), []).append(key)
-        else:
-            row = citation_row(paper, site_venue)
-        rows.setdefault(shard, []).append(row)
+    shards = papers_by_shard(catalog.papers)
+    starts = list(shards)
+    venue = prints.digest_of(site_venue)
+
+    def compressed(name: str, made_of: str, rows: Callable[[], list[list[str]]]) -> bytes:
+        if not memo:
+            return gzipped(_json(rows()))
+        return memo.value(f"gzip {name}", content_hash(made_of.encode("utf-8")), lambda: gzipped(_json(rows())))
+
+    files, fixes = {}, {}
+    for start, papers in shards.items():
+        digests = "\0".join(prints.digest_of(paper) for paper in papers)
+        files[CITATION_SHARD.format(start)] = compressed(
+            CITATION_SHARD.format(start), f"{venue}\0{digests}", lambda papers=papers: [citation_row(p, site_venue) for p in papers])
         if repo_url:
             # the link names the topic only where the taxonomy has it: that, not the taxonomy, is what it reads
-            known = bool(paper.topic and taxonomy and taxonomy.contains(paper.topic.area, paper.topic.subarea))
-            if memo:
-                key = prints.of(paper, repo_url, known)
-                fix = memo.value(f"fix {paper.slug}", key, lambda: fix_row(paper, repo_url, taxonomy))
-                made_of.setdefault(FIX_SHARD.format(shard), []).append(key)
-            else:
-                fix = fix_row(paper, repo_url, taxonomy)
-            fixes.setdefault(shard, []).append(fix)
-
-    def compressed(name: str, shard_rows: list[list[str]]) -> bytes:
-        # a shard is its rows, and each row its key's: equal keys, the last build's bytes, not encoded again
-        if not memo:
-            return gzipped(_json(shard_rows))
-        keys = "\0".join(made_of.get(name, ())).encode("utf-8")
-        return memo.value(f"gzip {name}", content_hash(keys), lambda: gzipped(_json(shard_rows)))
-
-    files = {name: compressed(name, rows[key]) for key in starts for name in [CITATION_SHARD.format(key)]}
-    files.update({name: compressed(name, fixes.get(key, [])) for key in starts for name in [FIX_SHARD.format(key)]})
+            known = "".join("1" if p.topic and taxonomy and taxonomy.contains(p.topic.area, p.topic.subarea) else "0" for p in papers)
+            fixes[FIX_SHARD.format(start)] = compressed(FIX_SHARD.format(start), f"{repo_url}\0{known}\0{digests}",
+                                                        lambda papers=papers: [fix_row(p, repo_url, taxonomy) for p in papers])
+        else:
+            fixes[FIX_SHARD.format(start)] = compressed(FIX_SHARD.format(start), "", list)
+    files.update(fixes)
     files[EXPORTS_FILE] = _json(exports_schema(starts, site_name))
     if memo:
         memo.save()

@@ -169,6 +169,27 @@ def test_shards_kept_edit_after_edit_are_those_a_full_build_makes(tmp_path, monk
         assert kept == fresh, (step, kind, slug)
 
 
+def test_an_edit_makes_again_the_rows_of_its_papers_shard_and_of_no_other(tmp_path, monkeypatch) -> None:
+    """A shard is kept by its papers' fingerprints: a retitled paper's shard has its rows made again, the
+    others are taken as the last build compressed them, without a row made."""
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    monkeypatch.setattr(exports, "SHARD_PAPERS", 3)
+    config = load_config(write_project(tmp_path / "project"))
+    papers = {f"p{n:02d}": paper(id=f"{n:012d}", slug=f"p{n:02d}", title=f"Paper {n}") for n in range(24)}
+    exports.citation_files(build_catalog(list(papers.values())), SITE, "X", config)
+    made: list[str] = []
+    real = exports.citation_row
+    monkeypatch.setattr(exports, "citation_row", lambda p, venue: made.append(p.slug) or real(p, venue))
+    papers["p05"] = papers["p05"].replace(title="Paper 5, edited")
+    exports.citation_files(build_catalog(list(papers.values())), SITE, "X", config)
+    starts = exports.shard_starts(list(papers))
+    shard = exports.shard_of("p05", starts)
+    assert made == [slug for slug in sorted(papers) if exports.shard_of(slug, starts) == shard]
+    assert "p05" in made and len(made) < len(papers) // 2
+
+
 def test_shards_hold_consecutive_slugs_of_a_bounded_number_and_each_slug_is_found_by_its_start() -> None:
     import random
 
@@ -185,6 +206,8 @@ def test_shards_hold_consecutive_slugs_of_a_bounded_number_and_each_slug_is_foun
     assert all(held.values()), "no shard is empty"
     assert max(len(v) for v in held.values()) <= 4 * exports.SHARD_PAPERS
     assert len(starts) >= len(slugs) // (4 * exports.SHARD_PAPERS)
+    grouped = exports.papers_by_shard([paper(id=f"{n:012d}", slug=slug) for n, slug in enumerate(reversed(slugs))])
+    assert {start: [p.slug for p in members] for start, members in grouped.items()} == held, "one walk places them as shard_of does"
     for start, members in held.items():  # a shard is a run of consecutive slugs at or after its start
         assert all(m >= start for m in members) and members == sorted(members)
     # a paper arriving moves no cut but perhaps the one at its own place: the other shards are as they were
