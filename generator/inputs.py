@@ -116,7 +116,7 @@ def readable_file(path: Path | str, root: Path | None, label: str | None = None)
             problem = f"cannot be read ({error.strerror})"
         else:
             if not stat.S_ISREG(mode):
-                problem = f"is {_kind(mode)}, not a regular file; papersite reads only regular files"
+                problem = f"is {kind_of(mode)}, not a regular file; papersite reads only regular files"
     if problem is not None:
         raise PapersiteError.at(where, 1, problem)
     return Path(path)
@@ -125,9 +125,9 @@ def readable_file(path: Path | str, root: Path | None, label: str | None = None)
 def open_regular(path: Path | str) -> BinaryIO:
     """``path`` opened for reading if it is a regular file (a symlink followed); else ``OSError``, as for a
     missing file, which papersite's readers of their own files already take for "not there" (a cache to
-    make again, a page to write anew). Opened without waiting (a FIFO's open waits for a writer) and judged
-    by the open file, so nothing swapped in meanwhile is read: a FIFO or ``/dev/zero`` in the build folder
-    or the site never hangs a build nor fills its memory."""
+    make again; its writer then names what is in the way: ``outputs.clear_the_way``). Opened without waiting
+    (a FIFO's open waits for a writer) and judged by the open file, so nothing swapped in meanwhile is read:
+    a FIFO or ``/dev/zero`` in the build folder or the site never hangs a build nor fills its memory."""
     return open(path, "rb", opener=_regular_opener)  # noqa: SIM115 - the caller closes it
 
 
@@ -136,7 +136,7 @@ def _regular_opener(path: str, _flags: int) -> int:
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, f"is {_kind(mode)}, not a regular file", path)
+            raise OSError(errno.EINVAL, f"is {kind_of(mode)}, not a regular file", path)
     except BaseException:
         os.close(descriptor)
         raise
@@ -155,7 +155,8 @@ def read_regular_text(path: Path | str) -> str:
         return text.read()
 
 
-def _kind(mode: int) -> str:
+def kind_of(mode: int) -> str:
+    """What a file of this ``st_mode`` is, for a message: "a folder", "a FIFO (named pipe)", ..."""
     for test, name in (
         (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
         (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),

@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.inputs import kind_of
 from generator.problems import PapersiteError
 
 if TYPE_CHECKING:
@@ -76,10 +77,12 @@ def write_output(path: Path | str, data: str | bytes) -> None:
 
 
 def replace_file(path: Path | str, data: str | bytes) -> None:
-    """``data`` (text as UTF-8) put at ``path`` as a new file: whatever stood there (a symlink, a FIFO) is
-    replaced, never written through. For a file of papersite's own (the engine's derived config beside
-    mkdocs.yml): a link committed in its place would otherwise have the build write into the link's target."""
+    """``data`` (text as UTF-8) put at ``path`` as a new file, never written through what stood there (a
+    symlink is replaced, a FIFO or device refused: ``clear_the_way``). For a file of papersite's own (the
+    engine's derived config beside mkdocs.yml): a link committed in its place would otherwise have the build
+    write into the link's target."""
     target = Path(path)
+    clear_the_way(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     # mkstemp: a new name, created exclusively, so nothing already there is written through
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".papersite-tmp")
@@ -96,14 +99,21 @@ def replace_file(path: Path | str, data: str | bytes) -> None:
         raise
 
 
-def in_the_way(path: Path | str) -> bool:
-    """Whether a symlink, FIFO, device or socket stands at ``path``, where papersite writes a file of its own:
-    removed first, never written through (a link would write into its target, a FIFO would wait for a reader)."""
+def clear_the_way(path: Path | str) -> bool:
+    """Before papersite writes a file of its own at ``path``: a symlink there is removed (True), never written
+    through (it would write into its target); a FIFO, device or socket is refused, ``PapersiteError``
+    ``path:1: message`` (opened for writing, a FIFO waits for a reader; papersite removes no special file)."""
     try:
         mode = os.lstat(path).st_mode
     except OSError:
         return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+    if stat.S_ISLNK(mode):
+        os.unlink(path)
+        return True
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise PapersiteError.at(path, 1, f"is {kind_of(mode)}, not a regular file; papersite writes a file of its own "
+                                         "here: remove it")
+    return False
 
 
 def _umask() -> int:

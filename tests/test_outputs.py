@@ -72,22 +72,26 @@ def test_a_link_out_of_the_project_where_the_build_writes_is_named(tmp_path, pla
     assert "leads outside the project" in problem
 
 
-def test_papersite_replaces_what_stands_in_the_way_of_a_file_of_its_own(tmp_path):
-    """replace_file (the engine's derived config) puts a new file where a link or a FIFO stood, writing
-    through neither; in_the_way says what its other writers remove first."""
+def test_papersite_replaces_a_link_where_a_file_of_its_own_goes_and_names_a_fifo(tmp_path):
+    """clear_the_way (before papersite writes a file of its own) and replace_file (the engine's derived
+    config): a link there is replaced, never written through; a FIFO is refused as path:1 and left."""
     import os
 
-    from generator.outputs import in_the_way, replace_file
+    from generator.outputs import clear_the_way, replace_file
+    from generator.problems import PapersiteError
 
     victim = tmp_path / "victim.txt"
     victim.write_text("precious", encoding="utf-8")
     (tmp_path / "derived.yml").symlink_to(victim)
     os.mkfifo(tmp_path / "pipe.yml")
-    assert in_the_way(tmp_path / "derived.yml") and in_the_way(tmp_path / "pipe.yml")
-    assert not in_the_way(victim) and not in_the_way(tmp_path) and not in_the_way(tmp_path / "missing")
+    assert not clear_the_way(victim) and not clear_the_way(tmp_path) and not clear_the_way(tmp_path / "missing")
     replace_file(tmp_path / "derived.yml", "INHERIT: mkdocs.yml\n")
-    replace_file(tmp_path / "pipe.yml", b"x")
     assert victim.read_text(encoding="utf-8") == "precious"
     assert (tmp_path / "derived.yml").read_text(encoding="utf-8") == "INHERIT: mkdocs.yml\n" and not (tmp_path / "derived.yml").is_symlink()
-    assert (tmp_path / "pipe.yml").read_bytes() == b"x"
+    (tmp_path / "link.yml").symlink_to(victim)
+    assert clear_the_way(tmp_path / "link.yml") and not (tmp_path / "link.yml").exists() and victim.exists()
+    for refuse in (lambda: clear_the_way(tmp_path / "pipe.yml"), lambda: replace_file(tmp_path / "pipe.yml", b"x")):
+        with pytest.raises(PapersiteError, match=r"pipe\.yml:1: is a FIFO \(named pipe\), not a regular file"):
+            refuse()
+    assert (tmp_path / "pipe.yml").is_fifo()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["derived.yml", "pipe.yml", "victim.txt"]

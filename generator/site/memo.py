@@ -49,7 +49,7 @@ from typing import Any, BinaryIO
 
 from generator.config import ProjectConfig
 from generator.inputs import open_regular
-from generator.outputs import in_the_way
+from generator.outputs import clear_the_way
 
 MEMO_DIR = "memo"
 FORMAT = "papersite-memo-1"
@@ -311,9 +311,9 @@ def replaced_whole(target: Path) -> Iterator[BinaryIO]:
     does not: an interrupted write (Ctrl-C, a worker stopped by ``cancel``, a full disk) leaves the
     old file and no half one, nor a temporary beside it."""
     tmp = target.with_name(target.name + ".tmp")
+    clear_the_way(tmp)  # a FIFO left there would hold the open below
+    clear_the_way(target)  # nor is one renamed over
     try:
-        if in_the_way(tmp):  # a FIFO left there would hold the open below
-            tmp.unlink()
         with tmp.open("wb") as handle:
             yield handle
         os.replace(tmp, target)

@@ -44,7 +44,7 @@ import minify_html
 
 from generator import layout
 from generator.inputs import open_regular, read_regular, read_regular_text
-from generator.outputs import in_the_way
+from generator.outputs import clear_the_way
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.chrome import SCRIPT as CHROME_SCRIPT, SharedChrome
@@ -311,15 +311,14 @@ def compact_sitemap(text: str) -> str:
 
 
 def write_if_changed(path: Path, data: bytes) -> int:
-    """1 if ``path`` did not hold ``data`` and now does (a file, folder or link in its way is replaced)."""
+    """1 if ``path`` did not hold ``data`` and now does (a file, folder or link in its way is replaced; a FIFO
+    or device refused: ``outputs.clear_the_way``)."""
     try:
         if path.stat().st_size == len(data) and read_regular(path) == data:
             return 0
     except OSError:
         pass
-    if in_the_way(path):  # a link or a FIFO: replaced, never written through
-        path.unlink()
-    elif path.is_dir():
+    if not clear_the_way(path) and path.is_dir():  # (a link is removed: never written through)
         shutil.rmtree(path)
     if path.parent.is_file() or path.parent.is_symlink():
         path.parent.unlink()
@@ -403,8 +402,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
                 if target.parent not in made_dirs:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     made_dirs.add(target.parent)
-                if in_the_way(target):
-                    target.unlink()
+                clear_the_way(target)
                 target.write_bytes(page)
                 written += 1
         for url in sorted(last.keys() - now.keys()):
@@ -558,8 +556,7 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
         gone = _site_file(site_dir, rel)
         if gone is not None:
             gone.unlink(missing_ok=True)
-    if in_the_way(copied):  # a FIFO there would hold the write
-        copied.unlink()
+    clear_the_way(copied)
     copied.write_text(json.dumps({"files": sorted(names), "stamps": dict(sorted(now.items()))}), encoding="utf-8")
     if names:
         _remove_other_shards(site_dir, set(names))
@@ -765,8 +762,7 @@ def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, 
     if text is not None and (mark in text or (unmarked and not kept.is_file())):
         kept.parent.mkdir(parents=True, exist_ok=True)
         if not kept.is_file() or read_regular_text(kept) != text:
-            if in_the_way(kept):
-                kept.unlink()
+            clear_the_way(kept)
             kept.write_text(text, encoding="utf-8")
         return text
     try:

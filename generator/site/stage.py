@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.outputs import check_project_places, in_the_way
+from generator.outputs import check_project_places, clear_the_way
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.pages.folder import Page, Pages, docs_files, read_pages
@@ -368,9 +368,8 @@ def write_tree(target: Path, files: dict[str, bytes | None], removed_paths: list
     existing: dict[str, int] = {}  # rel path -> size, from one walk of the tree
     for dirpath, dirnames, filenames in os.walk(target):
         here = Path(dirpath)
-        # a link, FIFO or device in the tree is none of ours: removed, so nothing is written through it
-        for name in [n for n in dirnames + filenames if in_the_way(here / n)]:
-            (here / name).unlink()
+        # a link in the tree is none of ours: removed, so nothing is written through it (a FIFO: refused)
+        for name in [n for n in dirnames + filenames if clear_the_way(here / n)]:
             dirnames[:] = [d for d in dirnames if d != name]
             filenames[:] = [f for f in filenames if f != name]
         for name in filenames:
