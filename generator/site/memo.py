@@ -191,6 +191,7 @@ class Memo:
     def forget(self) -> None:
         """Before rewriting what the entries describe: a step that fails half-way leaves nothing to trust."""
         if self.shards == 1:
+            clear_the_way(self.path)  # a FIFO in its place is named, not removed
             self.path.unlink(missing_ok=True)
             return
         if self.path.is_symlink() or self.path.is_file():
@@ -553,8 +554,7 @@ def _appended(memo: "Memo", keyed: list[tuple[Any, str]], last: dict, target: Pa
     used = 0
     for unit, key in keyed:
         where = _kept_where(last, unit.url, key)
-        if not (isinstance(where, tuple) and len(where) == 3 and isinstance(where[0], int) and isinstance(where[1], int)
-                and 0 <= where[0] and where[0] + where[1] <= size):
+        if _within(where, size) is None:
             where = None
         kept.append(where)
         used += where[1] if where is not None else 0
@@ -672,10 +672,15 @@ def _kept_line(old: mmap.mmap | None, where: Any) -> bytes | None:
 
 def _span(old: mmap.mmap | None, where: Any) -> tuple[int, int] | None:
     """(offset, length) of a kept line's ``where`` (offset, length, hash) if it lies inside the mapped file."""
-    if old is None or not isinstance(where, tuple) or len(where) != 3:
+    return None if old is None else _within(where, len(old))
+
+
+def _within(where: Any, size: int) -> tuple[int, int] | None:
+    """(offset, length) of a kept line's ``where`` (offset, length, hash) if it lies within ``size`` bytes."""
+    if not isinstance(where, tuple) or len(where) != 3:
         return None
     start, length = where[0], where[1]
-    if not (isinstance(start, int) and isinstance(length, int) and 0 <= start and start + length <= len(old)):
+    if not (isinstance(start, int) and isinstance(length, int) and 0 <= start and start + length <= size):
         return None
     return start, length
 

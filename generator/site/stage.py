@@ -599,7 +599,8 @@ def stage_docs(
         post = data_dir(config)
         deferred = post / "deferred"
         for manifest in deferred.glob("manifest*.json"):  # its files stay: each is rewritten only if it changed
-            manifest.unlink()
+            clear_the_way(manifest)  # a FIFO in its place is named, not removed
+            manifest.unlink(missing_ok=True)
         pending = None
         if parallel and can_fork():
             # the build's prints go with the fork (its own copy): they know each record by its page's bytes
