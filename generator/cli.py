@@ -22,6 +22,8 @@ INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command sto
 # load the code, then build only when asked (``serve.WarmBuilds``)
 SERVED_FOLDERS = "--served-folders"
 WHEN_ASKED = "--when-asked"
+# the pipe a build process started with WHEN_ASKED tells the server through which pages it wrote first (serve.FirstPages)
+SHOWN_TO = "--shown-to"
 
 
 def _pages_dir(text: str) -> Path:
@@ -64,6 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--timings", type=Path, metavar="FILE", help="write the seconds of each stage as JSON (benchmarks)")
     build.add_argument(SERVED_FOLDERS, help=argparse.SUPPRESS)
     build.add_argument(WHEN_ASKED, action="store_true", help=argparse.SUPPRESS)
+    build.add_argument(SHOWN_TO, type=int, help=argparse.SUPPRESS)
 
     serve = commands.add_parser("serve", help="preview the site with live reload")
     serve.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
@@ -121,9 +124,10 @@ def _run(argv: list[str] | None) -> int:
     if getattr(args, "when_asked", False):
         from generator.site.serve import wait_until_asked
 
-        status = wait_until_asked(sys.stdin, args.project)
-        if status is not None:
-            return status
+        asked = wait_until_asked(sys.stdin, args.project, args.shown_to)
+        if isinstance(asked, int):
+            return asked
+        args.first_pages = asked  # build, writing the pages the edit changed first
     try:
         if args.command == "init":
             from generator.scaffold import run_init

@@ -246,16 +246,19 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
             file=sys.stderr,
         )
         return 1
+    # the pages a server's edit changed, written first (serve.FirstPages): only where the engine renders changed
+    # pages alone (a full run would clear the site under them)
+    first = getattr(args, "first_pages", None) if dirty else None
     with timings.stage("stage"):
-        staged = stage_docs(config, parallel=True, pages=checked, checked=found)
+        staged = stage_docs(config, parallel=True, pages=checked, checked=found, first=first)
     try:
-        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings)
+        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
 
 
-def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings) -> int:  # noqa: ANN001
+def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001
     from generator.site.postbuild import reuse_engine_output
 
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
@@ -268,7 +271,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings) 
     # Nothing the engine renders changed (an edit that shows only in paper, author, keyword and
     # index bodies): the post-build step fills from the engine's last rendering.
     skip_engine = dirty and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
-    touched: list[bool] = []  # set as the first write into site/ begins
+    touched = _Touched(first)  # set as the first write into site/ begins
     try:
         pages = _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, touched)
     except KeyboardInterrupt:
@@ -292,7 +295,7 @@ def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engi
 
     with timings.stage("engine"):
         if not skip_engine:
-            touched.append(True)
+            touched.now()
             if dirty:
                 incremental.prepare_dirty_build(staged.docs_dir, config.site_dir, staged.removed_paths, layout.PAPERS_SECTION)
             build_with_engine(
@@ -307,8 +310,25 @@ def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engi
                 dirty=dirty,
             )
     with timings.stage("post-build"):
-        touched.append(True)
-        return run_postbuild(config, config.site_dir, staged.pending)
+        touched.now()
+        return run_postbuild(config, config.site_dir, staged.pending, staged.shown)
+
+
+class _Touched:
+    """Whether the build began writing ``site/`` in place (false until ``now``); a server's build says so as it begins
+    (``first``: serve.FirstPages), as the server sends the site's other files until then."""
+
+    def __init__(self, first=None) -> None:  # noqa: ANN001 (serve.FirstPages)
+        self.first = first
+        self.began = False
+
+    def now(self) -> None:
+        if not self.began and self.first is not None:
+            self.first.writing()
+        self.began = True
+
+    def __bool__(self) -> bool:
+        return self.began
 
 
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:

@@ -44,7 +44,7 @@ import minify_html
 
 from generator import layout
 from generator.inputs import open_regular, read_regular, read_regular_text
-from generator.outputs import clear_the_way
+from generator.outputs import clear_the_way, replace_file
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.chrome import SCRIPT as CHROME_SCRIPT, SharedChrome
@@ -346,7 +346,7 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
 SECTION_KEY = "\0section\0"  # FILLED's key of a section: its shell's hash -> {url: (its row's line hash, its page's hash)}
 
 
-def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None) -> int:
+def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None, shown: dict[str, str] | None = None) -> int:
     """Write every detail page of every staged section into ``site_dir``; returns how many changed.
 
     What each section's pages were filled from is kept in the memo (``memo.py``): the shell's hash,
@@ -358,11 +358,13 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     fill (an engine run, a page folder removed: ``_missing_folders``). As for the build stamp, a
     file deeper in a page's folder is the build's output and not watched (``--clean`` writes every
     page again). A page no longer staged is removed; an incremental build ends with the site a
-    clean build gives.
+    clean build gives. ``shown``: the pages this build wrote first (``write_first``) and their hashes: a page
+    holding those bytes is not written again, and one that changes is put in place whole (a server sends it).
     """
     from generator.site.memo import PAGE_SHARDS, Memo
 
     site_dir = Path(site_dir)
+    shown = shown or {}
     written = 0
     filled: dict[str, list[str]] = {}
     # keyed on what each page is made of (its shell and row), not on the code; another site dir: nothing known
@@ -399,6 +401,11 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
                 target = site_dir / url / "index.html"
                 if kept is not None and kept[1] == digest and target.is_file():
                     continue
+                if url in shown:
+                    if shown[url] != digest:
+                        replace_file(target, page)
+                    written += 1
+                    continue
                 if target.parent not in made_dirs:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     made_dirs.add(target.parent)
@@ -420,6 +427,29 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
         _fill_sitemap(config, site_dir, filled)
     memo.changed = True
     memo.save()
+    return written
+
+
+def write_first(config: ProjectConfig, site_dir: Path, section: str, rows: list[list[str]]) -> dict[str, str]:
+    """The pages of ``rows`` (``page_row``s of ``section``, the first of ``SHELL_SECTIONS``, whose shell gives the
+    site's shared chrome) written into ``site_dir`` before the engine and this step run, filled as ``fill_shells``
+    fills them from the shell the engine rendered last: URL -> the SHA-1 of the bytes written. Each is put in place
+    whole (``replace_file``): a server sends it while the build goes on (``serve.ShownEarly``). None where no
+    rendering of the shell is kept (no build filled it yet). If the engine renders the shell differently this build,
+    ``fill_shells`` writes the pages again."""
+    try:
+        rendered = read_regular_text(data_dir(config) / RENDERED_DIR / f"{shell_url(section)}index.html")
+    except OSError:
+        return {}
+    shell_file = Path(site_dir) / section / SHELL_SLUG / "index.html"
+    shell = _read_shell(SharedChrome().share(minify_page(rendered), shell_url(section)), section, shell_file)
+    written: dict[str, str] = {}
+    for row in rows:
+        if (Path(site_dir) / row[0]).is_symlink():  # never written through: the rest of the build meets it
+            continue
+        page = shell.fill(*row).encode("utf-8")
+        replace_file(Path(site_dir) / row[0] / "index.html", page)
+        written[row[0]] = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector
     return written
 
 
@@ -840,12 +870,13 @@ def _body_made_from(line_hash: str, kept: Path, chrome: SharedChrome | None) -> 
     return hashlib.sha1(f"{line_hash}\0{_stamp(kept)}\0{parts}".encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324
 
 
-def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None) -> int:  # noqa: ANN001 (stage.Pending)
+def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None, shown: dict[str, str] | None = None) -> int:  # noqa: ANN001 (stage.Pending)
     """The whole step: fill the shells and the index pages, then wait for the stage's worker (if any)
     and copy its files. In that order: no page reads the worker's files, and an edit's search index
-    is often still being made when the engine ends (the pages are filled meanwhile)."""
+    is often still being made when the engine ends (the pages are filled meanwhile). ``shown``: the
+    pages the stage wrote first (``write_first``)."""
     chrome = SharedChrome()
-    written = fill_shells(config, site_dir, chrome) + fill_bodies(config, site_dir, chrome)
+    written = fill_shells(config, site_dir, chrome, shown) + fill_bodies(config, site_dir, chrome)
     written += write_chrome(site_dir, chrome)
     if pending is not None:
         pending.wait()

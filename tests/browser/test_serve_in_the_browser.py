@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,109 @@ def test_reading_a_page_is_no_edit_and_an_editors_save_by_renaming_over_it_is_on
     line = server.wait_for_line(r"rebuilt in|rebuild failed")
     assert re.search(rf"rebuilt in [0-9.]+s: {re.escape(PAGE)} changed$", line), line
     assert "Renamed Over" in server.get(URL_PATH)
+
+
+class HeldRebuild:
+    """A rebuild the test steers (``live_server``'s builder): it writes a page into the site first and says so, as
+    ``papersite build`` does for a server's edit, then waits until the test lets it end."""
+
+    def __init__(self, site: Path) -> None:
+        self.site = site
+        self.server = None
+        self.steps: list = []  # what each rebuild does before it is held (the first build: nothing)
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.ended = threading.Event()
+
+    def __call__(self) -> None:
+        if not self.steps:
+            return  # the first build, as the server starts
+        self.ended.clear()
+        for step in self.steps.pop(0):
+            step()
+        self.held.set()
+        assert self.release.wait(WAIT_S)
+        self.release.clear()
+        self.ended.set()
+
+    def write_first(self, rel: str, html: str) -> Callable[[], None]:
+        def step() -> None:
+            import hashlib
+            import os
+
+            data = html.encode("utf-8")
+            temporary = self.site / f"{rel}.tmp"
+            temporary.write_bytes(data)
+            os.replace(temporary, self.site / rel)  # whole, as postbuild.write_first puts it
+            url = rel.removesuffix("index.html")
+            self.server.hear(f"shown {url} {hashlib.sha1(data).hexdigest()}")
+
+        return step
+
+
+def _html(title: str) -> str:
+    return f"<!doctype html><html><head><title>{title}</title></head><body><h1>{title}</h1></body></html>"
+
+
+def test_a_page_a_rebuild_writes_first_shows_in_its_tab_before_the_rebuild_ends(tmp_path, browser) -> None:  # noqa: ANN001
+    """serve.ShownEarly in MkDocs' server: while a rebuild runs, the tab showing the page it wrote first loads it at
+    once (the rebuild is held until the test has seen it), the site's other files are sent as they stand until the
+    build says it is writing them, then held until it ends; the early tab loads again only if the rest of the build
+    wrote its page otherwise."""
+    from generator.site.serve import live_server
+
+    site = tmp_path / "site"
+    for rel, title in (("papers/a/index.html", "Old title"), ("papers/b/index.html", "Another paper")):
+        (site / rel).parent.mkdir(parents=True)
+        (site / rel).write_text(_html(title), encoding="utf-8")
+    rebuild = HeldRebuild(site)
+    port = free_port()
+    server = live_server(site, rebuild, "127.0.0.1", port)
+    rebuild.server = server
+    settings = tmp_path / "papersite.yml"
+    settings.write_text("", encoding="utf-8")
+    server.watch(str(settings))  # as serve watches the settings: the server puts its reload script into each page
+    threading.Thread(target=server.serve, daemon=True).start()
+    base = f"http://127.0.0.1:{port}/"
+
+    def get(path: str) -> str:
+        with urllib.request.urlopen(base + path, timeout=WAIT_S) as response:
+            return response.read().decode("utf-8")
+
+    page = browser.new_page()
+    try:
+        page.goto(base + "papers/a/")
+        assert page.locator("h1").inner_text() == "Old title"
+        rebuild.steps.append([rebuild.write_first("papers/a/index.html", _html("Edited title"))])
+        server.request_rebuild()
+        assert rebuild.held.wait(WAIT_S)
+        page.wait_for_function("() => document.querySelector('h1').textContent === 'Edited title'", timeout=WAIT_S * 1000)
+        assert not rebuild.ended.is_set(), "the tab showed the page before the rebuild ended"
+        page.evaluate("window.loadedEarly = true")
+        assert "Another paper" in get("papers/b/")  # the last build's, whole, while the build writes nothing else
+
+        server.hear("writing")  # the rest of the site is being written in place: held until the rebuild ends
+        answers: list[str] = []
+        held = threading.Thread(target=lambda: answers.append(get("papers/b/")))
+        held.start()
+        held.join(1.0)
+        assert held.is_alive() and not answers, "a file was sent while the build wrote the site in place"
+        assert "Edited title" in get("papers/a/")  # the page written first still is sent
+        rebuild.release.set()
+        held.join(WAIT_S)
+        assert answers and "Another paper" in answers[0]
+        page.wait_for_timeout(1500)  # (a reload the end of the rebuild would cause comes at once: none may)
+        assert page.evaluate("window.loadedEarly === true"), "the tab loaded the page again though it had not changed"
+
+        # the rest of the build writes the page otherwise: every tab loads again, the early one too
+        rebuild.held.clear()
+        rebuild.steps.append([rebuild.write_first("papers/a/index.html", _html("Edited again"))])
+        server.request_rebuild()
+        assert rebuild.held.wait(WAIT_S)
+        page.wait_for_function("() => document.querySelector('h1').textContent === 'Edited again'", timeout=WAIT_S * 1000)
+        (site / "papers/a/index.html").write_text(_html("Edited, final"), encoding="utf-8")
+        rebuild.release.set()
+        page.wait_for_function("() => document.querySelector('h1').textContent === 'Edited, final'", timeout=WAIT_S * 1000)
+    finally:
+        page.close()
+        server.shutdown()

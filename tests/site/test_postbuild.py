@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+import dataclasses
 import json
 import os
 
@@ -466,3 +467,90 @@ def test_an_edit_fills_only_what_it_changed_and_ends_as_a_clean_build(tmp_path, 
         postbuild.run_postbuild(load_config(root), site)
         assert sorted(rel.removesuffix("index.html") for rel in read if rel.removesuffix("index.html") in bodies) == sorted(bodies)
         assert _site_files(site) == built
+
+
+def test_a_servers_edit_writes_its_page_first_whole_and_the_rest_of_the_build_leaves_it(tmp_path, monkeypatch) -> None:
+    """``papersite serve`` tells its build the pages an edit changed (serve.FirstPages): each is written into the site
+    as soon as it is rendered, whole, before anything else of the site is written; the post-build step does not
+    write it again, and the site ends as a clean build's. A page written first that the rest of the build fills
+    otherwise is put in place whole again."""
+    import argparse
+    import hashlib
+    import re
+    import shutil
+
+    from generator.cli import main as papersite
+    from generator.config import load_config
+    from generator.site.build import run_build
+    from generator.site.serve import FirstPages
+    from site_fixtures import write_project
+
+    root = write_project(tmp_path / "project")
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    config = load_config(root)
+    site = config.site_dir
+    target = site / "papers" / "graph-transformers" / "index.html"
+    untouched = _site_files(site)
+    said: list[tuple[str, bytes, dict[str, bytes], int]] = []
+
+    @dataclasses.dataclass(frozen=True)
+    class Heard(FirstPages):  # what the server hears, and the site as it stands at each word
+        def _say(self, line: str) -> None:
+            said.append((line, target.read_bytes(), _site_files(site), target.stat().st_ino))
+
+    page = root / "site_src" / "papers" / "graph-transformers.md"
+    page.write_text(re.sub(r"^title: .*$", "title: Graph Transformers, Shown First", page.read_text(encoding="utf-8"),
+                           count=1, flags=re.M), encoding="utf-8")
+    args = argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs",
+                              first_pages=Heard(frozenset({"site_src/papers/graph-transformers.md", "papersite.yml"})))
+    assert run_build(args, config) == 0
+    (shown, early, site_then, inode), (writing, _, _, _) = said
+    digest = hashlib.sha1(early).hexdigest()
+    assert shown == f"shown papers/graph-transformers/ {digest}" and writing == "writing"
+    assert b"Graph Transformers, Shown First" in early
+    # nothing else of the site was written before the word that the rest is being written
+    assert {k: v for k, v in site_then.items() if k != "papers/graph-transformers/index.html"} == \
+        {k: v for k, v in untouched.items() if k != "papers/graph-transformers/index.html"}
+    assert target.read_bytes() == early and target.stat().st_ino == inode  # the page as shown is the build's: not written again
+    copy = tmp_path / "clean"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("site", "build"))
+    assert papersite(["--project", str(copy), "build", "--no-import", "--quiet", "--clean"]) == 0
+    assert _site_files(site) == _site_files(copy / "site")
+
+    # the rest of the build fills it otherwise (here: written first from a stale shell): put in place whole again
+    from generator.site import stage
+
+    def stale(config, site_dir, section, rows):  # noqa: ANN001, ANN202
+        shown_first = postbuild.write_first(config, site_dir, section, rows)
+        for url in shown_first:
+            (site_dir / url / "index.html").write_bytes(b"from a stale shell")
+        return {url: hashlib.sha1(b"from a stale shell").hexdigest() for url in shown_first}
+
+    monkeypatch.setattr(stage, "write_first", stale)
+    page.write_text(page.read_text(encoding="utf-8").replace("Shown First", "Shown Again"), encoding="utf-8")
+    said.clear()
+    inodes: list[int] = []
+    monkeypatch.setattr(Heard, "_say", lambda self, line: inodes.append(target.stat().st_ino))
+    assert run_build(args, config) == 0
+    assert b"Graph Transformers, Shown Again" in target.read_bytes()
+    assert len(inodes) == 2 and target.stat().st_ino != inodes[0]  # not written into: a server may be sending it
+
+
+def test_a_page_written_first_is_never_written_through_a_link_in_the_site(tmp_path) -> None:
+    import shutil
+
+    from generator.cli import main as papersite
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    root = write_project(tmp_path / "project")
+    assert papersite(["--project", str(root), "build", "--no-import", "--quiet"]) == 0
+    config = load_config(root)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    folder = config.site_dir / "papers" / "graph-transformers"
+    shutil.rmtree(folder)
+    folder.symlink_to(outside, target_is_directory=True)
+    row = ["papers/graph-transformers/", "T", "<p>body</p>", "", ""]
+    assert postbuild.write_first(config, config.site_dir, "papers", [row]) == {}
+    assert list(outside.iterdir()) == []

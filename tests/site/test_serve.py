@@ -19,7 +19,7 @@ def rebuilder(tmp_path: Path, monkeypatch):
     project = tmp_path / "p"
     assert main(["init", str(project), "--site-name", "Old name"]) == 0
     used = []
-    rebuild = Rebuilder(load_config(project), build=lambda config: used.append(config) or 0)
+    rebuild = Rebuilder(load_config(project), build=lambda config, edited=(): used.append(config) or 0)
     rebuild()  # the first build
     return project, rebuild, used
 
@@ -101,19 +101,19 @@ def test_the_sources_are_settings_mkdocs_yml_and_the_docs_but_no_dot_files(rebui
 
 def test_a_failed_rebuild_keeps_serving_and_says_so(rebuilder, capsys):
     project, rebuild, _ = rebuilder
-    rebuild.build = lambda config: 1
+    rebuild.build = lambda config, edited: 1
     capsys.readouterr()
     rebuild()
     assert rebuild.broken and "rebuild failed after" in capsys.readouterr().err
-    rebuild.build = lambda config: (_ for _ in ()).throw(RuntimeError("boom\n::error::x"))
+    rebuild.build = lambda config, edited: (_ for _ in ()).throw(RuntimeError("boom\n::error::x"))
     rebuild()
     err = capsys.readouterr().err
     assert "mkdocs.yml:1: rebuild failed: boom\\n::error::x" in err and "Traceback" not in err
-    rebuild.build = lambda config: 130  # Ctrl-C reached the build: the server is stopping, nothing failed
+    rebuild.build = lambda config, edited: 130  # Ctrl-C reached the build: the server is stopping, nothing failed
     rebuild()
     err = capsys.readouterr().err
     assert "rebuild interrupted after" in err and "failed" not in err
-    rebuild.build = lambda config: 0
+    rebuild.build = lambda config, edited: 0
     rebuild()
     assert not rebuild.broken and "rebuilt in " in capsys.readouterr().err
 
@@ -127,10 +127,13 @@ def test_a_dev_addr_that_is_no_host_and_port_is_refused_saying_what_is_wrong(tex
 def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a_clean_builds_site(tmp_path, capsys):
     """Each rebuild is `papersite build` in a child process (it forks its workers, which the server's
     process must not); it builds into the folders the server serves, even once papersite.yml moves them."""
+    import hashlib
     import shutil
     from dataclasses import replace
 
     import yaml
+
+    from generator.site.serve import WarmBuilds
 
     from generator.site.render.map_page import MAP_DATA_FILE
     from site_fixtures import fixture_records, staged_rows, write_project
@@ -140,9 +143,11 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
         for i in range(4)
     ]
     project = write_project(tmp_path / "p", records)
-    rebuild = Rebuilder(load_config(project))  # the real build_in_child, in processes started ahead
+    heard: list[str] = []
+    rebuild = Rebuilder(load_config(project), WarmBuilds(heard=heard.append))  # the real build, in processes started ahead
     rebuild()
     assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
+    assert heard == []  # the first build writes nothing first
     waiting = rebuild.build.waiting  # the next edit's build process, its code loaded
     assert waiting is not None and waiting.poll() is None
     page = project / "site_src" / "papers" / "extra-2.md"
@@ -162,6 +167,9 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
     assert rebuild.build.waiting is None
     shown = (project / "site" / "papers" / "extra-2" / "index.html").read_text(encoding="utf-8")
     assert "Graph transformers for failure modeling" in shown
+    # the edited page was written first, before anything else of the site, and said as it was: its final bytes
+    digest = hashlib.sha1(shown.encode("utf-8")).hexdigest()
+    assert heard == [f"shown papers/extra-2/ {digest}", "writing"], heard
 
     clean = tmp_path / "clean"
     shutil.copytree(project, clean, ignore=shutil.ignore_patterns("build", "site"))
@@ -195,25 +203,25 @@ def test_a_waiting_build_process_builds_when_told_and_ends_quietly_otherwise(tmp
     import io
 
     from generator.site import memo
-    from generator.site.serve import STALE, wait_until_asked
+    from generator.site.serve import STALE, FirstPages, wait_until_asked
     from site_fixtures import fixture_records, write_project
 
     monkeypatch.setattr(gc, "freeze", lambda: None)  # (this test's process lives on: nothing of it is kept from the collector)
     project = write_project(tmp_path / "p", fixture_records())
     assert build.run_build(_build_args(), load_config(project)) == 0
     monkeypatch.setattr(memo, "READ_AHEAD", memo.ReadAhead())
-    assert wait_until_asked(io.StringIO("go\n"), project) is None  # build now
+    assert wait_until_asked(io.StringIO("go\n"), project) == FirstPages(frozenset())  # build now
     kept = sorted(memo.memo_dir(load_config(project)).rglob("*.pickle"))
     assert kept and all(memo.READ_AHEAD.take(path) is not None for path in kept)  # the last build's memo, read meanwhile
     reader, writer = os.pipe()
     os.write(writer, b"go\n")  # the edit came before the process had read anything ahead
     with open(reader, encoding="utf-8") as asked:
-        assert wait_until_asked(asked, project) is None
+        assert wait_until_asked(asked, project) == FirstPages(frozenset())
     os.close(writer)
     assert not any(memo.READ_AHEAD.take(path) is not None for path in kept)  # it did not keep the edit waiting
     assert wait_until_asked(io.StringIO(""), tmp_path / "none") == 0  # the server stopped it: nothing built, nothing said
     (project / "papersite.yml").write_text("[unclosed\n", encoding="utf-8")
-    assert wait_until_asked(io.StringIO("go\n"), project) is None  # settings the build will refuse: nothing read ahead
+    assert wait_until_asked(io.StringIO("go\n"), project) == FirstPages(frozenset())  # settings the build will refuse: nothing read ahead
     assert not any(memo.READ_AHEAD.take(path) is not None for path in kept)
     loaded = memo.code_version()
 
@@ -266,3 +274,45 @@ def _build_args():  # noqa: ANN202
     import argparse
 
     return argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs")
+
+
+# --------------------------------------------------------------------------- what a rebuild wrote first
+
+def test_a_page_written_first_is_sent_at_once_and_the_rest_until_the_build_writes_in_place(tmp_path):
+    import hashlib
+
+    from generator.site.serve import ShownEarly
+
+    shown = ShownEarly()
+    assert shown.epoch_of("papers/a/index.html", 5) is None  # no rebuild runs: MkDocs' server answers
+    shown.begin(9)
+    page = tmp_path / "papers" / "a" / "index.html"
+    page.parent.mkdir(parents=True)
+    page.write_bytes(b"<h1>new</h1>")
+    shown.heard(f"shown papers/a/ {hashlib.sha1(b'<h1>new</h1>').hexdigest()}")
+    shown.heard("said by nobody")  # a line it does not know changes nothing
+    assert shown.epoch_of("papers/a/index.html", 5) == 9  # its tab will not load it again when the rebuild ends
+    assert shown.epoch_of("assets/x.css", 5) == 5  # the last build's, whole: sent as that build's
+    assert shown.reloads("papers/a/index.html", 5) and not shown.reloads("papers/a/index.html", 9)
+    assert not shown.reloads("papers/b/index.html", 5) and not shown.reloads(None, 5)
+    shown.heard("writing")
+    assert shown.epoch_of("assets/x.css", 5) is None  # written in place from now on: held until the rebuild ends
+    assert shown.epoch_of("papers/a/index.html", 5) == 9  # put in place whole whenever it is written again
+    assert not shown.changed(tmp_path)
+    page.write_bytes(b"<h1>newer</h1>")  # the rest of the build wrote it otherwise (the engine's shell changed)
+    assert shown.changed(tmp_path)
+    page.unlink()
+    assert shown.changed(tmp_path)
+    shown.end()
+    assert shown.epoch_of("papers/a/index.html", 5) is None and not shown.reloads("papers/a/index.html", 5)
+
+
+@pytest.mark.parametrize(("path", "mount", "rel"), [
+    ("/papers/a/", "/", "papers/a/index.html"), ("/papers/a/index.html", "/", "papers/a/index.html"),
+    ("/", "/", "index.html"), ("/x/papers/a/", "/x/", "papers/a/index.html"), ("/y/a/", "/x/", None),
+    ("/papers/../../etc/passwd", "/", "etc/passwd"),
+])
+def test_a_requests_path_names_the_file_mkdocs_server_would_send(path, mount, rel):
+    from generator.site.serve import site_file
+
+    assert site_file(path, mount) == rel
