@@ -116,6 +116,39 @@ def clear_the_way(path: Path | str) -> bool:
     return False
 
 
+def real_folder(base: Path | str, folder: Path | str, made: set[Path] | None = None) -> None:
+    """``folder`` (inside ``base``, a folder papersite writes into: the site) made, every step from ``base`` a folder
+    of its own. A symlink on the way is refused, ``PapersiteError`` ``path:1: message``: written through, it could
+    lead out of the project or into its sources (``project_place_problems`` looks at the site's top only), and
+    removed, the files an engine run put behind it would be gone from a site the next build takes as whole. A regular
+    file in the way is removed (an earlier build's output), a FIFO or device refused (``clear_the_way``). ``made``:
+    the folders already made so in this pass (not looked at again; those made now are added)."""
+    folder = Path(folder)
+    if made is not None and folder in made:
+        return
+    at = Path(base)
+    for part in folder.relative_to(base).parts:
+        at = at / part
+        if made is not None and at in made:
+            continue
+        try:
+            mode = os.lstat(at).st_mode
+        except FileNotFoundError:
+            break  # (nothing further on exists: made below)
+        if stat.S_ISLNK(mode):
+            raise PapersiteError.at(at, 1, f"is a symbolic link (to {os.readlink(at)}); papersite writes the site's own "
+                                            "files in this folder and never through a link: remove the link")
+        if not stat.S_ISDIR(mode):
+            clear_the_way(at)  # (a FIFO or device: refused)
+            os.unlink(at)
+    folder.mkdir(parents=True, exist_ok=True)
+    if made is not None:
+        at = folder
+        while at != Path(base) and at not in made:
+            made.add(at)
+            at = at.parent
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -128,8 +161,8 @@ def project_place_problems(config: "ProjectConfig") -> list[str]:
     ``config.py`` keeps site_dir, build_dir, papers_dir and the state file inside the project;
     this looks one step further, where a committed link would make a build write outside it:
     anywhere in build_dir (small: staged docs, caches), the folders at the top of site_dir
-    (deeper, the build's own writers replace a link instead of following it: ``stage.write_tree``,
-    ``postbuild.write_if_changed``), and the entries of the state folder (the pages are refused
+    (deeper, the build's own writers replace a link where a file goes, ``clear_the_way``, and refuse one
+    on a folder's way, ``real_folder``), and the entries of the state folder (the pages are refused
     when read: ``inputs.readable_file``)."""
     from generator.inputs import outside_problem
 

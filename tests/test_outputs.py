@@ -95,3 +95,26 @@ def test_papersite_replaces_a_link_where_a_file_of_its_own_goes_and_names_a_fifo
             refuse()
     assert (tmp_path / "pipe.yml").is_fifo()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["derived.yml", "pipe.yml", "victim.txt"]
+
+
+def test_a_folder_the_site_is_written_in_is_made_never_through_a_link(tmp_path):
+    from generator.outputs import real_folder
+
+    site = tmp_path / "site"
+    (site / "papers").mkdir(parents=True)
+    real_folder(site, site / "papers" / "a" / "b")
+    assert (site / "papers" / "a" / "b").is_dir()
+    (site / "papers" / "c").write_text("an earlier build's file", encoding="utf-8")
+    made: set[Path] = set()
+    real_folder(site, site / "papers" / "c", made)  # a file in the way: an output of before, replaced
+    assert (site / "papers" / "c").is_dir() and {site / "papers", site / "papers" / "c"} <= made
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (site / "papers" / "d").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(PapersiteError, match=r"papers/d:1: is a symbolic link .*remove the link"):
+        real_folder(site, site / "papers" / "d" / "e")
+    assert list(outside.iterdir()) == [] and (site / "papers" / "d").is_symlink()  # neither followed nor removed
+    os.mkfifo(site / "papers" / "f")
+    with pytest.raises(PapersiteError, match="FIFO"):
+        real_folder(site, site / "papers" / "f")
+    assert stat.S_ISFIFO(os.lstat(site / "papers" / "f").st_mode)

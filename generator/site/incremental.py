@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 
 from generator.config import ProjectConfig
+from generator.outputs import real_folder
 from generator.site.filehashes import FileHashes
 from generator.site.memo import PAGE_SHARDS, Memo
 
@@ -206,9 +207,10 @@ def prepare_dirty_build(docs_dir: Path, site_dir: Path, removed: list[str], pape
     Staged files that are gone take their output with them; every staged page that
     is not a paper page is marked newer than its output (see the module docstring).
     """
+    made: set[Path] = set()  # the site's folders looked at: a link on the way is refused, never followed (real_folder)
     for rel in removed:
         target = site_dir / output_of(rel)
-        target.unlink(missing_ok=True)
+        _unlink_output(site_dir, target, made)
         parent = target.parent
         while parent != site_dir and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
@@ -221,4 +223,12 @@ def prepare_dirty_build(docs_dir: Path, site_dir: Path, removed: list[str], pape
                 continue
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
             if not is_paper_page(rel, papers_rel):
-                (site_dir / output_of(rel)).unlink(missing_ok=True)  # missing output: MkDocs renders it
+                _unlink_output(site_dir, site_dir / output_of(rel), made)  # missing output: MkDocs renders it
+
+
+def _unlink_output(site_dir: Path, target: Path, made: set[Path]) -> None:
+    """``target`` (an engine's output) removed, never through a link in the site: one on its folder's way is named
+    (``outputs.real_folder``): what it leads to is not the site's to remove."""
+    if os.path.lexists(target.parent):
+        real_folder(site_dir, target.parent, made)
+    target.unlink(missing_ok=True)

@@ -44,7 +44,7 @@ import minify_html
 
 from generator import layout
 from generator.inputs import open_regular, read_regular, read_regular_text
-from generator.outputs import clear_the_way, replace_file
+from generator.outputs import clear_the_way, real_folder, replace_file
 from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.chrome import SCRIPT as CHROME_SCRIPT, SharedChrome
@@ -264,7 +264,7 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
     parts.append(text[pos:])
     text = "".join(parts)
     data = text.encode("utf-8")
-    write_if_changed(sitemap, data)
+    write_if_changed(sitemap, data, site_dir)
     if kept_gz.exists():
         # As MkDocs writes it, with the engine's own header time (the build date,
         # from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
@@ -274,7 +274,7 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
         buffer = io.BytesIO()
         with gzip.GzipFile(fileobj=buffer, filename="sitemap.xml", mode="wb", mtime=mtime) as gz:
             gz.write(data)
-        write_if_changed(compressed, buffer.getvalue())
+        write_if_changed(compressed, buffer.getvalue(), site_dir)
 
 
 _GZIP_HEADER = b"\x1f\x8b\x08\x08"  # what GzipFile writes before the header time: magic, deflate, a file name follows
@@ -310,9 +310,12 @@ def compact_sitemap(text: str) -> str:
     return _SITEMAP_ENTRY.sub(entry, text)
 
 
-def write_if_changed(path: Path, data: bytes) -> int:
+def write_if_changed(path: Path, data: bytes, within: Path | None = None, made: set[Path] | None = None) -> int:
     """1 if ``path`` did not hold ``data`` and now does (a file, folder or link in its way is replaced; a FIFO
-    or device refused: ``outputs.clear_the_way``)."""
+    or device refused: ``outputs.clear_the_way``). ``within``: the folder it is written in (the site), every step
+    from it to ``path`` a folder of its own (``outputs.real_folder``, ``made`` its folders already made so)."""
+    if within is not None:
+        real_folder(within, path.parent, made)
     try:
         if path.stat().st_size == len(data) and read_regular(path) == data:
             return 0
@@ -331,6 +334,8 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
     """Remove a page this step wrote last time, unless something else wrote there since
     (a hand-written page in site_src that the engine has just built at that URL)."""
     target = site_dir / url / "index.html"
+    if target.parent.is_symlink():
+        real_folder(site_dir, target.parent)  # refused: what a link leads to is not the site's to remove
     try:
         if hashlib.sha1(read_regular(target)).hexdigest() != digest:  # noqa: S324 - a change detector
             return
@@ -406,9 +411,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
                         replace_file(target, page)
                     written += 1
                     continue
-                if target.parent not in made_dirs:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    made_dirs.add(target.parent)
+                real_folder(site_dir, target.parent, made_dirs)  # never written through a link in the site
                 clear_the_way(target)
                 target.write_bytes(page)
                 written += 1
@@ -445,8 +448,7 @@ def write_first(config: ProjectConfig, site_dir: Path, section: str, rows: list[
     shell = _read_shell(SharedChrome().share(minify_page(rendered), shell_url(section)), section, shell_file)
     written: dict[str, str] = {}
     for row in rows:
-        if (Path(site_dir) / row[0]).is_symlink():  # never written through: the rest of the build meets it
-            continue
+        real_folder(site_dir, Path(site_dir) / row[0])  # never written through a link in the site
         page = shell.fill(*row).encode("utf-8")
         replace_file(Path(site_dir) / row[0] / "index.html", page)
         written[row[0]] = hashlib.sha1(page).hexdigest()  # noqa: S324 - a change detector
@@ -574,13 +576,14 @@ def copy_deferred(config: ProjectConfig, site_dir: Path) -> int:
     written = 0
     now: dict[str, list[int]] = {}
     sources, targets = f"{deferred / 'files'}{os.sep}", f"{site_dir}{os.sep}"  # strings: ~2,800 files, two stats each
+    made: set[Path] = set()  # the site's folders the files go in, made (never through a link) once
     for rel in names:
         source, target = f"{sources}{rel}", f"{targets}{rel}"
         stamp = _stamp(source) + _stamp(target)
         if len(stamp) == 6 and stamps.get(rel) == stamp:
             now[rel] = stamp
             continue
-        written += write_if_changed(Path(target), read_regular(source))
+        written += write_if_changed(Path(target), read_regular(source), site_dir, made)
         now[rel] = _stamp(source) + _stamp(target)
     for rel in sorted(before - set(names)):
         gone = _site_file(site_dir, rel)
@@ -838,6 +841,7 @@ def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     memo = Memo(config, FILLED_BODIES, scope=str(site_dir.resolve()), versioned=False)
     memo.forget()  # until this step completes
     filled = 0
+    made: set[Path] = set()  # the site's folders the pages go in, made (never through a link) once
     with _bodies(config) as rows:
         for url, line_hash, body_of in rows:
             target = site_dir / url / "index.html"
@@ -856,7 +860,7 @@ def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
                 raise PapersiteError(f"{target}: the page holds its body's marker {SHELL_BODY!r} {marks} times; "
                                      "did the theme or a Markdown extension change how raw HTML is written?")
             page = text.replace(SHELL_BODY, body_of()).encode("utf-8")
-            if write_if_changed(target, page):
+            if write_if_changed(target, page, site_dir, made):
                 filled += 1
             memo.put(url, _body_made_from(line_hash, kept, chrome), _stamp(target))
     memo.changed = True  # saved even if every page was kept: forget() removed the file
@@ -888,7 +892,7 @@ def write_chrome(site_dir: Path, chrome: SharedChrome) -> int:
     target = Path(site_dir) / CHROME_SCRIPT
     script = chrome.script()
     if script is not None:
-        return write_if_changed(target, script)
+        return write_if_changed(target, script, Path(site_dir))
     if target.is_file():
         target.unlink()
     return 0

@@ -8,6 +8,8 @@ import dataclasses
 import json
 import os
 
+import pytest
+
 from generator.site import postbuild, search
 from generator.site.chrome import SharedChrome
 from generator.site.postbuild import minify_page, squeeze_html
@@ -313,7 +315,7 @@ def test_deferred_files_as_they_were_copied_are_not_read_again_and_a_changed_cop
 
     compared: list[Path] = []
     real = postbuild.write_if_changed
-    monkeypatch.setattr(postbuild, "write_if_changed", lambda path, data: compared.append(path) or real(path, data))
+    monkeypatch.setattr(postbuild, "write_if_changed", lambda path, data, *rest: compared.append(path) or real(path, data, *rest))
     assert postbuild.copy_deferred(config, site) == 0 and compared == [], "files as they were copied were compared again"
 
     (site / "s/a.json.gz").write_bytes(b"xxx")  # damaged in the site
@@ -536,11 +538,63 @@ def test_a_servers_edit_writes_its_page_first_whole_and_the_rest_of_the_build_le
     assert len(inodes) == 2 and target.stat().st_ino != inodes[0]  # not written into: a server may be sending it
 
 
+@pytest.mark.parametrize(("folder", "edit"), [
+    ("papers/graph-transformers", "title"), ("topics/deep-learning", "title"), ("assets/papersite", "title"),
+    ("topics/deep-learning", "body"),  # an engine run: the index pages' outputs removed for it to render them
+])
+def test_a_link_in_the_site_where_a_build_writes_is_named_never_written_through(tmp_path, folder, edit) -> None:
+    """A folder of the site made a link (to a copy of itself outside the project): the edit's build writes a page, an
+    index page or a search file there, or removes an index page for the engine to render; it names the link and
+    neither writes nor removes anything through it; once the link is removed, the next build gives a clean build's
+    site (the engine runs again in full: the build before it did not end well)."""
+    import re
+    import shutil
+
+    from generator.cli import main as papersite
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    root = write_project(tmp_path / "project")
+    build = ["--project", str(root), "build", "--no-import", "--quiet"]
+    assert papersite(build) == 0
+    site = load_config(root).site_dir
+    outside = tmp_path / "outside"
+    shutil.copytree(site / folder, outside)
+    shutil.rmtree(site / folder)
+    (site / folder).symlink_to(outside, target_is_directory=True)
+    there = _site_files(outside)
+    if edit == "title":
+        page = root / "site_src" / "papers" / "graph-transformers.md"
+        page.write_text(re.sub(r"^title: .*$", "title: Graph Transformers, Edited", page.read_text(encoding="utf-8"),
+                               count=1, flags=re.M), encoding="utf-8")
+    else:  # a maintainer's Markdown body: the engine renders the page
+        page = root / "site_src" / "papers" / "graph-transformers.md"
+        page.write_text(page.read_text(encoding="utf-8").rstrip("\n") + "\n\nA note *by hand*.\n", encoding="utf-8")
+    with _stderr() as said:
+        assert papersite(build) == 1
+    assert f"{site / folder}:1: is a symbolic link" in said.getvalue() and "remove the link" in said.getvalue()
+    assert _site_files(outside) == there
+    (site / folder).unlink()
+    assert papersite(build) == 0
+    copy = tmp_path / "clean"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("site", "build"))
+    assert papersite(["--project", str(copy), "build", "--no-import", "--quiet", "--clean"]) == 0
+    assert _site_files(site) == _site_files(copy / "site")
+
+
+def _stderr():  # noqa: ANN202
+    import contextlib
+    import io
+
+    return contextlib.redirect_stderr(io.StringIO())
+
+
 def test_a_page_written_first_is_never_written_through_a_link_in_the_site(tmp_path) -> None:
     import shutil
 
     from generator.cli import main as papersite
     from generator.config import load_config
+    from generator.problems import PapersiteError
     from site_fixtures import write_project
 
     root = write_project(tmp_path / "project")
@@ -552,5 +606,6 @@ def test_a_page_written_first_is_never_written_through_a_link_in_the_site(tmp_pa
     shutil.rmtree(folder)
     folder.symlink_to(outside, target_is_directory=True)
     row = ["papers/graph-transformers/", "T", "<p>body</p>", "", ""]
-    assert postbuild.write_first(config, config.site_dir, "papers", [row]) == {}
+    with pytest.raises(PapersiteError, match="is a symbolic link"):
+        postbuild.write_first(config, config.site_dir, "papers", [row])
     assert list(outside.iterdir()) == []
