@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -72,7 +73,11 @@ class FileHashes:
                 digest.update(f"link out:{os.path.realpath(file)}\0".encode("utf-8", "surrogateescape"))
                 continue
             try:
-                digest.update(self.file_hash(file).encode())
+                seen = os.stat(file)
+                if not stat.S_ISREG(seen.st_mode):  # a FIFO, device, socket or linked folder: never opened here
+                    digest.update(f"not a file:{stat.S_IFMT(seen.st_mode)}\0".encode())
+                    continue
+                digest.update(self.file_hash(file, seen).encode())
             except OSError as error:  # unreadable: whoever reads it says so; the stamp only has to differ
                 digest.update(f"unreadable:{error.errno}\0".encode())
 
@@ -91,12 +96,13 @@ class FileHashes:
 
 
 def _walk(folder: str, prefix: str, found: list[tuple[str, str, bool]]) -> None:
-    """(name, path, is a link) of every file under ``folder`` (links to files included; links to
-    folders and ``__pycache__`` not followed). ``os.scandir``: no stat for most entries."""
+    """(name, path, is a link) of every entry under ``folder`` but its folders (links to files included;
+    links to folders and ``__pycache__`` not followed): a FIFO or device named like a page is an input
+    too, which the check refuses. ``os.scandir``: no stat for most entries."""
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
                 if entry.name != "__pycache__":
                     _walk(entry.path, f"{prefix}{entry.name}/", found)
-            elif entry.is_file():
+            else:
                 found.append((f"{prefix}{entry.name}", entry.path, entry.is_symlink()))

@@ -586,3 +586,29 @@ def test_a_fifo_where_papersite_keeps_a_file_of_its_own_is_named_never_waited_on
         path.unlink(missing_ok=True)
         papersite(copy, "build", "--no-import", "--quiet")  # the FIFO gone, the next build mends what the last left
     assert site_files(copy / "site") == clean_build_of(copy, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("where", ["site_src/papers/zz-not-a-page.md", "site_src/notes/pipe.md"])
+def test_a_fifo_added_among_the_sources_is_an_input_the_build_names_never_opens(tmp_path, capfd, where) -> None:
+    """The build's stamp of its inputs folds in every entry of the docs tree, a FIFO too (by its kind, never
+    opened): a FIFO named like a page, added after a build, is not "nothing changed" but the check's error, as
+    `papersite check` names it; once removed, the build goes on."""
+    import threading
+
+    from generator.cli import main as papersite
+
+    root = write_project(tmp_path / "p")
+    build = ["--project", str(root), "build", "--no-import", "--quiet"]
+    assert papersite(build) == 0
+    fifo = root / where
+    fifo.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(fifo)
+    capfd.readouterr()
+    status: list[int] = []
+    runner = threading.Thread(target=lambda: status.append(papersite(build)), daemon=True)
+    runner.start()
+    runner.join(120)
+    assert status == [1], "the build hung on the FIFO or took it as nothing changed"
+    assert f"{where}:1:" in capfd.readouterr().err
+    fifo.unlink()
+    assert papersite(build) == 0
