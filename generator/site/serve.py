@@ -10,8 +10,9 @@ stops it answering until the page is fixed. Here each change runs
 ``papersite build --no-import`` in a child process (``build_in_child``) --
 incremental, so only the pages an edit touches are rendered (``incremental.py``),
 with the command's forked workers. That process is started before the edit
-(``WarmBuilds``): it has loaded papersite's code when the edit comes. A page that fails the check leaves
-``site_dir`` as it was: the server keeps serving the last good site, prints the
+(``WarmBuilds``): it has loaded papersite's code when the edit comes. The paper pages an edit changed are
+written first and served at once, before the rest of the rebuild ends (``FirstPages``, ``ShownEarly``).
+A page that fails the check leaves ``site_dir`` as it was: the server keeps serving the last good site, prints the
 problem as ``path:line: message`` and rebuilds when the file changes again.
 
 Settings are read again before each rebuild, so an edit of ``papersite.yml`` (site name,
