@@ -230,3 +230,43 @@ def staged_rows(root: Path, section: str) -> bytes:
         found = [kept_line(lines, where) for _, where in kept]
     assert None not in found
     return b"".join(found)
+
+
+def sitemap_locs(site: Path) -> list[str]:
+    """The pages a built site's sitemap lists, in order, as a crawler reads them: sitemap.xml, and where
+    it is a sitemap index, each part it names (a file beside it, gzipped: postbuild.sitemap_files)."""
+    import gzip
+    import re
+
+    text = (site / "sitemap.xml").read_text(encoding="utf-8")
+    if "<sitemapindex" not in text:
+        return re.findall(r"<url><loc>([^<]+)</loc>", text)
+    locs = []
+    for part in re.findall(r"<sitemap><loc>([^<]+)</loc></sitemap>", text):
+        name = part.rsplit("/", 1)[1]
+        locs += re.findall(r"<url><loc>([^<]+)</loc>", gzip.decompress((site / name).read_bytes()).decode("utf-8"))
+    return locs
+
+
+def html_attributes(html: str) -> list[tuple[str, str, str]]:
+    """(tag, attribute, value) of every element, as an HTML parser reads them: quoted or not
+    (the renderers leave out quotes HTML does not need), entities decoded."""
+    from html.parser import HTMLParser
+
+    found: list[tuple[str, str, str]] = []
+
+    class Attributes(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.extend((tag, name, value or "") for name, value in attrs)
+
+    parser = Attributes(convert_charrefs=True)
+    parser.feed(html)
+    parser.close()
+    return found
+
+
+def links_run_script(html: str) -> list[str]:
+    """Every attribute of ``html`` a browser would run: an event handler, or a javascript: URL."""
+    return [f"<{tag} {name}={value!r}>" for tag, name, value in html_attributes(html)
+            if name.startswith("on") or (name in ("href", "src", "action", "formaction")
+                                          and value.strip().lower().startswith("javascript:"))]

@@ -228,11 +228,12 @@ def _read_shell(text: str, section: str, where: Path) -> _Shell:
 
 
 def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[str]]) -> None:
-    """Replace each shell's <url> entry in the engine's sitemap.xml by one entry per page, in page order.
+    """Replace each shell's <url> entry in the engine's sitemap.xml by one entry per page, in page order,
+    and write it as sitemap.xml and its parts (``sitemap_files``).
 
     The engine's sitemap is compacted first (a few hundred entries), then each shell's one-line entry is
-    repeated per page: ~48k pages at 11,672 papers cost a join, not a regex pass over 7 MB. The gzipped
-    copy is compressed again only when the text differs from the one it holds (its trailer's CRC and
+    repeated per page: ~48k pages at 11,672 papers cost a join, not a regex pass over 7 MB. A gzipped
+    file is compressed again only when the text differs from the one it holds (its trailer's CRC and
     size, and the engine's header time): an edit that adds or removes no page compresses nothing."""
     sitemap = site_dir / "sitemap.xml"
     if not sitemap.exists():
@@ -263,27 +264,68 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
         pos = end
     parts.append(text[pos:])
     text = "".join(parts)
-    data = text.encode("utf-8")
+    # The engine's own header time (the build date, from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
+    mtime = struct.unpack("<I", read_regular(kept_gz)[4:8])[0] if kept_gz.exists() else None
+    index, files = sitemap_files(text, config.site_url)
+    for name, part in files:
+        _write_gzip(site_dir / name, part.encode("utf-8"), mtime or 0, site_dir)
+    for stale in site_dir.glob(SITEMAP_PART.format("*")):
+        if _SITEMAP_PART_NAME.fullmatch(stale.name) and stale.name not in {name for name, _ in files}:
+            if not clear_the_way(stale) and stale.is_file():  # a link goes (never followed), a FIFO is refused
+                stale.unlink()  # a part the sitemap no longer names (fewer pages)
+    data = index.encode("utf-8")
     write_if_changed(sitemap, data, site_dir)
-    if kept_gz.exists():
-        # As MkDocs writes it, with the engine's own header time (the build date,
-        # from SOURCE_DATE_EPOCH): rebuilds stay byte-identical.
-        mtime = struct.unpack("<I", read_regular(kept_gz)[4:8])[0]
-        if _gzip_holds(compressed, data, mtime):
-            return
-        buffer = io.BytesIO()
-        with gzip.GzipFile(fileobj=buffer, filename="sitemap.xml", mode="wb", mtime=mtime) as gz:
-            gz.write(data)
-        write_if_changed(compressed, buffer.getvalue(), site_dir)
+    if mtime is not None:  # as MkDocs writes it beside sitemap.xml
+        _write_gzip(compressed, data, mtime, site_dir)
+
+
+# The sitemap protocol (sitemaps.org) takes at most 50,000 URLs a file: ~48.5k pages at 11,672 papers, ~400k
+# at 100k. Where the site has a URL, sitemap.xml is a sitemap index (the URL search engines are given
+# stays the same) naming the parts, each a gzipped list of at most SITEMAP_URLS pages: the 4.6 MB of
+# sitemap.xml at 11,672 papers become one 0.5 MB part and a few lines.
+SITEMAP_URLS = 50_000
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+SITEMAP_PART = "sitemap-{}.xml.gz"  # beside sitemap.xml, numbered from 1
+_SITEMAP_PART_NAME = re.compile(r"sitemap-[1-9][0-9]*\.xml\.gz")
+
+
+def sitemap_files(text: str, site_url: str | None, most: int | None = None) -> tuple[str, list[tuple[str, str]]]:
+    """The sitemap ``text`` (a urlset, an entry a line, as ``compact_sitemap`` leaves it) as sitemap.xml
+    and its parts: (sitemap.xml's text, [(part's file name, its urlset)]). Without a site URL (no page
+    has an absolute URL to list) or a page to list, sitemap.xml stays the urlset and has no parts."""
+    entries = list(re.finditer(r"<url>.*?</url>\n", text))
+    if site_url is None or not entries:
+        return text, []
+    head, tail = text[: entries[0].start()], text[entries[-1].end() :]
+    most = most or SITEMAP_URLS
+    files = []
+    for n, first in enumerate(range(0, len(entries), most), start=1):
+        chunk = "".join(entry.group(0) for entry in entries[first : first + most])
+        files.append((SITEMAP_PART.format(n), f"{head}{chunk}{tail}"))
+    listed = "".join(f"<sitemap><loc>{esc(site_url + name)}</loc></sitemap>\n" for name, _ in files)
+    index = f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{SITEMAP_NS}">\n{listed}</sitemapindex>\n'
+    return index, files
+
+
+def _write_gzip(path: Path, data: bytes, mtime: int, site_dir: Path) -> None:
+    """``path``: the gzip of ``data`` named as ``path`` without ``.gz``, with header time ``mtime``;
+    not compressed again when it already holds it (an edit that adds or removes no page)."""
+    name = path.name.removesuffix(".gz")
+    if _gzip_holds(path, data, mtime, name):
+        return
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, filename=name, mode="wb", mtime=mtime) as gz:
+        gz.write(data)
+    write_if_changed(path, buffer.getvalue(), site_dir)
 
 
 _GZIP_HEADER = b"\x1f\x8b\x08\x08"  # what GzipFile writes before the header time: magic, deflate, a file name follows
 
 
-def _gzip_holds(path: Path, data: bytes, mtime: int) -> bool:
-    """Whether ``path`` is the gzip of ``data`` as ``_fill_sitemap`` writes it: the same header (magic,
-    time, name) and, in its trailer, ``data``'s CRC-32 and size. Read from both ends, not decompressed."""
-    head = _GZIP_HEADER + struct.pack("<I", mtime) + b"\x02\xff" + b"sitemap.xml\x00"
+def _gzip_holds(path: Path, data: bytes, mtime: int, name: str) -> bool:
+    """Whether ``path`` is the gzip of ``data`` as ``_write_gzip`` writes it: the same header (magic,
+    time, ``name``) and, in its trailer, ``data``'s CRC-32 and size. Read from both ends, not decompressed."""
+    head = _GZIP_HEADER + struct.pack("<I", mtime) + b"\x02\xff" + name.encode("latin-1") + b"\x00"
     trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
     try:
         with open_regular(path) as file:

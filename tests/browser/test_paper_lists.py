@@ -93,3 +93,27 @@ def test_a_keyword_page_filters_on_its_own_keyword_held_once_by_the_list(page_fa
     text = {p.slug: " ".join([p.title, *p.authors, *p.keywords]).lower() for p in expected}
     wanted = {p.slug for p in expected if word.lower() in text[p.slug]}
     assert wanted and set(_visible_slugs(page)) == wanted and len(wanted) < len(expected)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_an_item_shows_its_title_and_save_button_over_its_line(page_factory, search_site, width):  # noqa: F811
+    """A list item is written lean (no <br>, no </li>, its separator plain text: components.item_meta):
+    its line still starts under its title, the Save button sits after the title, and every item is its
+    list's own child, as the HTML parser ends one item at the next."""
+    visit = page_factory(search_site, viewport={"width": width, "height": 900})
+    visit.goto("keywords/calibration/")
+    page = visit.page
+    page.wait_for_selector("#ps-list > li button[data-ps-save]")
+    items = page.locator("#ps-list > li")
+    assert items.count() == len([p for p in search_records() if "calibration" in p.keywords])
+    for i in range(3):
+        item = items.nth(i)
+        title, line, save = item.locator("> a"), item.locator("> .ps-meta"), item.locator("button[data-ps-save]")
+        title_box, save_box = title.bounding_box(), save.bounding_box()
+        # where the line's first letter is drawn (the span itself starts where its drawn line break does)
+        line_top = line.evaluate("""el => { const text = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode();
+            const range = document.createRange(); range.setStart(text, 0); range.setEnd(text, 1);
+            return range.getBoundingClientRect().top; }""")
+        assert line_top >= title_box["y"] + title_box["height"] - 1, "the line starts under the title"
+        assert save_box["y"] < line_top and save_box["x"] > title_box["x"], "Save after the title, before the line"
+        assert " · " in line.inner_text() and line.locator("li, ul").count() == 0

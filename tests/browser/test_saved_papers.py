@@ -19,6 +19,7 @@ import pytest
 
 from generator.catalog import paper_sort_key
 from generator.pages.decisions import KEY_ORDER, read_decision
+from site_fixtures import html_attributes
 from site_ui import main_paper_slugs
 
 pytestmark = pytest.mark.browser
@@ -53,11 +54,16 @@ def _download(page, fmt: str) -> tuple[str, str]:
     return download.suggested_filename, Path(download.path()).read_bytes().decode("utf-8")
 
 
+def _decisions(html: str) -> list[str]:
+    """The decision each item of a list page's paper list carries (what its filter matches)."""
+    return [value for tag, name, value in html_attributes(html) if tag == "li" and name == "data-decision"]
+
+
 def _list_with_decisions(site_dir: Path, section: str) -> str:
     """A list page of ``section`` with the list controls and at least two kinds of decision (else skip)."""
     for index in sorted(site_dir.glob(f"{section}/**/index.html")):
         html = index.read_text(encoding="utf-8")
-        if "data-ps-decision" in html and len(set(re.findall(r'<li data-area="[^"]*" data-decision="([^"]+)"', html))) > 1:
+        if "data-ps-decision" in html and len(set(_decisions(html))) > 1:
             return index.parent.relative_to(site_dir).as_posix() + "/"
     pytest.skip(f"no {section} page of this site has a list with two kinds of decision")
 
@@ -66,7 +72,8 @@ def _list_with_decisions(site_dir: Path, section: str) -> str:
 def two_papers(papers, site_dir):
     """A paper to save on its own page, and another to save from a topic list it is in."""
     for sub in sorted(site_dir.glob("topics/*/*/index.html")):
-        slugs = re.findall(r'href="\.\./\.\./\.\./papers/([^/"]+)/"', sub.read_text(encoding="utf-8"))
+        slugs = [value.split("/")[4] for tag, name, value in html_attributes(sub.read_text(encoding="utf-8"))
+                 if tag == "a" and name == "href" and value.startswith("../../../papers/")]
         if len(slugs) >= 2:
             return slugs[0], slugs[1], sub.parent.relative_to(site_dir).as_posix() + "/"
     pytest.skip("no sub-area page lists two papers")
@@ -296,7 +303,7 @@ def test_explore_no_decision_value_and_a_filtered_download(reader, papers):
 def test_topic_and_keyword_lists_filter_by_decision(reader, site_dir, section):
     path = _list_with_decisions(site_dir, section)
     html = (site_dir / path / "index.html").read_text(encoding="utf-8")
-    keys = Counter(re.findall(r'<li data-area="[^"]*" data-decision="([^"]+)"', html))
+    keys = Counter(_decisions(html))
     key, n = min(keys.items(), key=lambda kv: (kv[1], kv[0]))
     page = reader.page
     reader.goto(path)

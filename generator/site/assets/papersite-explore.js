@@ -268,7 +268,6 @@
           var li = el("li", {}, [
             el("a", { href: view.paperHref(eng, p) }, [view.marked(p[col.title], d.match)]),
             ps.saved ? " " : "", ps.saved ? ps.saved.button(p[col.slug], p[col.title]) : "",
-            el("br"),
             el("span", { "class": "ps-meta" }, [view.paperMeta(eng, p)])
           ]);
           targets.push(li);

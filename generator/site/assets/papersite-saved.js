@@ -216,8 +216,9 @@
         if (!a || li.querySelector("button[data-ps-save]")) return;
         var slug = paperSlugOf(a.getAttribute("href"), s);
         if (!slug) return;
-        var br = li.querySelector("br"), b = button(slug, a.textContent, saved);
-        li.insertBefore(b, br);
+        // after the link and its badges, before the item's line (a block: papersite.css)
+        var line = li.querySelector(".ps-meta"), b = button(slug, a.textContent, saved);
+        li.insertBefore(b, line);
         li.insertBefore(document.createTextNode(" "), b);
       });
     }).catch(function (error) { if (window.console) console.warn("papersite:", error); });
@@ -251,7 +252,6 @@
         li.appendChild(remove);
       }
       if (row && row[s.col.meta]) {
-        li.appendChild(el("br"));
         li.appendChild(el("span", { "class": "ps-meta" }, [row[s.col.meta]]));
       }
       return li;

@@ -18,10 +18,10 @@ from generator.catalog import NO_TOPIC, Author, Catalog
 from generator.site.render import cite
 from generator.text import fold
 from generator.site.render.views import Views
-from generator.site.render.html import DetailPage, block, esc, link, out_link, page, plain_title
+from generator.site.render.html import DetailPage, attr, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
     DETAIL_TEMPLATE, Keep, author_line, crumbs, decision_filter, decision_key, explore_link, first_author_key, is_uncertain, item_text,
-    fresh, list_controls, paper_list, paper_venue,
+    fresh, item_meta, list_controls, paper_list, paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
 
@@ -169,22 +169,18 @@ def papers_page(catalog: Catalog, keep: Keep = fresh) -> str:
 def _papers_row(paper: PaperRecord, here: str, with_venue: bool) -> str:
     """A paper's row of All papers: what its filters and sorts read, its link, badges and authors."""
     decision = read_decision(paper.decision)
-    venue = f' data-venue="{esc(paper_venue(paper))}"' if with_venue else ""
+    venue = attr("data-venue", paper_venue(paper)) if with_venue else ""
     area = paper.topic.area if paper.topic else NO_TOPIC
     sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
     first = first_author_key(paper)
     text = item_text(paper)
     return (
-        f'<li data-area="{esc(area)}" data-decision="{esc(decision_key(paper))}" '
-        f'data-first="{esc(first)}" data-text="{esc(text)}"{venue}>'
+        f"<li{attr('data-area', area)}{attr('data-decision', decision_key(paper))}"
+        f"{attr('data-first', first)}{attr('data-text', text)}{venue}>"
         f"{link(layout.relative(here, layout.paper_url(paper.slug)), paper.title)}"
         + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
         + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
-        + '<br><span class="ps-meta">'
-        + " <span class=ps-sep>·</span> ".join(
-            ([esc(author_line(paper))] if paper.authors else []) + [esc(topic_label(area, sub))]
-        )
-        + "</span></li>"
+        + item_meta(([esc(author_line(paper))] if paper.authors else []) + [esc(topic_label(area, sub))])
     )
 
 
@@ -349,10 +345,10 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     links = catalog.cache.setdefault("author_link", {})
     # The number of shared papers only where it is more than one: most co-authors share one
     # paper, and its count on every name was a fifth of the author pages' own bytes.
+    # (no </li>: HTML ends an item at the next one; 0.9 MB of the author pages at 11,672 papers)
     coauthors = "".join(
         f"<li>{links.get(other.slug) or links.setdefault(other.slug, link(layout.relative(here, other.url), other.name))}"
         + (f' <span class=ps-count title="{n} shared papers">{n}</span>' if n > 1 else "")
-        + "</li>"
         for other, n in author.coauthors
     )
     shared = any(n > 1 for _, n in author.coauthors)
@@ -371,7 +367,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
         # two lines, as the engine's Markdown would have written them
         '<h2 id="coauthors">Co-authors</h2>' if coauthors else "",
         '<p class="ps-muted">The number is how many papers they wrote together, where more than one.</p>' if shared else "",
-        f'<ul class="ps-columns">{coauthors}</ul>' if coauthors else "",
+        f"<ul class=ps-columns>{coauthors}</ul>" if coauthors else "",
         f'<p class="ps-muted">and {more:,} more (see the papers above).</p>' if more > 0 else "",
     )
     return DetailPage(here, plain_title(author.name), body)

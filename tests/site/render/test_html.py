@@ -7,7 +7,7 @@ import yaml
 import pytest
 
 from generator.site.render.html import (
-    block, clip, esc, front_matter, link, meta_text, neutral_chars, out_link, page, plain_chars, plain_title,
+    attr, block, clip, esc, front_matter, link, meta_text, neutral_chars, out_link, page, plain_chars, plain_title,
 )
 
 
@@ -19,8 +19,17 @@ def test_escaping_leaves_no_markup_and_no_raw_control_or_bidi_character():
 
 
 def test_links_escape_their_target_and_text_and_only_web_urls_go_out():
-    assert link('x" onclick="y', "<t>", cls="c") == '<a href="x&quot; onclick=&quot;y" class="c">&lt;t&gt;</a>'
-    assert link("u/", "<i>ok</i>", raw_text=True) == '<a href="u/"><i>ok</i></a>'
+    assert link('x" onclick="y', "<t>", cls="c") == '<a href="x&quot; onclick=&quot;y" class=c>&lt;t&gt;</a>'
+    assert link("u/", "<i>ok</i>", raw_text=True) == "<a href=u/><i>ok</i></a>"
+
+
+def test_an_attribute_value_keeps_its_quotes_wherever_html_needs_them():
+    # unquoted, a space, an = or a backtick would end or change the value; any other space is kept quoted too
+    for value in ("a b", "a=b", "a`b", "a\tb", "a\u00a0b", "a\u3000b", ""):
+        assert attr("v", value) == f' v="{esc(value)}"', value
+    assert attr("v", "a'b\"<c>&") == " v=a&#x27;b&quot;&lt;c&gt;&amp;"  # escaped: nothing left that ends it
+    assert attr("href", "../x/?a=1&b=2") == ' href="../x/?a=1&amp;b=2"'
+    assert attr("href", "../../papers/x-y/#cite") == " href=../../papers/x-y/#cite"
     assert out_link("https://x.org/p?a=1&b=2", "paper", {"data-kind": 'p"'}) == (
         '<a href="https://x.org/p?a=1&amp;b=2" data-kind="p&quot;" rel="noopener nofollow">paper</a>')
     for url in ("javascript:alert(1)", "data:text/html,x", "https://x.org/\" onmouseover=", "ftp://x.org", ""):

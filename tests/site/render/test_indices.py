@@ -57,7 +57,7 @@ def test_topic_pages_count_the_papers_they_list(setup) -> None:
     for area in catalog.areas:
         for sub in area.subareas:
             text = pages[layout.SUBAREA.staged(area.slug, sub.slug)]
-            listed = len(re.findall(r'<li[^>]*><a href="[^"]*papers/', text))
+            listed = len(re.findall(r'<li[^>]*><a href="?[^"\s>]*papers/', text))
             assert listed == len(sub.papers), (sub.name, listed)
 
 
@@ -65,7 +65,7 @@ def test_author_pages_list_each_paper_of_the_author_once(setup) -> None:
     catalog, _ = setup
     for author in catalog.authors:
         page = next(p for p in indices.author_pages(catalog) if p.url == author.url)
-        links = re.findall(r'href="\.\./\.\./papers/([^/]+)/"', page.body)
+        links = re.findall(r'href="?\.\./\.\./papers/([^/]+)/[">]', page.body)
         assert sorted(set(links)) == sorted({p.slug for p in author.papers}), author.name
 
 
@@ -88,9 +88,9 @@ def test_an_area_page_counts_its_papers_without_a_sub_area_where_it_lists_them(s
     lead, rest = text.split('<h2 id="subareas">', 1)
     assert f"{len(area.papers)} papers." in lead and f"Open these {len(area.papers)} papers in Explore" in lead
     only = rest.split('<h2 id="area-only">', 1)[1]
-    listed = len(re.findall(r'<li[^>]*><a href="[^"]*papers/', only))
+    listed = len(re.findall(r'<li[^>]*><a href="?[^"\s>]*papers/', only))
     assert listed == 12
-    assert re.findall(r"(\d[\d,]*) papers?\b", re.sub(r"<[^>]+>", " ", only.split('<ul class="ps-papers"', 1)[0])) == ["12"]
+    assert re.findall(r"(\d[\d,]*) papers?\b", re.sub(r"<[^>]+>", " ", only.split("<ul class=ps-papers", 1)[0])) == ["12"]
 
 
 def test_a_one_paper_author_finds_every_co_author_linked_in_the_paper_line_and_no_second_list() -> None:
@@ -106,14 +106,14 @@ def test_a_one_paper_author_finds_every_co_author_linked_in_the_paper_line_and_n
     ])
     pages = {p.url: p.body for p in indices.author_pages(catalog)}
     ada = pages[layout.author_url(next(a.slug for a in catalog.authors if a.name == "Ada <Lovelace>"))]
-    line = re.search(r'<span class="ps-meta">(.*?)</span></li>', ada, re.S).group(1)
+    line = re.search(r"<span class=ps-meta>(.*?)</span>\n", ada, re.S).group(1)
     # the paper's order, the author's own name as text (escaped), every other a link to their page
-    assert line.startswith("Ada &lt;Lovelace&gt;, <a href=\"../zoe-angstrom/\">Zoë Ångström</a>, ")
+    assert line.startswith("Ada &lt;Lovelace&gt;, <a href=../zoe-angstrom/>Zoë Ångström</a>, ")
     assert re.findall(r">([^<]+)</a>", line) == ["Zoë Ångström", "Bob Ray", "Cy Dee"]
     assert 'id="coauthors"' not in ada and "ps-columns" not in ada
     eve = pages[layout.author_url("eve-fox")]  # an order that is not the paper's says so, as every list line does
-    assert re.search(r'ps-meta">(.*?)</span></li>', eve, re.S).group(1) == \
-        '<a href="../zoe-angstrom/">Zoë Ångström</a>, Eve Fox (alphabetical order)'
+    assert re.search(r"ps-meta>(.*?)</span>\n", eve, re.S).group(1) == \
+        "<a href=../zoe-angstrom/>Zoë Ångström</a>, Eve Fox (alphabetical order)"
     # an author of two papers keeps the list of co-authors, and the papers' lines as every list shows them
     zoe = pages[layout.author_url(next(a.slug for a in catalog.authors if a.name == "Zoë Ångström"))]
-    assert 'id="coauthors"' in zoe and zoe.count('class="ps-meta"><a') == 0
+    assert 'id="coauthors"' in zoe and zoe.count("class=ps-meta><a") == 0

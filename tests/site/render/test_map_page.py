@@ -17,7 +17,7 @@ from site_fixtures import HOSTILE_TITLE, fixture_records
 def _links(page_text: str) -> list[tuple[str, str]]:
     """(href, text) of every paper link in the page's lists, in page order."""
     lists = page_text[page_text.index("data-ps-map-list"):]
-    return [(href, unescape(text)) for href, text in re.findall(r'<li><a href="([^"]+)">(.*?)</a></li>', lists)]
+    return [(href, unescape(text)) for href, text in re.findall(r'<li><a href="?([^"\s>]+)"?>(.*?)</a></li>', lists)]
 
 
 def _points(records: list[PaperRecord]) -> dict[str, tuple[int, int]]:

@@ -31,7 +31,7 @@ def _page(setup, slug: str, **changes):
 def test_the_page_lives_at_its_route_and_links_up_to_papers(setup) -> None:
     page = _page(setup, "one-step-diffusion-via-shortcut-models")
     assert page.url == "papers/one-step-diffusion-via-shortcut-models/"
-    assert '<a href="../">Papers</a>' in page.body  # the crumb to All papers, relative to the page
+    assert "<a href=../>Papers</a>" in page.body  # the crumb to All papers, relative to the page
 
 
 def test_the_decision_names_the_papers_own_venue_else_the_sites(setup) -> None:
