@@ -142,7 +142,7 @@ def test_without_repo_url_there_are_no_edit_or_fix_links(two_sites) -> None:
     for page in with_pages:
         html = page.read_text(encoding="utf-8")
         assert "Edit this page" in html and "Fix this paper" in html
-        assert re.search(r'href="https://github\.com/example/documented/edit/main/site_src/papers/[^"]+\.md"', html)
+        assert re.search(r'href="?https://github\.com/example/documented/edit/main/site_src/papers/[^"\s>]+\.md[">\s]', html)
         assert "https://github.com/example/documented/issues/new?" in html
     for page in without_pages:
         html = page.read_text(encoding="utf-8")

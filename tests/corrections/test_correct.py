@@ -310,7 +310,7 @@ def fix_this_paper_link(page_html: str, site_dir: Path) -> str:
     import json
     from urllib.parse import quote
 
-    match = re.search(r'<a href="([^"]+)"[^>]*data-ps-fix="([^"]+)"[^>]*>Fix this paper</a>', page_html)
+    match = re.search(r'<a href="([^"]+)"[^>]*data-ps-fix="?([^"\s>]+)"?[^>]*>Fix this paper</a>', page_html)
     assert match, "the paper page has no 'Fix this paper' link for the script to pre-fill"
     slug = html.unescape(match.group(2))
     schema = json.loads((site_dir / "assets" / "papersite" / "exports.json").read_text(encoding="utf-8"))

@@ -26,7 +26,7 @@ from generator.config import load_config
 from generator.catalog import build_catalog
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.stage import read_records
-from site_fixtures import REPO_ROOT, links_run_script, lunr_index_of, search_json, shard_key, store_papers, write_project
+from site_fixtures import REPO_ROOT, html_attributes, links_run_script, lunr_index_of, search_json, shard_key, store_papers, write_project
 
 pytestmark = pytest.mark.slow
 
@@ -173,7 +173,14 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     accepted = next(p for p in catalog.papers if (p.decision or "").startswith("Accept") and not p.title_derived)
     rejected = next(p for p in catalog.papers if p.decision == "Reject" and not p.title_derived)
     html = _html(config, f"papers/{accepted.slug}")
-    assert '<meta name="citation_title"' in html and '<meta name="citation_conference_title"' in html
+    names = {value for tag, name, value in html_attributes(html) if tag == "meta" and name == "name"}
+    assert {"citation_title", "citation_conference_title"} <= names
+    # links out of the project say nofollow, and none opens a new window (the one case rel=noopener would act in)
+    attributes = html_attributes(_article(html))
+    assert not [a for a in attributes if a[1] == "target"]
+    outbound = [(i, value) for i, (tag, name, value) in enumerate(attributes)
+                if tag == "a" and name == "href" and value.startswith("http") and "/blob/" not in value]  # not the listings
+    assert outbound and all(("a", "rel", "nofollow") in attributes[i : i + 4] for i, _ in outbound)
     article = _article(html)
     has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
     # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js draws them from

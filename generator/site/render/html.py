@@ -60,11 +60,12 @@ def link(href: str, text: str, cls: str | None = None, raw_text: bool = False) -
 
 
 def out_link(url: str, text: str, attrs: dict[str, str] | None = None) -> str:
-    """Outbound link, only for an http(s) URL; anything else is shown as text."""
+    """Outbound link, only for an http(s) URL; anything else is shown as text. ``rel=nofollow``, not
+    ``noopener``: no link of the site opens a new window, the one case where noopener acts."""
     if not layout.is_web_url(url):
         return esc(text)
-    more = "".join(f' {name}="{esc(value)}"' for name, value in (attrs or {}).items())
-    return f'<a href="{esc(url.strip())}"{more} rel="noopener nofollow">{esc(text)}</a>'
+    more = "".join(attr(name, value) for name, value in (attrs or {}).items())
+    return f"<a{attr('href', url.strip())}{more} rel=nofollow>{esc(text)}</a>"
 
 
 def block(*parts: str) -> str:

@@ -189,7 +189,7 @@ def _plain(text: str) -> str:
 
 
 def _web_link(url: str, text_html: str) -> str:
-    return f'<a href="{html.escape(url, quote=True)}" rel="noopener nofollow">{text_html}</a>'
+    return f'<a href="{html.escape(url, quote=True)}" rel=nofollow>{text_html}</a>'  # as html.out_link
 
 
 def _wrap(tag: str | None, inner: str) -> str:

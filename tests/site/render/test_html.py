@@ -21,6 +21,10 @@ def test_escaping_leaves_no_markup_and_no_raw_control_or_bidi_character():
 def test_links_escape_their_target_and_text_and_only_web_urls_go_out():
     assert link('x" onclick="y', "<t>", cls="c") == '<a href="x&quot; onclick=&quot;y" class=c>&lt;t&gt;</a>'
     assert link("u/", "<i>ok</i>", raw_text=True) == "<a href=u/><i>ok</i></a>"
+    assert out_link("https://x.org/p?a=1&b=2", "paper", {"data-kind": 'p"'}) == (
+        '<a href="https://x.org/p?a=1&amp;b=2" data-kind=p&quot; rel=nofollow>paper</a>')
+    for url in ("javascript:alert(1)", "data:text/html,x", "https://x.org/\" onmouseover=", "ftp://x.org", ""):
+        assert out_link(url, "<text>") == "&lt;text&gt;", url
 
 
 def test_an_attribute_value_keeps_its_quotes_wherever_html_needs_them():
@@ -30,10 +34,6 @@ def test_an_attribute_value_keeps_its_quotes_wherever_html_needs_them():
     assert attr("v", "a'b\"<c>&") == " v=a&#x27;b&quot;&lt;c&gt;&amp;"  # escaped: nothing left that ends it
     assert attr("href", "../x/?a=1&b=2") == ' href="../x/?a=1&amp;b=2"'
     assert attr("href", "../../papers/x-y/#cite") == " href=../../papers/x-y/#cite"
-    assert out_link("https://x.org/p?a=1&b=2", "paper", {"data-kind": 'p"'}) == (
-        '<a href="https://x.org/p?a=1&amp;b=2" data-kind="p&quot;" rel="noopener nofollow">paper</a>')
-    for url in ("javascript:alert(1)", "data:text/html,x", "https://x.org/\" onmouseover=", "ftp://x.org", ""):
-        assert out_link(url, "<text>") == "&lt;text&gt;", url
 
 
 def test_a_plain_title_cannot_open_a_tag_or_an_entity_in_any_template():
