@@ -111,9 +111,9 @@ def item_meta(parts: list[str]) -> str:
     """The line under a paper's link in a list (its parts escaped HTML), and the end of the item.
 
     A paper's item is the site's most repeated markup (~275k items at 11,672 papers), so it is
-    written lean, and papersite.css draws the rest: the line is a block (no ``<br>``), its
-    separator plain text in the line's own muted colour (no span: 5.5 MB), and the item's
-    ``</li>`` is left to HTML, which ends an item at the next one or at its list's end (2.4 MB)."""
+    written lean, and papersite.css draws the rest: the line break before the line (no ``<br>``),
+    the separator plain text in the line's own muted colour (no span: 5.5 MB), and the item's
+    ``</li>`` left to HTML, which ends an item at the next one or at its list's end (2.4 MB)."""
     return f"<span class=ps-meta>{LIST_SEP.join(parts)}</span>"
 
 
