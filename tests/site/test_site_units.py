@@ -214,7 +214,12 @@ def test_a_sitemap_past_the_protocols_urls_a_file_is_an_index_of_parts(tmp_path,
         (postbuild.data_dir(config) / "authors.json").write_bytes(b"".join(rows))
         postbuild.run_postbuild(config, site)
 
+    outside = tmp_path / "outside.gz"
+    outside.write_bytes(b"not the site's")
+    site.mkdir(parents=True, exist_ok=True)
+    (site / "sitemap-2.xml.gz").symlink_to(outside)  # a part's place holding a link: replaced, never written through
     build(["a", "b", "c", "d"])
+    assert outside.read_bytes() == b"not the site's" and not (site / "sitemap-2.xml.gz").is_symlink()
     index = (site / "sitemap.xml").read_text(encoding="utf-8")
     assert index == (
         '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
@@ -227,7 +232,10 @@ def test_a_sitemap_past_the_protocols_urls_a_file_is_an_index_of_parts(tmp_path,
     assert part[4:8] == (315532800).to_bytes(4, "little") and part[10 : part.index(b"\0", 10)] == b"sitemap-3.xml"
     assert gzip.decompress(part).decode().endswith("<url><loc>https://x.org/a&amp;b/authors/d/</loc></url>\n</urlset>")
 
-    build(["a", "b"])
+    (site / "sitemap-3.xml.gz").unlink()
+    (site / "sitemap-3.xml.gz").symlink_to(outside)
+    build(["a", "b"])  # a part no longer named goes; a link there goes, what it leads to stays
+    assert outside.read_bytes() == b"not the site's"
     assert sitemap_locs(site) == ["https://x.org/a&amp;b/", "https://x.org/a&amp;b/authors/a/", "https://x.org/a&amp;b/authors/b/"]
     assert sorted(p.name for p in site.glob("sitemap*")) == ["sitemap-1.xml.gz", "sitemap-2.xml.gz", "sitemap.xml", "sitemap.xml.gz"]
 
