@@ -293,15 +293,16 @@ def sitemap_files(text: str, site_url: str | None, most: int | None = None) -> t
     """The sitemap ``text`` (a urlset, an entry a line, as ``compact_sitemap`` leaves it) as sitemap.xml
     and its parts: (sitemap.xml's text, [(part's file name, its urlset)]). Without a site URL (no page
     has an absolute URL to list) or a page to list, sitemap.xml stays the urlset and has no parts."""
-    entries = list(re.finditer(r"<url>.*?</url>\n", text))
-    if site_url is None or not entries:
+    count, most = text.count("<url>"), most or SITEMAP_URLS
+    if site_url is None or not count:
         return text, []
-    head, tail = text[: entries[0].start()], text[entries[-1].end() :]
-    most = most or SITEMAP_URLS
-    files = []
-    for n, first in enumerate(range(0, len(entries), most), start=1):
-        chunk = "".join(entry.group(0) for entry in entries[first : first + most])
-        files.append((SITEMAP_PART.format(n), f"{head}{chunk}{tail}"))
+    if count <= most:  # one part, the whole list (no pass over its ~48k entries at 11,672 papers)
+        files = [(SITEMAP_PART.format(1), text)]
+    else:
+        entries = list(re.finditer(r"<url>.*?</url>\n", text))
+        head, tail = text[: entries[0].start()], text[entries[-1].end() :]
+        files = [(SITEMAP_PART.format(n), head + "".join(entry.group(0) for entry in entries[first : first + most]) + tail)
+                 for n, first in enumerate(range(0, len(entries), most), start=1)]
     listed = "".join(f"<sitemap><loc>{esc(site_url + name)}</loc></sitemap>\n" for name, _ in files)
     index = f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{SITEMAP_NS}">\n{listed}</sitemapindex>\n'
     return index, files
