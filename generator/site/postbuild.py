@@ -269,8 +269,9 @@ def _fill_sitemap(config: ProjectConfig, site_dir: Path, filled: dict[str, list[
     index, files = sitemap_files(text, config.site_url)
     for name, part in files:
         _write_gzip(site_dir / name, part.encode("utf-8"), mtime or 0, site_dir)
+    named = {name for name, _ in files}
     for stale in site_dir.glob(SITEMAP_PART.format("*")):
-        if _SITEMAP_PART_NAME.fullmatch(stale.name) and stale.name not in {name for name, _ in files}:
+        if _SITEMAP_PART_NAME.fullmatch(stale.name) and stale.name not in named:
             if not clear_the_way(stale) and stale.is_file():  # a link goes (never followed), a FIFO is refused
                 stale.unlink()  # a part the sitemap no longer names (fewer pages)
     data = index.encode("utf-8")
