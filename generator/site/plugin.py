@@ -5,7 +5,8 @@ unless ``papersite build`` already did (then ``docs_dir`` is the staged dir).
 After the build it runs the post-build step (``postbuild.py``: author and keyword
 pages from their shell page) that ``papersite build`` runs after either engine.
 While serving, it also watches ``site_src`` so an edited paper page is restaged. The 404
-page gets links relative to the site's root (MkDocs makes them absolute from site_url).
+page gets links relative to the site's root (MkDocs makes them absolute from site_url), and
+the theme's files no page loads are removed from the site (``UNLOADED_THEME_FILES``).
 From the config hook to the end of the build it holds the project lock
 (``pages/store.py``), as ``papersite build`` does: ``mkdocs build`` replaces
 ``site/`` and must not do it under a running build, nor a build under it.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -33,6 +35,24 @@ from generator.site.build import gc_for_builds, source_date_epoch
 from generator.site.postbuild import minify_page, run_postbuild
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
 from generator.site.zensical_config import nav_with_added_sections
+
+
+# Files of Material's that MkDocs copies into every site and no page of ours loads: its search box's
+# worker and the worker's language files (templates/main.html leaves the worker out of Material's
+# config: the site has its own search), and the source maps of its script and stylesheets, which only
+# a browser's developer tools ask for. 2.3 MB of every site. (Zensical's search uses its own worker.)
+UNLOADED_THEME_FILES = ("assets/javascripts/workers", "assets/javascripts/lunr", "assets/javascripts/*.map",
+                        "assets/stylesheets/*.map")
+
+
+def remove_unloaded_theme_files(site_dir: Path) -> None:
+    """Remove ``UNLOADED_THEME_FILES`` from the site MkDocs built (a link there removed, never followed)."""
+    for pattern in UNLOADED_THEME_FILES:
+        for path in sorted(site_dir.glob(pattern)):
+            if path.is_symlink() or path.is_file():
+                path.unlink()
+            elif path.is_dir():
+                shutil.rmtree(path)
 
 
 class PapersitePlugin(BasePlugin):
@@ -120,6 +140,7 @@ class PapersitePlugin(BasePlugin):
         # Only when we staged: under `papersite build` the docs dir was staged
         # already and build.py runs the post-build step after the engine.
         try:
+            remove_unloaded_theme_files(Path(config.site_dir))
             if self.project is not None:
                 try:
                     run_postbuild(self.project, Path(config.site_dir))

@@ -136,15 +136,15 @@ def test_detail_pages_load_no_script_of_materials_and_still_do_what_it_did(page_
     # on the paper page: folded citations open for printing and close again; a citation wider than its box is reachable by Tab
     scripted.goto(f"papers/{paper.slug}/")
     page.wait_for_load_state("networkidle")
-    folded = "document.querySelectorAll('.md-content details:not([open])').length"
-    page.evaluate("document.querySelectorAll('.md-content details').forEach(d => d.open = false)")
+    folded = "document.querySelectorAll('article details:not([open])').length"
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = false)")
     before = page.evaluate(folded)
     assert before >= 1
     page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
     assert page.evaluate(folded) == 0
     page.evaluate("window.dispatchEvent(new Event('afterprint'))")
     assert page.evaluate(folded) == before
-    page.evaluate("document.querySelectorAll('.md-content details').forEach(d => d.open = true)")
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
     bibtex = page.locator("#ps-bibtex")
     assert bibtex.get_attribute("tabindex") is None, "a citation that wraps does not scroll: nothing for Tab to reach"
     bibtex.evaluate("code => { code.style.whiteSpace = 'pre'; code.parentElement.style.width = '12rem'; }")  # now it scrolls

@@ -182,5 +182,5 @@ def test_skip_link_is_the_first_stop_and_skips_the_header(reader, site_dir, kind
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")
     where = page.evaluate("document.activeElement.closest('header, .md-tabs, .md-sidebar') ? 'chrome' : "
-                          "(document.activeElement.closest('.md-content') ? 'content' : document.activeElement.tagName)")
+                          "(document.activeElement.closest('.md-content, .ps-page') ? 'content' : document.activeElement.tagName)")
     assert where == "content", f"{kind or '/'}: after the skip link, Tab goes to {where!r}"

@@ -50,6 +50,28 @@ def test_a_detail_page_keeps_a_link_home_for_readers_without_scripts_and_loads_t
     assert len(cut) < len(page) - 500
 
 
+BOXED = ('<main class=md-main><div class="md-main__inner md-grid"><div class=md-content>'
+         '<article class="md-content__inner md-typeset">A <b>body</b></article></div></div>')
+
+
+def test_a_detail_pages_article_leaves_materials_boxes_unless_they_hold_more_than_it() -> None:
+    for top in (TOP, ""):
+        page = _page(2, "papers", top=top).replace("<main class=md-main><article>A <b>body</b></article>", BOXED)
+        cut = SharedChrome().share(page, "papers/_shell/")
+        assert cut.endswith('<main class=md-main><article class="md-typeset ps-page">A <b>body</b></article></main></div>'
+                            "<script src=../../assets/papersite/papersite.js></script>"), top
+    # a sidebar beside the article (a project's template), or a page whose chrome is not the site's: kept boxed
+    beside = BOXED.replace("<div class=md-content>", "<div class=md-sidebar>nav</div><div class=md-content>")
+    sided = SharedChrome().share(_page(2, "papers").replace("<main class=md-main><article>A <b>body</b></article>", beside), "papers/_shell/")
+    assert beside in sided and "ps-page" not in sided
+    bundled = _page(2, "papers", bundle=True).replace("<main class=md-main><article>A <b>body</b></article>", BOXED)
+    assert SharedChrome().share(bundled, "papers/_shell/") == bundled
+    # text in the article that reads like the boxes' end is the article's
+    quoted = BOXED.replace("A <b>body</b>", "<code>&lt;/article&gt;&lt;/div&gt;&lt;/div&gt;</code>")
+    page = _page(2, "papers").replace("<main class=md-main><article>A <b>body</b></article>", quoted)
+    assert '<article class="md-typeset ps-page"><code>&lt;/article&gt;&lt;/div&gt;&lt;/div&gt;</code></article></main>' in SharedChrome().share(page, "papers/_shell/")
+
+
 def test_the_site_name_stays_escaped_in_the_link_home_and_the_script() -> None:
     name = "&lt;b&gt;Tom &amp; &quot;Jerry&quot;&#39;s&lt;/b&gt;"
     chrome = SharedChrome()

@@ -396,6 +396,48 @@ def test_a_light_page_in_materials_own_colours_names_none_and_loads_no_palette()
         assert "palette.fb2fffe2.min.css" in small and "data-md-color-primary" in small
 
 
+def _sheets_page(scripts: str, primary: str = "indigo", ours: str = "../../assets/papersite/papersite.css") -> str:
+    return _palette_page(scripts, primary).replace("</head>", f'<link rel="stylesheet" href="{ours}"></head>')
+
+
+def test_a_page_links_one_file_of_materials_stylesheet_and_ours_where_the_cascade_stays_the_same() -> None:
+    # drawn without Material's script, in its default colours: palette.css goes, the two left are one file
+    light = minify_page(_sheets_page('<script src="../../assets/papersite/papersite.js"></script>'))
+    assert light.count("rel=stylesheet") == 1 and "<link href=../../assets/papersite/site.57a0d79d.css rel=stylesheet>" in light
+    # with the script, in the default colours: palette.css only names variables ours never sets, and follows both
+    scripted = minify_page(_sheets_page('<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'))
+    assert ("<link href=../../assets/papersite/site.57a0d79d.css rel=stylesheet>"
+            "<link href=../../assets/stylesheets/palette.fb2fffe2.min.css rel=stylesheet>") in scripted
+    assert scripted.count("rel=stylesheet") == 2 and minify_page(scripted) == scripted
+    # another palette's rules may meet ours at equal weight; links of another site's files, or in another order: kept
+    for kept in (_sheets_page("", primary="white"), _sheets_page("", ours="https://example.org/papersite.css"),
+                 _sheets_page("").replace("main.57a0d79d.min.css", "main.min.css")):
+        small = minify_page(kept)
+        assert "papersite/site." not in small and "papersite.css rel=stylesheet" in small and "min.css rel=stylesheet" in small, small
+
+
+def test_the_one_stylesheet_is_materials_and_ours_and_the_last_builds_other_goes(tmp_path) -> None:
+    from generator.site.postbuild import write_stylesheet
+
+    site = tmp_path / "site"
+    (site / "assets" / "stylesheets").mkdir(parents=True)
+    (site / "assets" / "papersite").mkdir(parents=True)
+    assert write_stylesheet(site) == 0 and not list((site / "assets" / "papersite").iterdir())  # no stylesheet of ours: none
+    (site / "assets" / "stylesheets" / "main.aa11.min.css").write_bytes(b":root{--a:1}\n/*# sourceMappingURL=main.aa11.min.css.map*/")
+    (site / "assets" / "stylesheets" / "main.aa11.min.css.map").write_bytes(b"{}")
+    (site / "assets" / "papersite" / "papersite.css").write_bytes(b".ps{color:red}\n")
+    old = site / "assets" / "papersite" / "site.0f.css"
+    old.write_bytes(b"last build's")
+    outside = tmp_path / "outside.css"
+    outside.write_bytes(b"not the site's")
+    (site / "assets" / "papersite" / "site.aa11.css").symlink_to(outside)
+    assert write_stylesheet(site) == 1
+    one = site / "assets" / "papersite" / "site.aa11.css"
+    assert not one.is_symlink() and one.read_bytes() == b":root{--a:1}\n.ps{color:red}\n"
+    assert outside.read_bytes() == b"not the site's" and not old.exists()
+    assert write_stylesheet(site) == 0  # the same bytes: not written again
+
+
 def _site_files(site) -> dict[str, bytes]:  # noqa: ANN001
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 

@@ -92,7 +92,7 @@ def _classes(html: str) -> set[tuple[str, str]]:
 
 
 def _article(html: str) -> str:
-    return html.split('<article class="md-content__inner md-typeset">', 1)[1].split("</article>", 1)[0]
+    return re.split(r'<article class="(?:md-content__inner md-typeset|md-typeset ps-page)">', html, maxsplit=1)[1].split("</article>", 1)[0]
 
 
 class _Refs(HTMLParser):
@@ -127,7 +127,7 @@ def test_merged_paper_page_lists_every_source(real):
 def test_derived_title_is_marked(real):
     config, catalog = real
     paper = next(p for p in catalog.papers if p.title_derived)
-    h1 = re.search(r'<h1 class="ps-title">(.*?)</h1>', _article(_html(config, f"papers/{paper.slug}")), re.DOTALL).group(1)
+    h1 = re.search(r'<h1 class=ps-title>(.*?)</h1>', _article(_html(config, f"papers/{paper.slug}")), re.DOTALL).group(1)
     assert "derived title" in h1
 
 
@@ -142,7 +142,7 @@ def test_math_is_rendered_as_mathml(real):
         )
 
     paper = next(p for p in catalog.papers if p.abstract and all_math_converts(p.abstract))
-    abstract = _article(_html(config, f"papers/{paper.slug}")).split('<div class="ps-abstract">', 1)[1].split("</div>", 1)[0]
+    abstract = _article(_html(config, f"papers/{paper.slug}")).split('<div class=ps-abstract>', 1)[1].split("</div>", 1)[0]
     assert "<math" in abstract
     assert not re.search(r"\$[^$<>]+\$", abstract)
 
@@ -212,7 +212,7 @@ def test_index_counts_match_the_records(real):
     assert f"<strong>{len(catalog.authors):,}</strong> authors" in home
     topics = _article(_html(config, "topics"))
     for area in catalog.areas:
-        assert f'{area.name}</a> <span class="ps-count">{len(area.papers)}</span></h2>' in topics
+        assert f'{area.name}</a> <span class=ps-count>{len(area.papers)}</span></h2>' in topics
         for sub in area.subareas:
             page = _article(_html(config, sub.url.rstrip("/")))
             assert len(re.findall(r'<li[^>]*><a href="?\.\./\.\./\.\./papers/', page)) == len(sub.papers)
@@ -220,7 +220,7 @@ def test_index_counts_match_the_records(real):
     assert all_papers.count("<li data-area=") == len(catalog.papers)
     assert sum(len(a.papers) for a in catalog.areas) == len(catalog.papers)
     authors = _article(_html(config, "authors"))
-    assert authors.count('<span class="ps-count"') == len(catalog.authors)
+    assert authors.count('<span class=ps-count') == len(catalog.authors)
     for author in catalog.authors[:20]:
         assert (config.site_dir / "authors" / author.slug / "index.html").exists()
 
@@ -238,7 +238,7 @@ def test_author_and_keyword_pages_come_whole_from_their_shell(real):
         assert re.search(r"<title>(.*?)</title>", html).group(1).startswith(title.replace("'", "&#x27;"))
         assert heading.replace("'", "&#x27;") in _article(html)
         assert html.count("<h1") == 1
-        assert 'class="ps-crumbs"' in html  # breadcrumbs; the header search box comes with the shared chrome
+        assert 'class=ps-crumbs' in html  # breadcrumbs; the header search box comes with the shared chrome
         assert "<script src=../../assets/papersite/chrome.js></script>" in html
         assert _stylesheets(html) == theme_links  # same depth, same assets
     assert not (config.site_dir / "authors" / "_shell").exists()
@@ -328,6 +328,23 @@ def test_no_third_party_resources(real):
         if re.search(r"url\(\s*['\"]?(https?:)?//", text) or "fonts.googleapis" in text:
             outside.append(str(path.relative_to(site)))
     assert not outside, outside[:20]
+
+
+def test_the_site_holds_no_theme_file_no_page_loads_and_one_stylesheet_a_page(real):
+    """Material's search worker and its languages (the site has its own search) and the source maps
+    are not in the site; a generated page links one stylesheet, Material's and ours in one file."""
+    from generator.site.plugin import UNLOADED_THEME_FILES
+
+    config, catalog = real
+    site = config.site_dir
+    assert not [p for pattern in UNLOADED_THEME_FILES for p in site.glob(pattern)]
+    assert list(site.glob("assets/javascripts/bundle.*.min.js"))  # what the section pages load stays
+    paper = (site / "papers" / catalog.papers[0].slug / "index.html").read_text(encoding="utf-8")
+    sheets = re.findall(r"<link\b[^>]*\brel=\"?stylesheet\b[^>]*>", paper)
+    assert len(sheets) == 1 and "assets/papersite/site." in sheets[0], sheets
+    one = next(site.glob("assets/papersite/site.*.css")).read_bytes()
+    material = next(site.glob("assets/stylesheets/main.*.min.css")).read_bytes()
+    assert one.endswith((site / "assets/papersite/papersite.css").read_bytes()) and material.split(b"/*# sourceMappingURL")[0].rstrip() in one
 
 
 def test_rebuild_is_byte_identical(real, tmp_path):
@@ -580,10 +597,16 @@ class _StatedCounts(HTMLParser):
         self._text: list[str] | None = None
         self._href: str | None = None
         self._sibling_link: tuple[str | None, int] | None = None
+        self._section: str | None = None  # the id of the last <h2>
+
+    # sections whose counts are papers shared with the page's own subject, not the linked page's papers
+    SHARED = {"coauthors", "related"}
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         classes = (attrs.get("class") or "").split()
+        if tag == "h2":
+            self._section = attrs.get("id")
         if tag == "li":  # as HTML does: an item still open in this list ends where the next begins (no </li>)
             tags = [t for t, _ in self.stack]
             item, lists = max((i for i, t in enumerate(tags) if t == "li"), default=-1), max(
@@ -603,7 +626,7 @@ class _StatedCounts(HTMLParser):
                 self.entries.add(self._href)
         if (tag == "p" and self.lead is None and any(t == "article" for t, _ in self.stack)
                 and not classes) or tag == "output" or (tag == "span" and "ps-count" in classes
-                and "shared" not in (attrs.get("title") or "")) or (tag == "a" and self._in("ps-cards")):
+                and self._section not in self.SHARED) or (tag == "a" and self._in("ps-cards")):
             self._text = []
             beside = self._sibling_link if self._sibling_link and self._sibling_link[1] == len(self.stack) else None
             self._what = (tag, attrs, beside[0] if tag == "span" and beside else None)

@@ -376,7 +376,7 @@ def test_an_author_page_counts_only_co_authors_of_more_than_one_paper():
     catalog = build_catalog([*records, second])
     pages = {page.url: page.body for page in author_pages(catalog)}
     garcia = pages[catalog.author_of[fold("José García")].url]
-    assert re.search(r'>Ana Lee</a> <span class=ps-count title="2 shared papers">2</span>(<li>|</ul>)', garcia), garcia
+    assert re.search(r'>Ana Lee</a> <span class=ps-count>2</span>(<li>|</ul>)', garcia), garcia
     assert re.search(r">Ming Zhou</a>(<li>|</ul>)", garcia), "one shared paper: no count"
     assert "how many papers they wrote together" in garcia
     zhou = pages[catalog.author_of[fold("Ming Zhou")].url]
@@ -402,7 +402,7 @@ def test_a_paper_page_says_what_the_listing_called_it_and_that_the_author_order_
     assert 'name="citation_author"' not in render_paper_page(paper, catalog, [], context)
     line = author_line(paper)
     assert "et al." not in line and line.endswith("and 1 more (alphabetical order)")
-    assert first_author_key(paper) == "~" and first_author_key(records[1]) == fold("José García")
+    assert first_author_key(paper) == "" and first_author_key(records[1]) == fold("José García")
     assert author_line(records[0].replace(author_order=None)).endswith(" et al.")
 
 

@@ -311,7 +311,7 @@
   /* A skip link, the first thing Tab reaches, to the page's content (Material writes one only on
    * pages with a table of contents). Made here rather than written into ~48k pages at 12k papers. */
   function addSkipLink() {
-    var content = document.querySelector(".md-content");
+    var content = document.querySelector(".md-content, .ps-page");  // .ps-page: chrome.py unwrapped
     if (!content || document.querySelector(".md-skip")) return;
     content.id = content.id || "ps-content";
     // the page's own address: the 404 page's <base> is the site's root

@@ -7,6 +7,14 @@
 
   var fold = ps.core.fold;
 
+  // "First author": an item without data-first has no known first author (components.first_author_data)
+  // and goes last; a collation would sort a stand-in like "~" before letters
+  function byFirstAuthor(a, b) {
+    var x = a.getAttribute("data-first"), y = b.getAttribute("data-first");
+    if (!x !== !y) return x ? -1 : 1;
+    return (x ? x.localeCompare(y) : 0) || a._order - b._order;
+  }
+
   function setupPaperList(controls) {
     var list = document.getElementById(controls.getAttribute("data-ps-list"));
     if (!list) return;
@@ -39,7 +47,7 @@
       sorted.sort(function (a, b) {
         if (key === "title-desc") return b._order - a._order;
         if (key === "area") return a.getAttribute("data-area").localeCompare(b.getAttribute("data-area")) || a._order - b._order;
-        if (key === "author") return a.getAttribute("data-first").localeCompare(b.getAttribute("data-first")) || a._order - b._order;
+        if (key === "author") return byFirstAuthor(a, b);
         return a._order - b._order;
       });
       var frag = document.createDocumentFragment();

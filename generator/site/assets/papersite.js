@@ -274,7 +274,7 @@
 
     var folded = [];
     window.addEventListener("beforeprint", function () {
-      folded = Array.prototype.filter.call(document.querySelectorAll(".md-content details:not([open])"), function (d) { return (d.open = true); });
+      folded = Array.prototype.filter.call(document.querySelectorAll(".md-content details:not([open]), .ps-page details:not([open])"), function (d) { return (d.open = true); });
     });
     window.addEventListener("afterprint", function () { folded.forEach(function (d) { d.open = false; }); folded = []; });
 

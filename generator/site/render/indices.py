@@ -20,7 +20,7 @@ from generator.text import fold
 from generator.site.render.views import Views
 from generator.site.render.html import DetailPage, attr, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
-    DETAIL_TEMPLATE, Keep, author_line, crumbs, decision_filter, decision_key, explore_link, first_author_key, is_uncertain, item_text,
+    DETAIL_TEMPLATE, Keep, author_line, crumbs, decision_filter, decision_key, explore_link, first_author_data, is_uncertain, item_text,
     fresh, item_meta, list_controls, paper_list, paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
@@ -48,11 +48,11 @@ def _a_to_z(here: str, entries: list[tuple[str, str, int]], unit: str) -> str:
     for letter, items in groups:
         anchor = letter.lower() if letter != "#" else "other"
         lis = "".join(
-            f'<li>{link(layout.relative(here, url), name)} <span class="ps-count" title="{_plural(count, unit)}">{count}</span></li>'
+            f'<li>{link(layout.relative(here, url), name)} <span class=ps-count title="{_plural(count, unit)}">{count}</span></li>'
             for name, url, count in items
         )
-        sections.append(f'<h2 id="letter-{anchor}">{esc(letter)}</h2><ul class="ps-columns">{lis}</ul>')
-    return block(f'<nav class="ps-letters" aria-label="Jump to letter">{bar}</nav>', *sections)
+        sections.append(f'<h2 id="letter-{anchor}">{esc(letter)}</h2><ul class=ps-columns>{lis}</ul>')
+    return block(f'<nav class=ps-letters aria-label="Jump to letter">{bar}</nav>', *sections)
 
 
 def _plural(n: int, word: str) -> str:
@@ -104,20 +104,20 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         f"<li>{link(layout.relative(here, a.url), a.name)} <span class=ps-count>{len(a.papers)}</span></li>" for a in catalog.areas
     )
     body = block(
-        '<div class="ps-home">',
+        '<div class=ps-home>',
         f"<h1>{esc(name)}</h1>",
-        f'<p class="ps-lead">Every paper of {esc(context.venue.short)} that our listings mention, with its authors, '
+        f'<p class=ps-lead>Every paper of {esc(context.venue.short)} that our listings mention, with its authors, '
         "topic, keywords, abstract and citation, in one searchable site. It works offline and sends no request "
         "to any other site.</p>",
-        f'<form class="ps-home-search" action="{esc(layout.EXPLORE.url())}" method="get" role="search">'
-        '<label for="ps-home-q" class="ps-visually-hidden">Search papers</label>'
-        '<input id="ps-home-q" name="q" type="search" placeholder="Search titles, authors, keywords, abstracts" autocomplete="off">'
-        '<button class="md-button md-button--primary" type="submit">Search</button></form>',
-        f'<ul class="ps-cards">{cards}</ul>',
-        f'<p class="ps-coverage">{_authors_known(catalog.papers)} {_decision_summary(catalog.papers)}</p>',
+        f'<form class=ps-home-search action="{esc(layout.EXPLORE.url())}" method=get role=search>'
+        '<label for=ps-home-q class=ps-visually-hidden>Search papers</label>'
+        '<input id=ps-home-q name=q type=search placeholder="Search titles, authors, keywords, abstracts" autocomplete=off>'
+        '<button class="md-button md-button--primary" type=submit>Search</button></form>',
+        f'<ul class=ps-cards>{cards}</ul>',
+        f'<p class=ps-coverage>{_authors_known(catalog.papers)} {_decision_summary(catalog.papers)}</p>',
         _venue_counts(catalog.papers, context.venue),
         "<h2>Browse</h2>",
-        '<ul class="ps-entry">'
+        '<ul class=ps-entry>'
         f'<li><a href="{esc(layout.PAPERS.url())}">All papers</a>: one list to filter and sort</li>'
         f'<li><a href="{esc(layout.TOPICS.url())}">Topics</a>: areas and their sub-areas</li>'
         f'<li><a href="{esc(layout.KEYWORDS.url())}">Keywords</a> and <a href="{esc(layout.AUTHORS.url())}">authors</a>, A to Z</li>'
@@ -126,7 +126,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         f'<li><a href="{esc(layout.MAP.url())}">Map</a>: every paper placed by its subject</li>'
         "</ul>",
         "<h2>Areas</h2>",
-        f'<ul class="ps-columns">{areas}</ul>',
+        f'<ul class=ps-columns>{areas}</ul>',
         "</div>",
     )
     return page({"title": plain_title(name), "hide": ["toc"], **GENERATED}, body)
@@ -144,22 +144,22 @@ def papers_page(catalog: Catalog, keep: Keep = fresh) -> str:
     with_venue = bool(venue_select)
     rows = [keep(f"{paper.slug}\0{with_venue:d}", _papers_row, paper, here, with_venue) for paper in catalog.papers]
     controls = (
-        '<div class="ps-controls" data-ps-list="ps-all-papers">'
-        '<label>Filter <input type="search" data-ps-filter placeholder="Words in title, authors or keywords"></label>'
+        '<div class=ps-controls data-ps-list=ps-all-papers>'
+        '<label>Filter <input type=search data-ps-filter placeholder="Words in title, authors or keywords"></label>'
         f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
         + decision_select
         + venue_select
-        + '<label>Sort <select data-ps-sort><option value="title">Title A–Z</option>'
-        '<option value="title-desc">Title Z–A</option><option value="area">Area</option>'
-        '<option value="author">First author</option></select></label>'
-        f'<output data-ps-shown aria-live="polite">{len(catalog.papers):,} papers</output></div>'
+        + '<label>Sort <select data-ps-sort><option value=title>Title A–Z</option>'
+        '<option value=title-desc>Title Z–A</option><option value=area>Area</option>'
+        '<option value=author>First author</option></select></label>'
+        f'<output data-ps-shown aria-live=polite>{len(catalog.papers):,} papers</output></div>'
     )
     body = block(
         "<h1>All papers</h1>",
         f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type. "
         f"{_authors_known(catalog.papers)}</p>",
         controls,
-        '<ol class="ps-papers ps-all" id="ps-all-papers">',
+        '<ol class="ps-papers ps-all" id=ps-all-papers>',
         *rows,
         "</ol>",
     )
@@ -172,13 +172,12 @@ def _papers_row(paper: PaperRecord, here: str, with_venue: bool) -> str:
     venue = attr("data-venue", paper_venue(paper)) if with_venue else ""
     area = paper.topic.area if paper.topic else NO_TOPIC
     sub = paper.topic.subarea if paper.topic and paper.topic.subarea else ""
-    first = first_author_key(paper)
     text = item_text(paper)
     return (
         f"<li{attr('data-area', area)}{attr('data-decision', decision_key(paper))}"
-        f"{attr('data-first', first)}{attr('data-text', text)}{venue}>"
+        f"{first_author_data(paper)}{attr('data-text', text)}{venue}>"
         f"{link(layout.relative(here, layout.paper_url(paper.slug)), paper.title)}"
-        + (' <span class="ps-badge">derived title</span>' if paper.title_derived else "")
+        + (' <span class=ps-badge>derived title</span>' if paper.title_derived else "")
         + (f' <span class="ps-badge ps-decision ps-decision-{esc(decision.key)}">{esc(decision.label)}</span>' if decision else "")
         + item_meta(([esc(author_line(paper))] if paper.authors else []) + [esc(topic_label(area, sub))])
     )
@@ -211,8 +210,8 @@ def topics_pages(catalog: Catalog, keep: Keep = fresh) -> dict[str, str]:
         if only and area.subareas:
             subs += f'<li><a href="{esc(layout.relative(here, area.url))}#area-only">Area only, no sub-area</a> <span class=ps-count>{only}</span></li>'
         sections.append(
-            f'<h2 id="{esc(area.slug)}">{link(layout.relative(here, area.url), area.name)} <span class="ps-count">{len(area.papers)}</span></h2>'
-            + (f'<ul class="ps-columns">{subs}</ul>' if subs else "")
+            f'<h2 id="{esc(area.slug)}">{link(layout.relative(here, area.url), area.name)} <span class=ps-count>{len(area.papers)}</span></h2>'
+            + (f'<ul class=ps-columns>{subs}</ul>' if subs else "")
         )
     total_sub = sum(len(a.subareas) for a in catalog.areas)
     pages[layout.TOPICS.staged()] = page(
@@ -239,8 +238,8 @@ def topics_pages(catalog: Catalog, keep: Keep = fresh) -> dict[str, str]:
                 # the area's papers in Explore; the list below is only those without a sub-area, and its
                 # controls count those (they counted the whole area: "330 papers" above two)
                 explore_link(area.papers, here, {"topic": area.slug}) if subs else "",
-                f'<h2 id="subareas">Sub-areas</h2><ul class="ps-columns">{subs}</ul>' if subs else "",
-                f'<h2 id="area-only">{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
+                f'<h2 id=subareas>Sub-areas</h2><ul class=ps-columns>{subs}</ul>' if subs else "",
+                f'<h2 id=area-only>{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
                 list_controls(only, here, "ps-list", None if subs else {"topic": area.slug}) if only else "",
                 paper_list(only, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list", keep=keep) if only else "",
             ),
@@ -276,7 +275,7 @@ def keywords_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
     here = layout.KEYWORDS.url()
     used = sorted(catalog.keywords, key=lambda k: (-len(k.papers), fold(k.name)))[:MOST_USED]
     most = "".join(
-        f'<li>{link(layout.relative(here, k.url), k.name)} <span class="ps-count" title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
+        f'<li>{link(layout.relative(here, k.url), k.name)} <span class=ps-count title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
         for k in used
     )
     entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
@@ -284,11 +283,11 @@ def keywords_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
         _front("Keywords"),
         block(
             "<h1>Keywords</h1>",
-            f'<p>{count}; the number is how many papers carry each. <a href="#most-used">Most used</a> first, then '
-            '<a href="#a-to-z">A to Z</a>.</p>',
-            '<h2 id="most-used">Most used</h2>',
+            f'<p>{count}; the number is how many papers carry each. <a href=#most-used>Most used</a> first, then '
+            '<a href=#a-to-z>A to Z</a>.</p>',
+            '<h2 id=most-used>Most used</h2>',
             f'<ol class="ps-columns ps-ranked">{most}</ol>',
-            '<h2 id="a-to-z">A to Z</h2>',
+            '<h2 id=a-to-z>A to Z</h2>',
             keep(here, _a_to_z, here, entries, "paper"),
         ),
     )
@@ -313,17 +312,17 @@ def _keyword_page(keyword, catalog: Catalog, related: list[tuple[object, int]]) 
     """``related``: the other keywords on its papers, most shared papers first (``_related_keywords``)."""
     here = keyword.url
     others = "".join(
-        f'<li>{link(layout.relative(here, other.url), other.name)} <span class="ps-count" title="{n} shared papers">{n}</span></li>'
+        f'<li>{link(layout.relative(here, other.url), other.name)} <span class=ps-count>{n}</span></li>'
         for other, n in related
     )
     body = block(
         crumbs(here, [(layout.KEYWORDS.url(), "Keywords")]),
-        f'<h1><span class="ps-muted">Keyword:</span> {esc(keyword.name)}</h1>',
+        f'<h1><span class=ps-muted>Keyword:</span> {esc(keyword.name)}</h1>',
         f"<p>{_plural(len(keyword.papers), 'paper')}.</p>",
-        '<h2 id="related">Related keywords</h2>' if others else "",
-        f'<p class="ps-muted">On the most papers that carry “{esc(keyword.name)}”; the number is how many they share.</p>' if others else "",
-        f'<ul class="ps-columns">{others}</ul>' if others else "",
-        '<h2 id="papers">Papers</h2>',
+        '<h2 id=related>Related keywords</h2>' if others else "",
+        f'<p class=ps-muted>On the most papers that carry “{esc(keyword.name)}”; the number is how many they share.</p>' if others else "",
+        f'<ul class=ps-columns>{others}</ul>' if others else "",
+        '<h2 id=papers>Papers</h2>',
         list_controls(keyword.papers, here, "ps-list", {"keyword": keyword.slug}),
         paper_list(keyword.papers, here, catalog, list_id="ps-list", common=keyword.name),
     )
@@ -339,7 +338,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     here = author.url
     also = ""
     if len(author.variants) > 1:
-        also = f'<p class="ps-muted">Also written as: {esc(", ".join(author.variants[1:]))}</p>'
+        also = f'<p class=ps-muted>Also written as: {esc(", ".join(author.variants[1:]))}</p>'
     # Every author page sits at the same depth, so a link to another author reads the same on
     # all of them: made once per author, not once per co-authorship (373k at 11,672 papers).
     links = catalog.cache.setdefault("author_link", {})
@@ -348,7 +347,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     # (no </li>: HTML ends an item at the next one; 0.9 MB of the author pages at 11,672 papers)
     coauthors = "".join(
         f"<li>{links.get(other.slug) or links.setdefault(other.slug, link(layout.relative(here, other.url), other.name))}"
-        + (f' <span class=ps-count title="{n} shared papers">{n}</span>' if n > 1 else "")
+        + (f" <span class=ps-count>{n}</span>" if n > 1 else "")
         for other, n in author.coauthors
     )
     shared = any(n > 1 for _, n in author.coauthors)
@@ -361,14 +360,14 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
         f"<h1>{esc(author.name)}</h1>",
         also,
         f"<p>{_plural(len(author.papers), 'paper')}.</p>",
-        '<h2 id="papers">Papers</h2>',
+        '<h2 id=papers>Papers</h2>',
         list_controls(author.papers, here, "ps-list", {"author": author.slug}),
         paper_list(author.papers, here, catalog, list_id="ps-list", authors_html=in_line),
         # two lines, as the engine's Markdown would have written them
-        '<h2 id="coauthors">Co-authors</h2>' if coauthors else "",
-        '<p class="ps-muted">The number is how many papers they wrote together, where more than one.</p>' if shared else "",
+        '<h2 id=coauthors>Co-authors</h2>' if coauthors else "",
+        '<p class=ps-muted>The number is how many papers they wrote together, where more than one.</p>' if shared else "",
         f"<ul class=ps-columns>{coauthors}</ul>" if coauthors else "",
-        f'<p class="ps-muted">and {more:,} more (see the papers above).</p>' if more > 0 else "",
+        f'<p class=ps-muted>and {more:,} more (see the papers above).</p>' if more > 0 else "",
     )
     return DetailPage(here, plain_title(author.name), body)
 
@@ -433,12 +432,12 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         for name, n in sorted(fills.items())
     )
     references = (
-        '<h2 id="references">Reference catalogues</h2>'
+        '<h2 id=references>Reference catalogues</h2>'
         "<p>Listings decide which papers the site has; reference catalogues complete what a page says (authors, "
         "the real title where a listing has none, OpenReview and PDF links, the decision). A reference adds no "
         "paper, a listing's value always wins, and each page says in its Sources part what was filled, from "
         "which record, and on what evidence.</p>"
-        '<table class="ps-table"><thead><tr><th>Reference file</th><th>Pages completed</th></tr></thead>'
+        '<table class=ps-table><thead><tr><th>Reference file</th><th>Pages completed</th></tr></thead>'
         f"<tbody>{reference_rows}</tbody></table>"
         if reference_rows
         else ""
@@ -463,11 +462,11 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         f"{merged:,} pages merge more than one listing entry, {derived:,} titles were derived because no listing "
         f"had one, and {inferred:,} topics were inferred from the title and abstract. Each paper page ends with "
         "the listing entries it came from.</p>",
-        '<h2 id="sources">Sources</h2>',
-        '<table class="ps-table"><thead><tr><th>Listing file</th><th>Format</th><th>Entries used</th></tr></thead>'
+        '<h2 id=sources>Sources</h2>',
+        '<table class=ps-table><thead><tr><th>Listing file</th><th>Format</th><th>Entries used</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>",
         references,
-        '<h2 id="edit">How to correct a page</h2>',
+        '<h2 id=edit>How to correct a page</h2>',
         f"<p>Each paper is one file, <code>{esc(papers_dir)}/&lt;slug&gt;.md</code>: YAML front matter with the title, "
         "authors, topic, keywords, links and abstract, and an optional Markdown body for notes. There are three "
         "ways to correct it:</p>",

@@ -119,26 +119,26 @@ def _listed_html(paper: PaperRecord) -> str:
 
 def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     if paper.topic is None:
-        return '<span class="ps-muted">No topic yet</span>'
+        return '<span class=ps-muted>No topic yet</span>'
     area = catalog.paper_area(paper)
     parts = [link(layout.relative(here, area.url), area.name)] if area else [esc(paper.topic.area)]
     sub = catalog.paper_subarea(paper)
     if sub:
         parts.append(link(layout.relative(here, sub.url), sub.name))
-    text = ' <span class="ps-sep">›</span> '.join(parts)
+    text = ' <span class=ps-sep>›</span> '.join(parts)
     if paper.topic.source == "inferred":
         label = inferred_label(paper.topic)
         note = "Guessed from the title and abstract, not given by a listing"
         text += f' <span class="ps-badge ps-inferred" title="{esc(note)}">{esc(label)}</span>'
     elif paper.topic.source == "maintainer":
-        text += ' <span class="ps-badge">set by a maintainer</span>'
+        text += ' <span class=ps-badge>set by a maintainer</span>'
     elif paper.topic.source == "conference":
         note = "The conference's own label for this paper, from a reference catalogue"
         text += f' <span class="ps-badge ps-conference" title="{esc(note)}">conference label</span>'
     return text
 
 
-_SEP = ' <span class="ps-sep">·</span> '
+_SEP = ' <span class=ps-sep>·</span> '
 # The paper's own record first, then its PDF and code, then anything else by name.
 _LINK_ORDER = {name: i for i, name in enumerate(("openreview", "pdf", "code", "arxiv", "project"))}
 
@@ -188,10 +188,10 @@ def _fills_html(paper: PaperRecord, context: SiteContext) -> str:
         fields = _fill_fields(fill)
         items.append(
             f"<li>{esc(fields[:1].upper() + fields[1:])} from {name} record {esc(fill.record)} "
-            f'<span class="ps-muted">(matched by {esc(fill.match)}, score {fill.score:.2f})</span></li>'
+            f'<span class=ps-muted>(matched by {esc(fill.match)}, score {fill.score:.2f})</span></li>'
         )
     return (
-        '<p class="ps-muted">Completed from a reference catalogue (no listing gave these fields):</p>'
+        '<p class=ps-muted>Completed from a reference catalogue (no listing gave these fields):</p>'
         f'<ul class="ps-sources ps-fills">{"".join(items)}</ul>'
     )
 
@@ -209,7 +209,7 @@ def _cite_block(kind: str, label: str, text: str) -> str:
     blocks that stood for them 0.28 KB).
     """
     return (
-        f'<div class="ps-cite-item"><details class="ps-cite-details" open><summary>{label}</summary>'
+        f'<div class=ps-cite-item><details class=ps-cite-details open><summary>{label}</summary>'
         # newlines inside <pre> are encoded so that the raw HTML block has no blank line
         f'<pre><code id="ps-{kind}">{esc(text).replace(chr(10), "&#10;")}</code></pre></details></div>'
     )
@@ -247,13 +247,13 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         if fold(name)
     )
     if authors and not cite.order_known(paper):
-        authors += f' <span class="ps-order-note">({esc(cite.order_words(paper))})</span>'
+        authors += f' <span class=ps-order-note>({esc(cite.order_words(paper))})</span>'
     keywords = "".join(
         f"<li>{link(layout.relative(here, kw.url), kw.name)}</li>" for kw in catalog.paper_keywords(paper)
     )
     facts = [f"<dt>Topic</dt><dd>{_topic_html(paper, here, catalog)}</dd>"]
     if keywords:
-        facts.append(f'<dt>Keywords</dt><dd><ul class="ps-tags">{keywords}</ul></dd>')
+        facts.append(f'<dt>Keywords</dt><dd><ul class=ps-tags>{keywords}</ul></dd>')
     venue = cite.venue_of(paper, context.venue)
     decision = read_decision(paper.decision)
     if decision is not None:
@@ -264,15 +264,15 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
     facts.append(f"<dt>Links</dt><dd>{_links_html(paper)}</dd>")
 
     if paper.abstract:
-        abstract = f'<div class="ps-abstract">{render_abstract(paper.abstract)}</div>'
+        abstract = f'<div class=ps-abstract>{render_abstract(paper.abstract)}</div>'
     else:
-        abstract = '<p class="ps-muted">No listing gave an abstract for this paper.</p>'
+        abstract = '<p class=ps-muted>No listing gave an abstract for this paper.</p>'
 
     sources = "".join(
         "<li>"
         + (link(context.corpus_url(s.file), s.file) if context.corpus_url(s.file) else esc(s.file))
         + f" entry {esc(s.entry)}"
-        + (f' <span class="ps-muted">({esc(s.format)})</span>' if s.format else "")
+        + (f' <span class=ps-muted>({esc(s.format)})</span>' if s.format else "")
         + "</li>"
         for s in sorted(paper.sources)
     )
@@ -286,30 +286,30 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         actions.append(out_link(issue_url, "Fix this paper", {PREFILL_FROM_SITE: paper.slug}))
 
     body = block(
-        '<div class="ps-paper">',
+        '<div class=ps-paper>',
         crumbs_nav(crumbs),
-        f'<h1 class="ps-title">{render_text(paper.title)[0]}{derived}{decision_badge(paper)}</h1>',
+        f'<h1 class=ps-title>{render_text(paper.title)[0]}{derived}{decision_badge(paper)}</h1>',
         _listed_html(paper),
-        f'<p class="ps-authors">{authors}</p>'
+        f'<p class=ps-authors>{authors}</p>'
         if authors
         else '<p class="ps-authors ps-muted">Authors unknown: neither the listings nor the reference catalogues give them. '
         f"Search by title: {_search_links(paper)}</p>",
         # shown by papersite-saved.js, which keeps the reader's saved papers (nothing to press without it)
-        f'<button type="button" class="ps-save" data-ps-save="{esc(paper.slug)}" hidden>Save</button>',
-        f'<dl class="ps-facts">{"".join(facts)}</dl>',
-        '<h2 id="abstract">Abstract</h2>',
+        f'<button type=button class=ps-save data-ps-save="{esc(paper.slug)}" hidden>Save</button>',
+        f'<dl class=ps-facts>{"".join(facts)}</dl>',
+        '<h2 id=abstract>Abstract</h2>',
         abstract,
-        '<h2 id="cite">Cite</h2>',
-        '<div class="ps-cite">'
+        '<h2 id=cite>Cite</h2>',
+        '<div class=ps-cite>'
         + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, venue))
         + "</div>",
-        '<h2 id="related">Related papers</h2>' if related else "",
+        '<h2 id=related>Related papers</h2>' if related else "",
         paper_list(related, here, catalog) if related else "",
-        '<h2 id="sources">Sources</h2>',
-        f'<p class="ps-muted">Listing entries this page was built from{esc(merged)}:</p>',
-        f'<ul class="ps-sources">{sources}</ul>',
+        '<h2 id=sources>Sources</h2>',
+        f'<p class=ps-muted>Listing entries this page was built from{esc(merged)}:</p>',
+        f'<ul class=ps-sources>{sources}</ul>',
         _fills_html(paper, context),
-        f'<p class="ps-actions">{" <span class=ps-sep>·</span> ".join(actions)}</p>' if actions else "",
+        f'<p class=ps-actions>{" <span class=ps-sep>·</span> ".join(actions)}</p>' if actions else "",
         "</div>",
     )
     # a maintainer's own description wins, made plain text by theme_meta

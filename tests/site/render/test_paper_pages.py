@@ -90,7 +90,7 @@ def test_bibtex_is_on_the_page_and_ris_and_plain_text_come_from_the_citation_sha
     assert bibtex.replace("&#10;", "\n").startswith("@") and "title = {" in bibtex
     # papersite.js draws the RIS and plain-text blocks after BibTeX and fills them (site/exports.py)
     assert "data-ps-cite" not in page.body and 'id="ps-ris"' not in page.body and 'id="ps-text"' not in page.body
-    assert re.search(r'<div class="ps-cite"><div class="ps-cite-item"><details[^>]*><summary>BibTeX</summary><pre><code id="ps-bibtex">[^<]+</code></pre></details></div></div>', page.body)
+    assert re.search(r'<div class=ps-cite><div class=ps-cite-item><details[^>]*><summary>BibTeX</summary><pre><code id="ps-bibtex">[^<]+</code></pre></details></div></div>', page.body)
     assert cite.ris(paper, context.venue).splitlines()[0] not in page.body
 
 
