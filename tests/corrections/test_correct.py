@@ -310,9 +310,10 @@ def fix_this_paper_link(page_html: str, site_dir: Path) -> str:
     import json
     from urllib.parse import quote
 
-    match = re.search(r'<a href="([^"]+)"[^>]*data-ps-fix="?([^"\s>]+)"?[^>]*>Fix this paper</a>', page_html)
+    match = re.search(r'<a href="([^"]+)"[^>]*\bdata-ps-fix\b[^>]*>Fix this paper</a>', page_html)
     assert match, "the paper page has no 'Fix this paper' link for the script to pre-fill"
-    slug = html.unescape(match.group(2))
+    # the paper the script pre-fills it for: the page's own box names it (render/paper_pages.py PAPER_SLUG)
+    slug = html.unescape(re.search(r'<div class=ps-paper data-ps-paper="?([^"\s>]+)"?>', page_html).group(1))
     schema = json.loads((site_dir / "assets" / "papersite" / "exports.json").read_text(encoding="utf-8"))
     from site_fixtures import shard_key
 

@@ -65,6 +65,14 @@
     showState(b, saved);
     return b;
   }
+  // a paper page's own Save button, after its authors and before its facts: the page names its paper
+  // (render/paper_pages.py PAPER_SLUG) and holds no button, which would be nothing to press without this script
+  function drawPaperButton() {
+    var paper = document.querySelector(".ps-paper[data-ps-paper]");
+    if (!paper || paper.querySelector(":scope > button[data-ps-save]")) return;
+    var b = el("button", { type: "button", "class": "ps-save", "data-ps-save": paper.getAttribute("data-ps-paper") });
+    paper.insertBefore(b, paper.querySelector(":scope > .ps-facts"));
+  }
   document.addEventListener("click", function (e) {
     var b = e.target.closest && e.target.closest("button[data-ps-save]");
     if (!b) return;
@@ -299,7 +307,7 @@
 
   ps.saved = { read: read, has: has, button: button, exportBar: exportBar };
   ps.ready(function () {
-    Array.prototype.forEach.call(document.querySelectorAll("button[data-ps-save][hidden]"), function (b) { b.hidden = false; });
+    drawPaperButton();
     refreshButtons();
     decorateLists();
     var page = document.querySelector("[data-ps-saved]");

@@ -133,9 +133,9 @@
      BibTeX's is written: no reader without scripts ever saw them; their text is fetched when the
      Cite section comes near the screen, or a block or its Copy button is first used. */
   var citation = null;
-  function paperSlug() {
-    var save = document.querySelector(".ps-paper [data-ps-save]");
-    return save && save.getAttribute("data-ps-save");
+  function paperSlug() {  // a paper page's own slug (render/paper_pages.py PAPER_SLUG)
+    var paper = document.querySelector(".ps-paper[data-ps-paper]");
+    return paper && paper.getAttribute("data-ps-paper");
   }
   function loadCitation() {
     if (!citation) {
@@ -197,11 +197,11 @@
   }
   function setupFixLink() {
     var link = document.querySelector("a[data-ps-fix]");
-    if (!link) return;
+    if (!link || !paperSlug()) return;
     var ready = null;
     function prefilled() {
       if (!ready) {
-        var slug = link.getAttribute("data-ps-fix");
+        var slug = paperSlug();
         ready = loadModules(["saved"]).then(function () { return ps.fixLink(slug); }).then(function (row) {
           // the abstract is there only where the link stays within its bytes (exports.fix_row); null:
           // this page's abstract section shows it as it is (exports.abstract_on_page)

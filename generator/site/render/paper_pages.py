@@ -20,7 +20,7 @@ from generator import layout
 from generator.site.render import cite
 from generator.catalog import Catalog
 from generator.text import fold
-from generator.site.render.html import DetailPage, block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
+from generator.site.render.html import DetailPage, attr, block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
 from generator.site.render.components import (
     DETAIL_TEMPLATE, author_line, crumbs_nav, decision_badge, inferred_label, paper_list,
 )
@@ -31,6 +31,10 @@ from generator.problems import PapersiteError
 from generator.corrections.form import PREFILL_FROM_SITE, form_url
 
 LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv": "arXiv", "project": "Project page", "doi": "DOI", "url": "Web page"}
+
+# On a paper page's own box (``<div class=ps-paper>``): the paper's slug, which papersite-saved.js draws the
+# Save button with and papersite.js reads for the Fix link and the citations.
+PAPER_SLUG = "data-ps-paper"
 
 
 @dataclass(frozen=True)
@@ -283,10 +287,12 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
     if edit_url:
         actions.append(out_link(edit_url, "Edit this page"))
     if issue_url:
-        actions.append(out_link(issue_url, "Fix this paper", {PREFILL_FROM_SITE: paper.slug}))
+        actions.append(out_link(issue_url, "Fix this paper", {PREFILL_FROM_SITE: ""}))
 
     body = block(
-        '<div class=ps-paper>',
+        # the paper's slug, which papersite-saved.js draws its Save button with (before the facts: nothing to
+        # press without the script, so none in the page) and papersite.js the Fix link and citations
+        f"<div class=ps-paper{attr(PAPER_SLUG, paper.slug)}>",
         crumbs_nav(crumbs),
         f'<h1 class=ps-title>{render_text(paper.title)[0]}{derived}{decision_badge(paper)}</h1>',
         _listed_html(paper),
@@ -294,8 +300,6 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         if authors
         else '<p class="ps-authors ps-muted">Authors unknown: neither the listings nor the reference catalogues give them. '
         f"Search by title: {_search_links(paper)}</p>",
-        # shown by papersite-saved.js, which keeps the reader's saved papers (nothing to press without it)
-        f'<button type=button class=ps-save data-ps-save="{esc(paper.slug)}" hidden>Save</button>',
         f'<dl class=ps-facts>{"".join(facts)}</dl>',
         '<h2 id=abstract>Abstract</h2>',
         abstract,

@@ -100,5 +100,8 @@ def test_the_fix_link_is_the_bare_form_for_this_paper_and_names_it_for_the_scrip
     paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models")
     link = re.search(r'<a href="([^"]+)"([^>]*)>Fix this paper</a>', page.body)
     assert link.group(1) == f"{context.config.repo_url}/issues/new?template=correct-paper.yml&amp;paper_id={paper.id}"
-    assert f"data-ps-fix={paper.slug}" in link.group(2)
+    # the script finds the link by its mark and the paper by the page's own box (PAPER_SLUG)
+    assert link.group(2) == " data-ps-fix rel=nofollow"
+    assert page.body.startswith(f"<div class=ps-paper data-ps-paper={paper.slug}>")
+    assert "<button" not in page.body, "no Save button in the page: nothing to press without the script"
     assert "citation_abstract" not in page.head and "citation_title" in page.head
