@@ -40,15 +40,16 @@ def _letter(name: str) -> str:
     return first if "A" <= first <= "Z" else "#"
 
 
-def _a_to_z(here: str, entries: list[tuple[str, str, int]], unit: str) -> str:
-    """Entries (name, url, count) grouped by first letter, with a letter bar on top."""
+def _a_to_z(here: str, entries: list[tuple[str, str, int]]) -> str:
+    """Entries (name, url, count) grouped by first letter, with a letter bar on top. What the count
+    counts the page's lead says once: not a tooltip on each of 35k authors."""
     groups = [(letter, list(items)) for letter, items in groupby(entries, key=lambda e: _letter(e[0]))]
     bar = " ".join(f'<a href="#letter-{esc(letter.lower() if letter != "#" else "other")}">{esc(letter)}</a>' for letter, _ in groups)
     sections = []
     for letter, items in groups:
         anchor = letter.lower() if letter != "#" else "other"
         lis = "".join(
-            f'<li>{link(layout.relative(here, url), name)} <span class=ps-count title="{_plural(count, unit)}">{count}</span></li>'
+            f"<li>{link(layout.relative(here, url), name)} <span class=ps-count>{count}</span>"  # (no </li>: HTML ends it)
             for name, url, count in items
         )
         sections.append(f'<h2 id="letter-{anchor}">{esc(letter)}</h2><ul class=ps-columns>{lis}</ul>')
@@ -263,7 +264,7 @@ def topics_pages(catalog: Catalog, keep: Keep = fresh) -> dict[str, str]:
 def _a_to_z_index_page(title: str, here: str, named: list, intro: str, keep: Keep = fresh) -> str:
     """An index page listing ``named`` (keywords or authors) A to Z with their paper counts."""
     entries = [(item.name, item.url, len(item.papers)) for item in named]
-    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", keep(here, _a_to_z, here, entries, "paper")))
+    return page(_front(title), block(f"<h1>{title}</h1>", f"<p>{intro}</p>", keep(here, _a_to_z, here, entries)))
 
 
 MOST_USED = 60  # keywords in the keyword index's "most used" list
@@ -275,7 +276,7 @@ def keywords_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
     here = layout.KEYWORDS.url()
     used = sorted(catalog.keywords, key=lambda k: (-len(k.papers), fold(k.name)))[:MOST_USED]
     most = "".join(
-        f'<li>{link(layout.relative(here, k.url), k.name)} <span class=ps-count title="{_plural(len(k.papers), "paper")}">{len(k.papers)}</span></li>'
+        f"<li>{link(layout.relative(here, k.url), k.name)} <span class=ps-count>{len(k.papers)}</span>"
         for k in used
     )
     entries = [(k.name, k.url, len(k.papers)) for k in catalog.keywords]
@@ -288,7 +289,7 @@ def keywords_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
             '<h2 id=most-used>Most used</h2>',
             f'<ol class="ps-columns ps-ranked">{most}</ol>',
             '<h2 id=a-to-z>A to Z</h2>',
-            keep(here, _a_to_z, here, entries, "paper"),
+            keep(here, _a_to_z, here, entries),
         ),
     )
 
