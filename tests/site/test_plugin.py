@@ -98,3 +98,25 @@ def test_a_second_build_or_mkdocs_build_is_refused_while_a_build_runs(built):
         first.communicate(timeout=60)
     run = mkdocs_build(built)  # a killed holder's lock went with it
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_theme_files_no_page_loads_go_and_a_link_among_them_is_removed_not_followed(tmp_path):
+    from generator.site.plugin import remove_unloaded_theme_files
+
+    site = tmp_path / "site"
+    scripts, sheets = site / "assets" / "javascripts", site / "assets" / "stylesheets"
+    (scripts / "workers").mkdir(parents=True)
+    (scripts / "workers" / "search.1.min.js").write_text("worker")
+    sheets.mkdir(parents=True)
+    for path in (scripts / "bundle.1.min.js", scripts / "bundle.1.min.js.map", sheets / "main.1.min.css", sheets / "main.1.min.css.map"):
+        path.write_text(path.name)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "lunr.de.js").write_text("not the site's")
+    (scripts / "lunr").symlink_to(outside, target_is_directory=True)
+    os.mkfifo(sheets / "palette.1.min.css.map")  # a FIFO: neither opened nor removed
+    remove_unloaded_theme_files(site)
+    left = sorted(p.relative_to(site).as_posix() for p in site.rglob("*"))
+    assert left == ["assets", "assets/javascripts", "assets/javascripts/bundle.1.min.js", "assets/stylesheets",
+                    "assets/stylesheets/main.1.min.css", "assets/stylesheets/palette.1.min.css.map"]
+    assert (outside / "lunr.de.js").read_text() == "not the site's"
