@@ -487,20 +487,27 @@ class _KeptWork:
     KIND = ENTRY = LABEL = ""
     KEPT = "kept for the next computation"  # its term counts, and what else it starts from
 
-    def __init__(self, config: ProjectConfig, texts: Any, fork: bool, prints: Fingerprints) -> None:
-        self.texts, self.config = texts, config
-        self.key = prints.of(texts)
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
+        self.records, self.config, self.prints = records, config, prints
         self.value = self.kept_counts = self.worker = None
         if fork:
-            # the memo (30 MB of related papers and map at 11,672 papers) is read by the worker, which
-            # answers from it where the texts are as they were: the build goes on meanwhile
+            # the texts (16 MB of titles and abstracts at 11,672 papers), their fingerprint and the memo
+            # (30 MB of related papers and map) are made and read by the worker, which answers from the
+            # memo where the texts are as they were: the build goes on meanwhile
             self.worker = Forked(self.LABEL, self._kept_or_computed)
             return
         self._read()
 
+    @staticmethod
+    def texts_of(records: list[PaperRecord]) -> Any:
+        """All the computation reads of the papers (what its result is kept by)."""
+        raise NotImplementedError
+
     def _read(self) -> None:
         from generator.site.termcounts import COUNTS_VERSION
 
+        self.texts = self.texts_of(self.records)
+        self.key = self.prints.of(self.texts)
         self.cache = Memo(self.config, self.KIND)
         self.value = self.cache.get(self.ENTRY, self.key)
         self.kept_counts = None if self.value is not None else self.cache.get(self.KEPT, COUNTS_VERSION)
@@ -545,10 +552,11 @@ class _Related(_KeptWork):
 
     KIND, ENTRY, LABEL = "related", "papers", "related papers"
 
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
+    @staticmethod
+    def texts_of(records: list[PaperRecord]) -> list[tuple[str, str]]:
         from generator.site.related import related_texts
 
-        super().__init__(config, related_texts(records), fork, prints)
+        return related_texts(records)
 
     @staticmethod
     def computation() -> Callable[[Any, Any], tuple[dict[str, list[str]], Any]]:
@@ -562,10 +570,11 @@ class _MapPoints(_KeptWork):
 
     KIND, ENTRY, LABEL = "map", "points", "paper map"
 
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
+    @staticmethod
+    def texts_of(records: list[PaperRecord]) -> list:
         from generator.site.paper_map import map_texts
 
-        super().__init__(config, map_texts(records), fork, prints)
+        return map_texts(records)
 
     @staticmethod
     def computation() -> Callable[[Any, Any], tuple[dict[str, tuple[int, int]], Any]]:

@@ -95,15 +95,16 @@ def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path
 
 
 def test_a_forked_worker_reads_the_memo_answers_from_it_and_keeps_what_it_computes(tmp_path: Path) -> None:
-    """With a worker, the build never reads related papers' or the map's memo itself: the worker answers
-    from it while the texts are as they were, and saves what it computed (the counts never come back)."""
+    """With a worker, the build never makes related papers' or the map's texts nor reads their memo itself: the
+    worker answers from it while the texts are as they were, and saves what it computed (the counts never come back)."""
     config = load_config(write_project(tmp_path))
     records, _ = read_records(config)
     first = _Related(config, records, fork=True, prints=Fingerprints())
-    assert first.worker is not None and not hasattr(first, "cache")  # the memo is the worker's to read
+    assert first.worker is not None and not hasattr(first, "cache") and not hasattr(first, "texts")  # the worker's to do
     lists = first.result()
     saved = Memo(config, "related")
-    assert saved.get(_Related.ENTRY, first.key) == lists and saved.get(_Related.KEPT, COUNTS_VERSION) is not None
+    key_of = lambda papers: Fingerprints().of(_Related.texts_of(papers))  # noqa: E731
+    assert saved.get(_Related.ENTRY, key_of(records)) == lists and saved.get(_Related.KEPT, COUNTS_VERSION) is not None
     memo_file = saved.path
     stamp = memo_file.stat().st_mtime_ns
     again = _Related(config, list(reversed(records)), fork=True, prints=Fingerprints())
@@ -111,7 +112,7 @@ def test_a_forked_worker_reads_the_memo_answers_from_it_and_keeps_what_it_comput
     edited = [replace(records[0], abstract="Entirely new words about proteins.")] + records[1:]
     changed = _Related(config, edited, fork=True, prints=Fingerprints())
     assert changed.result() == related_papers(edited)  # computed from the counts the worker kept: a clean computation's
-    assert Memo(config, "related").get(_Related.ENTRY, changed.key) is not None
+    assert Memo(config, "related").get(_Related.ENTRY, key_of(edited)) is not None
 
 
 def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, monkeypatch) -> None:
