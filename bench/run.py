@@ -43,9 +43,14 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 DATASET = REPO.parent / "shared" / "datasets" / "iclr2025_submissions.jsonl.gz"
 CHROMIUM = "/usr/bin/chromium"
+# Every host but this machine's unresolvable: a site's third-party request (a bare theme's web fonts) fails at
+# once, as it would be refused, without routing each request through Playwright, which turns Chromium's HTTP
+# cache off (a script the page and its workers share is then fetched once each) and adds the driver's round
+# trip to every request: a design of many small files paid for it most (BENCHMARKS.md, part 17).
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                  "--disable-component-update", "--disable-default-apps", "--disable-sync", "--no-first-run",
-                 "--no-default-browser-check", "--enable-precise-memory-info"]
+                 "--no-default-browser-check", "--enable-precise-memory-info",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 DEFAULT_SIZES = (1000, 5000, 11672, 20000)
 # A paper every corpus holds (placed first), the one the header-search query looks for.
 PROBE_TITLE = "One Step Diffusion via Shortcut Models"
@@ -395,8 +400,6 @@ def browser_figures(site: Path, query: str = PROBE_TITLE, kinds: tuple[str, ...]
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
                 try:
                     context = browser.new_context(viewport={"width": 1280, "height": 900})
-                    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
-                                  or route.request.url.startswith("data:") else route.abort())
                     page = context.new_page()
                     page.goto(base + path, wait_until="load")
                     if kind == "header" and not page.locator(field_selector).count():
