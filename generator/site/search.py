@@ -305,6 +305,11 @@ def _term_texts(paper: PaperRecord, folded: Callable[[str], str] = fold) -> tupl
     return title, " ".join(paper.authors), " ".join(map(folded, paper.authors)), keywords, paper.abstract or ""
 
 
+def _abstract_text(paper: PaperRecord) -> str:
+    """The words of a paper's abstract the index holds, as the texts' chunks give them (snippets, phrases)."""
+    return " ".join((paper.abstract or "").split()[:ABSTRACT_WORDS])
+
+
 def _paper_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[list[str], ...]:
     """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
     title, authors, folded, keywords, abstract = texts
@@ -317,8 +322,9 @@ def _paper_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[
 
 
 class _SearchCache:
-    """What the last build computed for the search files (``memo.py``): each paper's terms (by the
-    fingerprint of the texts they are made of: tokenising and stemming is a third of the work), and each
+    """What the last build computed for the search files (``memo.py``): each paper's terms and abstract
+    text (by the paper's fingerprint: tokenising and stemming is a third of the work), its store row
+    (by that and the numbering its numbers count in: ``paper``), and each
     index's state and shards (updated by the papers whose terms changed: a title edit touches the
     entries of its title's terms and leaves the abstracts' index as it was). Without a config
     (``mkdocs build``'s plugin on a project's copy) nothing is kept."""
@@ -326,16 +332,28 @@ class _SearchCache:
     def __init__(self, config: ProjectConfig | None, prints: Fingerprints | None = None) -> None:
         # in shards (``memo.Memo``): an edit rewrites the files holding what it changed, not 60 MB
         self.terms = Memo(config, "search-terms", shards=PAGE_SHARDS) if config else None
+        self.rows = Memo(config, "search-rows", shards=PAGE_SHARDS) if config else None
         self.shards = Memo(config, "search-shards", shards=PAGE_SHARDS) if config else None
         self.prints = prints or Fingerprints()
 
-    def paper_terms(self, paper: PaperRecord, terms: _Terms, folded: Callable[[str], str] = fold) -> tuple[list[str], ...]:
-        """``folded``: ``text.fold`` or what gives the same (``Catalog.fold``), so that the terms are a
-        function of the paper: kept by its fingerprint (its page's bytes, where the build read it:
-        ``stage.known_records``), not by its texts' (11,672 texts hashed again on every build)."""
-        if self.terms is None:
-            return _paper_terms(_term_texts(paper, folded), terms)
-        return self.terms.value(paper.slug, self.prints.of(paper), lambda: _paper_terms(_term_texts(paper, folded), terms))
+    def paper(self, paper: PaperRecord, terms: _Terms, folded: Callable[[str], str], numbering: str,
+              row_of: Callable[[PaperRecord], list]) -> tuple[list, tuple[list[str], ...], str]:
+        """A paper's store row (``row_of(paper)``), index terms (``_paper_terms``) and abstract text as indexed.
+
+        ``folded``: ``text.fold`` or what gives the same (``Catalog.fold``), so that the terms and the text
+        are a function of the paper: kept by its fingerprint (its page's bytes, where the build read it:
+        ``stage.known_records``), not by its texts' (11,672 texts hashed again on every build). The row
+        is kept by the fingerprint and ``numbering``, the digest of what its numbers count in (the
+        store's topics, keywords, authors, decisions and values): every paper's row was a third of the
+        search worker's own work on an edit."""
+        def made() -> tuple[tuple[list[str], ...], str]:
+            return _paper_terms(_term_texts(paper, folded), terms), _abstract_text(paper)
+
+        if self.terms is None or self.rows is None:
+            return (row_of(paper), *made())
+        known = self.prints.of(paper)
+        return (self.rows.value(paper.slug, f"{known}\0{numbering}", lambda: row_of(paper)),
+                *self.terms.value(paper.slug, known, made))
 
     def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]],
                     common: int | None = None) -> dict[str, bytes]:
@@ -372,7 +390,7 @@ class _SearchCache:
         return found
 
     def save(self) -> None:
-        for cache in (self.terms, self.shards):
+        for cache in (self.terms, self.rows, self.shards):
             if cache is not None:
                 cache.save()
 
@@ -397,35 +415,7 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: 
     value_number = {name: {v: i for i, v in enumerate(found)} for name, found in values.items()}
     texts: list[str] = []
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
-
-    terms = _Terms()
-    cache = _SearchCache(config, prints)
-    meta: list[dict[str, list[str]]] = []
-    abstracts: list[dict[str, list[str]]] = []
-    papers = []
-    for paper in catalog.papers:
-        area = catalog.paper_area(paper)
-        sub = catalog.paper_subarea(paper)
-        topic = topic_index.get((area.name, sub.name if sub else None)) if area else None
-        authors = catalog.paper_authors(paper)
-        keywords = catalog.paper_keywords(paper)
-        papers.append(
-            _row({
-                "slug": paper.slug,
-                "title": " ".join(paper.title.split()),
-                "authors": list(dict.fromkeys(author_number[id(a)] for a in authors)),
-                "topic": topic,
-                "keywords": [keyword_number[id(k)] for k in keywords],
-                "decision": decision_number.get(paper.decision) if paper.decision else None,
-                # authors in an order that is not the paper's: "a" alphabetical, "u" unknown (no "et al.")
-                "order": STORE_ORDER.get(paper.author_order, "u") if paper.author_order else None,
-                **{name: value_number[name].get(_one_line(getattr(paper, name))) for name in PER_PAPER_FIELDS},
-            })
-        )
-        title_terms, author_terms, keyword_terms, abstract_terms = cache.paper_terms(paper, terms, catalog.fold)
-        meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
-        abstracts.append({"b": abstract_terms})
-        texts.append(" ".join((paper.abstract or "").split()[:ABSTRACT_WORDS]))
+    # what a row's numbers count in: the whole store but its papers
     store = {
         "schema": store_schema(),
         "topics": topics,
@@ -433,8 +423,37 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: 
         "authors": [_row({"name": a.name, "slug": a.slug}, NAME_COLUMNS) for a in catalog.authors],
         "decisions": decisions,
         **{f"{name}s": found for name, found in values.items()},
-        "papers": papers,
     }
+    numbering = content_hash(_json(store))
+
+    def row_of(paper: PaperRecord) -> list:
+        area = catalog.paper_area(paper)
+        sub = catalog.paper_subarea(paper)
+        return _row({
+            "slug": paper.slug,
+            "title": " ".join(paper.title.split()),
+            "authors": list(dict.fromkeys(author_number[id(a)] for a in catalog.paper_authors(paper))),
+            "topic": topic_index.get((area.name, sub.name if sub else None)) if area else None,
+            "keywords": [keyword_number[id(k)] for k in catalog.paper_keywords(paper)],
+            "decision": decision_number.get(paper.decision) if paper.decision else None,
+            # authors in an order that is not the paper's: "a" alphabetical, "u" unknown (no "et al.")
+            "order": STORE_ORDER.get(paper.author_order, "u") if paper.author_order else None,
+            **{name: value_number[name].get(_one_line(getattr(paper, name))) for name in PER_PAPER_FIELDS},
+        })
+
+    terms = _Terms()
+    cache = _SearchCache(config, prints)
+    meta: list[dict[str, list[str]]] = []
+    abstracts: list[dict[str, list[str]]] = []
+    papers = []
+    for paper in catalog.papers:
+        row, (title_terms, author_terms, keyword_terms, abstract_terms), text = cache.paper(
+            paper, terms, catalog.fold, numbering, row_of)
+        papers.append(row)
+        meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
+        abstracts.append({"b": abstract_terms})
+        texts.append(text)
+    store["papers"] = papers
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
     files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts, COMMON_PAPERS).items()})
     chunks = [_json(texts[start:start + TEXT_CHUNK]) for start in range(0, max(1, len(texts)), TEXT_CHUNK)]
