@@ -108,8 +108,9 @@ def minify_page(text: str) -> str:
 # with Material's default colours (``_DEFAULT_PALETTE``) palette.css only names variables ours never
 # sets, so it may follow both; with another palette its rules and ours can meet at equal weight and
 # the page keeps its three links (as does any page whose links are not these).
-_SHEET = r"<link href=([^\s\"'=<>`]*?)assets/stylesheets/main\.([0-9a-f]+)\.min\.css rel=stylesheet>"
-_PALETTE_SHEET = r"(<link href=\1assets/stylesheets/palette\.[0-9a-f]+\.min\.css rel=stylesheet>)"
+_THEME_HASH = "[0-9a-f]+"  # what names a version of a theme's file: main.<hash>.min.css
+_SHEET = rf"<link href=([^\s\"'=<>`]*?)assets/stylesheets/main\.({_THEME_HASH})\.min\.css rel=stylesheet>"
+_PALETTE_SHEET = rf"(<link href=\1assets/stylesheets/palette\.{_THEME_HASH}\.min\.css rel=stylesheet>)"
 _OUR_SHEET = r"<link href=\1assets/papersite/papersite\.css rel=stylesheet>"
 _TWO_SHEETS = re.compile(_SHEET + _OUR_SHEET)
 _THREE_SHEETS = re.compile(_SHEET + _PALETTE_SHEET + _OUR_SHEET)
@@ -139,7 +140,7 @@ def write_stylesheet(site_dir: Path) -> int:
     if ours.is_file():
         for material in sorted((site_dir / "assets" / "stylesheets").glob("main.*.min.css")):
             digest = material.name[len("main."):-len(".min.css")]
-            if re.fullmatch(r"[0-9a-f]+", digest) and material.is_file():
+            if re.fullmatch(_THEME_HASH, digest) and material.is_file():
                 text = _SOURCE_MAP.sub(b"", read_regular(material)).rstrip()
                 wanted[site_dir / SHEETS.format(digest)] = text + b"\n" + read_regular(ours)
     for old in sorted(ours.parent.glob(SHEETS.rsplit("/", 1)[1].format("*"))):
@@ -181,7 +182,7 @@ _DEFAULT_PALETTE = re.compile(
     r"<body\b(?=[^>]*\sdata-md-color-accent=[\"']?indigo[\"'\s>])(?=[^>]*\sdata-md-color-primary=[\"']?indigo[\"'\s>])"
     r"(?=[^>]*\sdata-md-color-scheme=[\"']?default[\"'\s>])[^>]*>")
 _PALETTE_NAME = re.compile(r"\s+data-md-color-(?:accent|primary|scheme)=(?:\"[^\"]*\"|'[^']*'|[^\s>]*)")
-_PALETTE_CSS = re.compile(r"<link\b[^>]*\bhref=[\"']?[^\"'\s>]*assets/stylesheets/palette\.[0-9a-f]+\.min\.css[\"']?[^>]*>")
+_PALETTE_CSS = re.compile(rf"<link\b[^>]*\bhref=[\"']?[^\"'\s>]*assets/stylesheets/palette\.{_THEME_HASH}\.min\.css[\"']?[^>]*>")
 
 
 def _default_palette_only(text: str) -> re.Match | None:

@@ -195,14 +195,20 @@ def list_controls(papers: list[PaperRecord], here: str, list_id: str, explore: d
         if len(areas) > 1
         else ""
     )
-    return open_in + (
-        f'<div class=ps-controls data-ps-list="{esc(list_id)}">'
+    return open_in + controls_box(list_id, area + decision_filter(papers), len(papers))
+
+
+def controls_box(list_id: str, selects: str, count: int) -> str:
+    """The controls papersite-lists.js drives for the list ``list_id`` of ``count`` papers: the filter box,
+    ``selects`` (the list's own menus: area, decision, venue), the sort menu and the count shown."""
+    return (
+        f"<div class=ps-controls{attr('data-ps-list', list_id)}>"
         '<label>Filter <input type=search data-ps-filter placeholder="Words in title, authors or keywords"></label>'
-        f"{area}{decision_filter(papers)}"
+        f"{selects}"
         '<label>Sort <select data-ps-sort><option value=title>Title A–Z</option>'
         '<option value=title-desc>Title Z–A</option><option value=area>Area</option>'
         '<option value=author>First author</option></select></label>'
-        f'<output data-ps-shown aria-live=polite>{len(papers):,} papers</output></div>'
+        f"<output data-ps-shown aria-live=polite>{count:,} papers</output></div>"
     )
 
 

@@ -20,7 +20,7 @@ from generator.text import fold
 from generator.site.render.views import Views
 from generator.site.render.html import DetailPage, attr, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
-    DETAIL_TEMPLATE, Keep, author_line, crumbs, decision_filter, decision_key, explore_link, first_author_data, is_uncertain, item_text,
+    DETAIL_TEMPLATE, Keep, author_line, controls_box, crumbs, decision_filter, decision_key, explore_link, first_author_data, is_uncertain, item_text,
     fresh, item_meta, list_controls, paper_list, paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
@@ -144,17 +144,8 @@ def papers_page(catalog: Catalog, keep: Keep = fresh) -> str:
         venue_select = f'<label>Venue <select data-ps-venue><option value="">All venues</option>{choices}</select></label>'
     with_venue = bool(venue_select)
     rows = [keep(f"{paper.slug}\0{with_venue:d}", _papers_row, paper, here, with_venue) for paper in catalog.papers]
-    controls = (
-        '<div class=ps-controls data-ps-list=ps-all-papers>'
-        '<label>Filter <input type=search data-ps-filter placeholder="Words in title, authors or keywords"></label>'
-        f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
-        + decision_select
-        + venue_select
-        + '<label>Sort <select data-ps-sort><option value=title>Title A–Z</option>'
-        '<option value=title-desc>Title Z–A</option><option value=area>Area</option>'
-        '<option value=author>First author</option></select></label>'
-        f'<output data-ps-shown aria-live=polite>{len(catalog.papers):,} papers</output></div>'
-    )
+    area_select = f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
+    controls = controls_box("ps-all-papers", area_select + decision_select + venue_select, len(catalog.papers))
     body = block(
         "<h1>All papers</h1>",
         f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type. "
