@@ -213,8 +213,11 @@ def controls_box(list_id: str, selects: str, count: int) -> str:
 
 
 def crumbs_nav(links: list[str]) -> str:
-    """A breadcrumb trail of links already made."""
-    return f'<nav class=ps-crumbs aria-label=Breadcrumb>{" <span class=ps-sep>›</span> ".join(links)}</nav>'
+    """A breadcrumb trail of links already made.
+
+    The separators are the trail's own text, in its muted colour (papersite.css; the trail holds
+    nothing else): a span around each was 26 B, ~0.9 MB of the paper pages at 12k papers."""
+    return f'<nav class=ps-crumbs aria-label=Breadcrumb>{" › ".join(links)}</nav>'
 
 
 def crumbs(here: str, trail: list[tuple[str, str]]) -> str:

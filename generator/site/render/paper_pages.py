@@ -118,7 +118,7 @@ def _listed_html(paper: PaperRecord) -> str:
         parts.append(f"{esc(label)}: {shown}")
     if not parts:
         return ""
-    return '<p class="ps-listed ps-muted">' + " <span class=ps-sep>·</span> ".join(parts) + "</p>"
+    return '<p class="ps-listed ps-muted">' + " · ".join(parts) + "</p>"  # (all of it muted: the separators too)
 
 
 def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
@@ -313,7 +313,8 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         f'<p class=ps-muted>Listing entries this page was built from{esc(merged)}:</p>',
         f'<ul class=ps-sources>{sources}</ul>',
         _fills_html(paper, context),
-        f'<p class=ps-actions>{" <span class=ps-sep>·</span> ".join(actions)}</p>' if actions else "",
+        # (its separators are its own text, muted: papersite.css; it holds only links)
+        f'<p class=ps-actions>{" · ".join(actions)}</p>' if actions else "",
         "</div>",
     )
     # a maintainer's own description wins, made plain text by theme_meta
