@@ -6,7 +6,9 @@ from the moment the text was typed, when each of the page's fetches began and en
 ``performance.measure`` the page made meanwhile (papersite-engine.js: the worker's shard fetch, parse and
 index; papersite-header.js: the answer, the rows, the results shown). Figures only: nothing asserts.
 ``--type MS`` types each query key by key, MS ms apart, as a reader does (the page warms the shards of the
-words being typed), and counts from its last key instead.
+words being typed), and counts from its last key instead. A query's bytes are its requests' bodies as this
+local server sent them, and as a host that gzips text would (``table.host_bytes``, the table's count); unlike
+the table's first query, they leave out the page's own load.
 
     python bench/search_trace.py SITE [--runs 3] [--type 80] [--json OUT]
 """
@@ -23,6 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import CHROMIUM, CHROMIUM_ARGS, COST_QUERIES, HEADER_INPUT, HEADER_TOGGLE, _SETTLED, _SHOWN, serve  # noqa: E402
+from table import host_bytes  # noqa: E402
 
 # the page's measures, and its own fetches (resource timing: the workers' are in their measures), made since
 # the mark "bench-begin", as [name, start, end] in ms from it
@@ -58,7 +61,8 @@ def trace(site: Path, queries: tuple[str, ...] = COST_QUERIES, key_ms: int = 0) 
                         size = request.sizes()["responseBodySize"]
                     except Exception:
                         size = 0
-                    requests.append([request.url[len(base):], began.pop(request, None), ms(), size])
+                    path = request.url[len(base):]
+                    requests.append([path, began.pop(request, None), ms(), size, _host_size(site, path) if size > 0 else 0])
 
                 context.on("request", lambda request: began.__setitem__(request, ms()))
                 context.on("requestfinished", finished)
@@ -96,13 +100,25 @@ def trace(site: Path, queries: tuple[str, ...] = COST_QUERIES, key_ms: int = 0) 
     return out
 
 
+def _host_size(site: Path, path: str) -> int:
+    """What the site's file at URL ``path`` weighs from a host that gzips text (0 if it is not a file of the site)."""
+    file = site / path.split("?")[0].split("#")[0]
+    if file.is_dir():
+        file = file / "index.html"
+    try:
+        return host_bytes(path, file.read_bytes())
+    except OSError:
+        return 0
+
+
 def printed(runs: list[list[dict[str, Any]]]) -> str:
     lines = []
     for number, queries in enumerate(runs, 1):
         for q in queries:
             lines.append(f"run {number} {q['query']!r}: shown {q['shown_ms']} ms, settled {q['settled_ms']} ms")
-            got = sum(size for *_, size in q["requests"] if size > 0)
-            lines.append(f"  {len(q['requests'])} requests, {got / 1000:,.1f} KB of bodies")
+            got = sum(r[3] for r in q["requests"] if r[3] > 0)
+            hosted = sum(r[4] for r in q["requests"])
+            lines.append(f"  {len(q['requests'])} requests, {got / 1000:,.1f} KB of bodies ({hosted / 1000:,.1f} KB from a host that gzips text)")
             for name, start, end in q["measures"]:
                 lines.append(f"  measure {start:>6} -> {end:>6}  {name}")
     return "\n".join(lines)

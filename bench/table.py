@@ -79,8 +79,13 @@ class _CountingHandler(http.server.SimpleHTTPRequestHandler):
             outputfile.write(data)
         except (BrokenPipeError, ConnectionResetError):  # the page moved on (a cancelled fetch): nothing was sent
             return
-        name = self.path.split("?")[0].rstrip("/")
-        self.counter.add(self.path, len(gzip.compress(data, 6)) if name.endswith(_GZIPPED_KINDS) or "." not in name.rsplit("/", 1)[-1] else len(data))
+        self.counter.add(self.path, host_bytes(self.path, data))
+
+
+def host_bytes(path: str, data: bytes) -> int:
+    """What a response of ``data`` at URL ``path`` weighs from a host that gzips text (-6), as GitHub Pages does."""
+    name = path.split("?")[0].rstrip("/")
+    return len(gzip.compress(data, 6)) if name.endswith(_GZIPPED_KINDS) or "." not in name.rsplit("/", 1)[-1] else len(data)
 
 
 class _Bytes:
