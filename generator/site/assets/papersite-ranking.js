@@ -91,7 +91,8 @@
 
   /* Ranked paper numbers for a query (``shown``: how many of the first must be in their final order,
    * 10 by default; ``early(result)``: called with the order by what is known while a common term's
-   * weights are read for those; ``current()``: whether the query still matters, asked before they are).
+   * weights are read for those; ``current()``: whether the query still matters, asked before they are;
+   * ``pause``: ms the reader may still be typing, waited before they are read, EXACT_WAIT by default).
    * A paper matching more of the query's
    * parts comes first; among equals, one matching more of them in its title or
    * authors, then the summed lunr scores of both indexes (title > authors >
@@ -122,8 +123,9 @@
   // typed key by key is replaced by the next key's meanwhile, and its texts would be fetched for nothing
   // (and hold up the next one's requests)
   var EXACT_WAIT = 150;
-  function search(eng, text, shown, early, current) {
+  function search(eng, text, shown, early, current, pause) {
     shown = shown || 10;
+    pause = pause === undefined ? EXACT_WAIT : pause;
     var query = parseQuery(text);
     var TITLE_OR_AUTHOR = eng.schema.fieldBit("title") | eng.schema.fieldBit("authors"); // bits of a hit's fields
     var begun = performance.now(), full = false;
@@ -179,7 +181,7 @@
         // their weights read from their texts, then ranked again: the shown order is lunr's; meanwhile the
         // order by what is known (``early``, not full: the abstracts' answer is not complete)
         if (early) early(Object.assign({}, result, { full: false, early: true }));
-        return new Promise(function (wait) { setTimeout(wait, EXACT_WAIT); }).then(function () {
+        return (pause ? new Promise(function (wait) { setTimeout(wait, pause); }) : Promise.resolve()).then(function () {
           return !current || current() ? sources[k].ask(Object.assign(asked, { type: "exact", refs: result.undecided })) : null;
         }).then(function (exact) {
           if (!exact) return null; // a newer query replaced this one
