@@ -142,6 +142,8 @@ def _topic_html(paper: PaperRecord, here: str, catalog: Catalog) -> str:
     return text
 
 
+# Between a paper's links, in a span papersite.css mutes: a fact's own text in the muted colour (as the crumbs'
+# separators are) would leave its links told apart from a badge's words by colour alone (axe, link-in-text-block).
 _SEP = ' <span class=ps-sep>·</span> '
 # The paper's own record first, then its PDF and code, then anything else by name.
 _LINK_ORDER = {name: i for i, name in enumerate(("openreview", "pdf", "code", "arxiv", "project"))}
@@ -253,7 +255,7 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
     if authors and not cite.order_known(paper):
         authors += f' <span class=ps-order-note>({esc(cite.order_words(paper))})</span>'
     keywords = "".join(
-        f"<li>{link(layout.relative(here, kw.url), kw.name)}</li>" for kw in catalog.paper_keywords(paper)
+        f"<li>{link(layout.relative(here, kw.url), kw.name)}" for kw in catalog.paper_keywords(paper)  # (HTML ends each <li>)
     )
     facts = [f"<dt>Topic</dt><dd>{_topic_html(paper, here, catalog)}</dd>"]
     if keywords:
