@@ -131,6 +131,25 @@ def wait_for_search_answer(page, query: str, state: str = "full") -> None:
     )
 
 
+def count_worker_questions(page, kind: str) -> None:
+    """From the page's next load on, count the questions of ``kind`` ("texts", "exact", ...) the page sends its
+    search workers (search-worker.js), in ``window.psAsked``."""
+    page.add_init_script("(() => { window.psAsked = 0; const post = Worker.prototype.postMessage;"
+                         " Worker.prototype.postMessage = function (message, ...rest) {"
+                         f" if (message && message.type === {kind!r}) window.psAsked += 1;"
+                         " return post.call(this, message, ...rest); }; })()")
+
+
+def enter_query(page, query: str, key_ms: int = 0) -> None:
+    """Put ``query`` into the header search of a page whose field shows (a desktop's): typed key by key,
+    ``key_ms`` apart, or with ``key_ms`` 0 filled in whole, as a paste does."""
+    field = page.locator(HEADER_SEARCH_INPUT).first
+    if key_ms:
+        field.press_sequentially(query, delay=key_ms)
+    else:
+        field.fill(query)
+
+
 def option_hrefs(page) -> list[str]:
     """The links of header search's results, in order."""
     return page.locator(SEARCH_OPTIONS).evaluate_all("options => options.map(o => o.href)")

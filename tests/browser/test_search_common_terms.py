@@ -14,7 +14,8 @@ import shutil
 import pytest
 
 from conftest import serve
-from site_ui import HEADER_SEARCH_INPUT, HEADER_SEARCH_RESULT, header_search_settled, result_paper_slugs
+from site_ui import (HEADER_SEARCH_RESULT, count_worker_questions, enter_query, header_search_settled, result_paper_slugs,
+                     wait_for_search_answer)
 
 pytestmark = pytest.mark.browser
 
@@ -74,31 +75,20 @@ def test_a_query_typed_key_by_key_reads_common_weights_only_where_the_reader_pau
     (papersite-header.js TYPING_PAUSE_MS): at 100k papers each key's own ask fetched ~250 KB of chunks of a
     title typed at 200 ms a key. A pasted query asks at once. Both end in the same results."""
     query = "large language models"
-    count_asks = ("(() => { window.psExactAsked = 0; const post = Worker.prototype.postMessage;"
-                  " Worker.prototype.postMessage = function (message, ...rest) {"
-                  " if (message && message.type === 'exact') window.psExactAsked += 1;"
-                  " return post.call(this, message, ...rest); }; })()")
 
     def asked(key_ms: int) -> tuple[int, list]:
         reader = page_factory(common_site, viewport={"width": 1280, "height": 900})
-        reader.page.add_init_script(count_asks)
+        count_worker_questions(reader.page, "exact")
         reader.goto("")
-        field = reader.page.locator(HEADER_SEARCH_INPUT).first
-        if key_ms:
-            field.press_sequentially(query, delay=key_ms)  # closer than a pause, yet each key is answered
-        else:
-            field.fill(query)
-        reader.page.wait_for_function(
-            "q => { const l = document.querySelector('[data-ps-search-results]');"
-            " return l && l.getAttribute('data-ps-query') === q && l.getAttribute('data-ps-state') === 'full'; }",
-            arg=query)
+        enter_query(reader.page, query, key_ms)
+        wait_for_search_answer(reader.page, query)
         shown = result_paper_slugs(reader.page.locator(HEADER_SEARCH_RESULT))
         reader.page.wait_for_timeout(400)
         assert reader.log.page_errors == []
-        return reader.page.evaluate("window.psExactAsked"), shown
+        return reader.page.evaluate("window.psAsked"), shown
 
     pasted_asks, pasted = asked(0)
-    typed_asks, typed = asked(200)
+    typed_asks, typed = asked(200)  # closer than a pause, yet each key is answered
     assert typed == pasted and len([s for s in pasted if s]) >= 5, (typed, pasted)
     assert pasted_asks == 1, "the query's undecided papers are read once"
     # (before: one ask for each key whose answer left papers undecided, 7 here; a key a loaded machine holds

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from search_corpus import search_site, shards_needed  # noqa: F401 (fixture)
-from site_ui import HEADER_SEARCH_INPUT, HEADER_SEARCH_TOGGLE, header_search_settled, paper_slug_of, result_hrefs
+from site_ui import (HEADER_SEARCH_INPUT, HEADER_SEARCH_TOGGLE, count_worker_questions, enter_query, header_search_settled,
+                     paper_slug_of, result_hrefs)
 
 pytestmark = pytest.mark.browser
 
@@ -176,25 +177,17 @@ def test_a_query_typed_key_by_key_asks_snippets_only_for_where_the_reader_stoppe
     are asked only for the query the reader stopped at: typed, a query asks for no more texts than pasted
     (at 11,672 papers each key's own ask fetched ~200 KB of chunks for lists gone before their snippets)."""
     query = "graph calibration safety"
-    count_asks = ("(() => { window.psTextsAsked = 0; const post = Worker.prototype.postMessage;"
-                  " Worker.prototype.postMessage = function (message, ...rest) {"
-                  " if (message && message.type === 'texts') window.psTextsAsked += 1;"
-                  " return post.call(this, message, ...rest); }; })()")
 
     def texts_asked(typed: bool) -> tuple[int, object]:
         reader = page_factory(search_site, viewport={"width": 1280, "height": 900})
-        reader.page.add_init_script(count_asks)
+        count_worker_questions(reader.page, "texts")
         reader.goto("")
-        field = reader.page.locator(HEADER_SEARCH_INPUT).first
-        if typed:
-            field.press_sequentially(query, delay=60)  # closer than a pause: each key is answered and shown
-        else:
-            field.fill(query)
+        enter_query(reader.page, query, 60 if typed else 0)  # 60 ms: closer than a pause, each key answered and shown
         _, results = header_search_settled(reader.page, query)
         reader.page.locator("[data-ps-search-results] .ps-snippet").first.wait_for(state="visible")
         reader.page.wait_for_timeout(400)
         assert reader.log.page_errors == []
-        return reader.page.evaluate("window.psTextsAsked"), results
+        return reader.page.evaluate("window.psAsked"), results
 
     pasted, pasted_results = texts_asked(typed=False)
     typed, typed_results = texts_asked(typed=True)
