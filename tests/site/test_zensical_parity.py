@@ -111,6 +111,13 @@ class _PaperPage(HTMLParser):
             self.header_search = True
         if tag in _VOID:
             return
+        if tag == "li":  # as HTML does: an item still open in this list ends where the next begins (no </li>)
+            for i in range(len(self._stack) - 1, -1, -1):
+                if self._stack[i][0] in ("ul", "ol"):
+                    break
+                if self._stack[i][0] == "li":
+                    del self._stack[i:]
+                    break
         outer = self._field()
         field = None
         if tag == "title":
