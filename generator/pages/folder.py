@@ -152,7 +152,7 @@ def read_pages(
     # A regular file (not a link) in the papers folder, itself inside the project, passes
     # ``readable_file``: one lstat instead of resolving every page's path (seconds at 11,672 pages).
     folder_inside = lies_inside(config.papers_dir, config.root)
-    labels = _Labels(config)
+    labels = PageLabels(config)
     for path in page_files(config) if paths is None else paths:
         label = labels.of(path)
         if path not in texts and not (folder_inside and path.parent == config.papers_dir and _regular(path)):
@@ -176,7 +176,7 @@ def read_pages(
     return found
 
 
-class _Labels:
+class PageLabels:
     """``display_path`` of each page, by string for those in the papers folder: ``relative_to`` was
     half of reading 11,672 kept pages."""
 
@@ -201,6 +201,12 @@ def _regular(path: Path) -> bool:
 
 def _as_page_problem(error: PapersiteError) -> list[Problem]:
     return [Problem(p.path, p.line, f"cannot read the page: it {p.message}", p.severity) for p in error.problems]
+
+
+def record_of_bytes(path: Path, label: str, data: bytes) -> PaperRecord | None:
+    """The record of a page holding ``data``, as ``read_pages`` reads it; None for a page with errors."""
+    page, _ = _read_one(path, label, None, data)
+    return page.record if page is not None else None
 
 
 def _read_one(path: Path, label: str, text: str | None, data: bytes | None = None) -> tuple[Page | None, list[Problem]]:

@@ -217,6 +217,7 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
     from generator.pages.check import check_pages, errors_only, project_file_problems
     from generator.site.memo import forget_all
     from generator.site.stage import stage_docs
+    from generator.site.textwork import start_early
 
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config), hashes)
@@ -227,18 +228,26 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
         and config.site_dir.is_dir()
         and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
     )
-    with timings.stage("check"):
-        # The same validation as `papersite check`: never build a site from pages it rejects.
-        if clean:  # a full build trusts nothing the last one kept
-            forget_all(config)
-            checks = _CheckCache(config)
-        # Pages whose bytes the last build checked are not parsed again (memo.py).
-        checked = checks()
-        found = read_pages(config, cache=checked)  # staged below as they were checked
-        errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))
-        if errors:  # else the stage saves it, once its first worker has started
-            checked.save()
+    early: dict = {}
+    try:
+        with timings.stage("check"):
+            # The same validation as `papersite check`: never build a site from pages it rejects.
+            if clean:  # a full build trusts nothing the last one kept
+                forget_all(config)
+                checks = _CheckCache(config)
+            # on the core the check leaves idle; their answers are taken only for the pages the check read
+            early = start_early(config)
+            # Pages whose bytes the last build checked are not parsed again (memo.py).
+            checked = checks()
+            found = read_pages(config, cache=checked)  # staged below as they were checked
+            errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))
+            if errors:  # else the stage saves it, once its first worker has started
+                checked.save()
+    except BaseException:
+        _cancel(early)
+        raise
     if errors:
+        _cancel(early)
         for problem in errors:
             print(problem, file=sys.stderr)
         print(
@@ -249,13 +258,22 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
     # the pages a server's edit changed, written first (serve.FirstPages): only where the engine renders changed
     # pages alone (a full run would clear the site under them)
     first = getattr(args, "first_pages", None) if dirty else None
-    with timings.stage("stage"):
-        staged = stage_docs(config, parallel=True, pages=checked, checked=found, first=first)
+    try:
+        with timings.stage("stage"):
+            staged = stage_docs(config, parallel=True, pages=checked, checked=found, first=first, early=early)
+    except BaseException:
+        _cancel(early)  # if the stage failed before it took them
+        raise
     try:
         return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
+
+
+def _cancel(early: dict) -> None:
+    for worker in early.values():
+        worker.cancel()
 
 
 def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001

@@ -722,15 +722,20 @@ STAT = "\0stat\0"  # before a page's label: the stat it had when read, and the d
 RACY_NS = 2_000_000_000
 
 
+def checked_scope(config: ProjectConfig) -> str:
+    """What a page's checks depend on beside its bytes: the project (a page names its path) and the taxonomy."""
+    try:
+        taxonomy = content_hash(config.taxonomy_file.read_bytes())
+    except OSError:
+        taxonomy = "missing"
+    return f"{config.root}\0{taxonomy}"
+
+
 class CheckedPages(Memo):
     """``check_pages``' ``cache``: a page's own checks, kept for its bytes and the taxonomy."""
 
     def __init__(self, config: ProjectConfig) -> None:
-        try:
-            taxonomy = content_hash(config.taxonomy_file.read_bytes())
-        except OSError:
-            taxonomy = "missing"
-        super().__init__(config, "checked", scope=f"{config.root}\0{taxonomy}", shards=PAGE_SHARDS)
+        super().__init__(config, "checked", scope=checked_scope(config), shards=PAGE_SHARDS)
 
     def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any:
         """``Memo.page``, but a page whose stat is the one it had when it was last read is not read again

@@ -56,11 +56,17 @@ class MapText:
 
 def map_texts(papers: list[PaperRecord]) -> list[MapText]:
     """What ``layout_of_texts`` is given of the papers, in slug order; loads no numerical library."""
-    texts = []
-    for paper in papers:
-        topic = f"{paper.topic.area}\0{paper.topic.subarea or ''}" if paper.topic else ""
-        texts.append(MapText(paper.slug, f"{paper.title}\n{paper.abstract or ''}", topic))
-    return sorted(texts, key=lambda t: t.slug)
+    return map_in_order([map_item(paper) for paper in papers])
+
+
+def map_item(paper: PaperRecord) -> MapText:
+    """What ``map_texts`` holds of one paper."""
+    topic = f"{paper.topic.area}\0{paper.topic.subarea or ''}" if paper.topic else ""
+    return MapText(paper.slug, f"{paper.title}\n{paper.abstract or ''}", topic)
+
+
+def map_in_order(items: list[MapText]) -> list[MapText]:
+    return sorted(items, key=lambda t: t.slug)
 
 
 def paper_points(papers: list[PaperRecord]) -> dict[str, tuple[int, int]]:

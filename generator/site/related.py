@@ -34,8 +34,17 @@ def _text(paper: PaperRecord) -> str:
 
 def related_texts(papers: list[PaperRecord]) -> list[tuple[str, str]]:
     """All ``related_of_texts`` is given of the papers: (slug, text), in slug order. Its result is kept
-    by their fingerprint (``stage.py``); loads no numerical library."""
-    return sorted((p.slug, _text(p)) for p in papers)
+    by their fingerprint (``textwork.py``); loads no numerical library."""
+    return related_in_order([related_item(p) for p in papers])
+
+
+def related_item(paper: PaperRecord) -> tuple[str, str]:
+    """What ``related_texts`` holds of one paper."""
+    return paper.slug, _text(paper)
+
+
+def related_in_order(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return sorted(items)
 
 
 def _prune_postings(matrix: "sparse.csr_matrix", keep: int) -> "sparse.csr_matrix":

@@ -43,6 +43,7 @@ from generator.site.render.indices import DetailSource, detail_page_markdown, de
 from generator.site.render.views import Views
 from generator.site.scripts import shipped_asset
 from generator.workers import Forked, can_fork
+from generator.site.textwork import RELATED_IN_WORKER_FROM, Early, MapPoints, Related, pages_read
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
     BODIES, BODIES_INDEX, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, bodies_files, data_dir, kept_gzip, own_shell, page_row, row_line,
@@ -233,7 +234,7 @@ def _generate(
     shells: bool,
     search: bool,
     target: Path,
-    related: "_Related | None" = None,
+    related: "Related | None" = None,
     prints: Fingerprints | None = None,
     kept: KeptCatalog | None = None,
     first: "FirstPages | None" = None,
@@ -453,7 +454,7 @@ class Pending:
             self.worker = None
 
 
-def _write_map_data(catalog: Catalog, map_points: "_MapPoints | None", out_dir: Path) -> None:
+def _write_map_data(catalog: Catalog, map_points: "MapPoints | None", out_dir: Path) -> None:
     """The map's points, beside the engine like the search files: a retitled paper moves points by a
     hair, and that alone must not run the engine (no page shows them)."""
     points = map_points.result() if map_points is not None else paper_points(catalog.papers)
@@ -473,121 +474,12 @@ def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path, print
     write_deferred(out_dir, browser_data(catalog, config, prints))
 
 
-RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
-
-
-class _KeptWork:
-    """Work on texts that a build keeps in the memo: the last build's result while the texts have the
-    same fingerprint, else computed, in a forked worker with ``fork``. What the computation leaves for
-    the next is kept too (the texts' term counts, ``termcounts.py``; related papers' postings and
-    scored lists, ``related.Scored``), so an edit tokenises only the texts the last one did not count.
-    Each kind names its memo and its computation, imported only when it runs (numpy and scipy cost
-    a fifth of a second to load)."""
-
-    KIND = ENTRY = LABEL = ""
-    KEPT = "kept for the next computation"  # its term counts, and what else it starts from
-
-    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints) -> None:
-        self.records, self.config, self.prints = records, config, prints
-        self.value = self.kept_counts = self.worker = None
-        if fork:
-            # the texts (16 MB of titles and abstracts at 11,672 papers), their fingerprint and the memo
-            # (30 MB of related papers and map) are made and read by the worker, which answers from the
-            # memo where the texts are as they were: the build goes on meanwhile
-            self.worker = Forked(self.LABEL, self._kept_or_computed)
-            return
-        self._read()
-
-    @staticmethod
-    def texts_of(records: list[PaperRecord]) -> Any:
-        """All the computation reads of the papers (what its result is kept by)."""
-        raise NotImplementedError
-
-    def _read(self) -> None:
-        from generator.site.termcounts import COUNTS_VERSION
-
-        self.texts = self.texts_of(self.records)
-        self.key = self.prints.of(self.texts)
-        self.cache = Memo(self.config, self.KIND)
-        self.value = self.cache.get(self.ENTRY, self.key)
-        self.kept_counts = None if self.value is not None else self.cache.get(self.KEPT, COUNTS_VERSION)
-
-    @staticmethod
-    def computation() -> Callable[[Any, Any], tuple[Any, Any]]:
-        """(texts, what the last computation kept or None) -> (result, what the next one may start from)."""
-        raise NotImplementedError
-
-    def result(self) -> Any:
-        """The result for these texts, computed (and kept with the texts' counts) unless it was kept."""
-        if self.value is None:
-            self.value = self.worker.result() if self.worker is not None else self._computed()
-            self.worker = self.kept_counts = None
-        return self.value
-
-    def _kept_or_computed(self) -> Any:
-        self._read()
-        return self.value if self.value is not None else self._computed()
-
-    def _computed(self) -> Any:
-        """The result, computed and kept in the memo with what the next computation starts from. In the
-        worker, when there is one: what is kept (tens of MB at 11,672 papers) is then saved there and
-        never crosses the pipe, and only the result comes back to the build."""
-        from generator.site.termcounts import COUNTS_VERSION
-
-        value, kept = self.computation()(self.texts, self.kept_counts)
-        self.cache.put(self.ENTRY, self.key, value)
-        self.cache.put(self.KEPT, COUNTS_VERSION, kept)
-        self.cache.save()
-        return value
-
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker = None
-
-
-class _Related(_KeptWork):
-    """Related papers, kept by the texts they compare (``related.related_texts``: all
-    ``related_of_texts`` is given)."""
-
-    KIND, ENTRY, LABEL = "related", "papers", "related papers"
-
-    @staticmethod
-    def texts_of(records: list[PaperRecord]) -> list[tuple[str, str]]:
-        from generator.site.related import related_texts
-
-        return related_texts(records)
-
-    @staticmethod
-    def computation() -> Callable[[Any, Any], tuple[dict[str, list[str]], Any]]:
-        from generator.site.related import related_and_counts
-
-        return related_and_counts
-
-
-class _MapPoints(_KeptWork):
-    """The paper map's points, kept by the texts the layout reads (``paper_map.map_texts``)."""
-
-    KIND, ENTRY, LABEL = "map", "points", "paper map"
-
-    @staticmethod
-    def texts_of(records: list[PaperRecord]) -> list:
-        from generator.site.paper_map import map_texts
-
-        return map_texts(records)
-
-    @staticmethod
-    def computation() -> Callable[[Any, Any], tuple[dict[str, tuple[int, int]], Any]]:
-        from generator.site.paper_map import layout_and_counts
-
-        return layout_and_counts
-
-
 def stage_docs(
     config: ProjectConfig, *, shells: bool = True, parallel: bool = False,
     pages: Memo | None = None,
     checked: Pages | None = None,
     first: "FirstPages | None" = None,
+    early: dict[str, Early] | None = None,
 ) -> StageResult:
     """Stage the docs dir: everything the engine builds, written into ``build/docs``.
 
@@ -604,7 +496,8 @@ def stage_docs(
 
     ``pages``: the cache the build's check read the pages through, to read them from; ``checked``:
     the pages the check read (each page file is then read once per build). ``first``: the pages a server's edit
-    changed, written into the site first (``_generate``).
+    changed, written into the site first (``_generate``). ``early``: related papers' and the map's workers, started
+    before the check read the pages (``textwork.start_early``); they are this stage's to take or cancel.
     """
     check_project_places(config)  # before the first write: no link out of the project in build_dir or site_dir
     # The staged dir is about to differ from what the last `papersite build` rendered
@@ -613,14 +506,16 @@ def stage_docs(
     remove_old_formats(config)
     pages = pages or Memo(config, "records", shards=PAGE_SHARDS)
     records, source_of = read_records(config, pages, save=False, read=checked)
-    workers: list = []
+    early = early or {}
+    workers: list = list(early.values())
     try:
         prints = Fingerprints()
         known_records(prints, pages)
         fork = parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM
-        related = _Related(config, records, fork=fork, prints=prints)
+        read = pages_read(pages) if early else None
+        related = Related(config, records, fork=fork, prints=prints, early=early.get(Related.KIND), read=read)
         workers.append(related)
-        map_points = _MapPoints(config, records, fork=fork, prints=prints)
+        map_points = MapPoints(config, records, fork=fork, prints=prints, early=early.get(MapPoints.KIND), read=read)
         workers.append(map_points)
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         with _kept_from_the_collector():
@@ -634,7 +529,7 @@ def stage_docs(
         pending = None
         if parallel and can_fork():
             # the build's prints go with the fork (its own copy): they know each record by its page's bytes
-            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, nice=10))
+            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints))
             workers.append(pending)
         # after the workers started (the search index's is the edit's longest path): it is ~35 MB to write at 11,672 papers
         pages.save()

@@ -14,8 +14,9 @@ from generator.site.memo import Fingerprints, Memo
 from generator.site.related import related_papers
 from generator.site.render.map_page import MAP_DATA_FILE
 from generator.site.postbuild import data_dir
-from generator.site.stage import _MapPoints, _Related, directory_page, read_records, stage_docs, staged_docs_dir, write_tree
+from generator.site.stage import directory_page, stage_docs, staged_docs_dir, write_tree
 from generator.site.termcounts import COUNTS_VERSION
+from generator.site.textwork import Related
 from site_fixtures import fixture_records, write_project
 
 
@@ -37,23 +38,6 @@ def test_a_second_stage_of_the_same_pages_writes_nothing(tmp_path: Path) -> None
     result = stage_docs(config)
     after = {p: p.stat().st_mtime_ns for p in docs.rglob("*") if p.is_file()}
     assert after == before and result.removed_paths == []
-
-
-def test_the_map_is_laid_out_again_only_when_what_it_reads_changes(tmp_path: Path) -> None:
-    config = load_config(write_project(tmp_path))
-    stage_docs(config, shells=False)
-    # beside the engine, as the search files are: a change of the points alone runs no engine
-    assert (data_dir(config) / "deferred" / "files" / MAP_DATA_FILE).is_file()
-    assert not (staged_docs_dir(config) / MAP_DATA_FILE).exists()
-    records, _ = read_records(config)
-
-    def kept(papers) -> bool:  # noqa: ANN001
-        return _MapPoints(config, papers, fork=False, prints=Fingerprints()).value is not None
-
-    assert kept(records) and kept(list(reversed(records)))
-    assert kept([replace(records[0], authors=["Someone Else"], keywords=["other"])] + records[1:])
-    assert not kept([replace(records[0], abstract="Entirely new words about proteins.")] + records[1:])
-    assert not kept(records[1:])
 
 
 def test_write_tree_writes_changed_files_and_removes_strays_and_links(tmp_path: Path) -> None:
@@ -90,29 +74,8 @@ def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path
     write_project(tmp_path / "edited", edited)
     incremental = _derived(config)
     assert incremental != first
-    assert Memo(config, "related").get(_Related.KEPT, COUNTS_VERSION) is not None  # kept for the next edit
+    assert Memo(config, "related").get(Related.KEPT, COUNTS_VERSION) is not None  # kept for the next edit
     assert incremental == _derived(load_config(write_project(tmp_path / "clean", edited)))
-
-
-def test_a_forked_worker_reads_the_memo_answers_from_it_and_keeps_what_it_computes(tmp_path: Path) -> None:
-    """With a worker, the build never makes related papers' or the map's texts nor reads their memo itself: the
-    worker answers from it while the texts are as they were, and saves what it computed (the counts never come back)."""
-    config = load_config(write_project(tmp_path))
-    records, _ = read_records(config)
-    first = _Related(config, records, fork=True, prints=Fingerprints())
-    assert first.worker is not None and not hasattr(first, "cache") and not hasattr(first, "texts")  # the worker's to do
-    lists = first.result()
-    saved = Memo(config, "related")
-    key_of = lambda papers: Fingerprints().of(_Related.texts_of(papers))  # noqa: E731
-    assert saved.get(_Related.ENTRY, key_of(records)) == lists and saved.get(_Related.KEPT, COUNTS_VERSION) is not None
-    memo_file = saved.path
-    stamp = memo_file.stat().st_mtime_ns
-    again = _Related(config, list(reversed(records)), fork=True, prints=Fingerprints())
-    assert again.result() == lists and memo_file.stat().st_mtime_ns == stamp  # answered from the memo, nothing saved
-    edited = [replace(records[0], abstract="Entirely new words about proteins.")] + records[1:]
-    changed = _Related(config, edited, fork=True, prints=Fingerprints())
-    assert changed.result() == related_papers(edited)  # computed from the counts the worker kept: a clean computation's
-    assert Memo(config, "related").get(_Related.ENTRY, key_of(edited)) is not None
 
 
 def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, monkeypatch) -> None:

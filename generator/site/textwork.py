@@ -1,0 +1,262 @@
+"""Work on the papers' texts beside the build: related papers and the paper map.
+
+Each kind (``Related``, ``MapPoints``) is a function of the papers' texts (``texts_of``), kept in
+the memo by their fingerprint and computed, where the build may fork, in a worker (``workers.py``).
+
+A worker may start as the build begins (``start_early``), before the check has read a page: the
+check and the catalog are one core's work for the first second and a half of an edit at 11,672
+papers, and the other core idles. Such a worker reads each page's share of the texts itself,
+kept by the page's stat and bytes in the kind's memo of pages (``<kind>-pages``), so an edit
+parses its own pages alone. The build takes its answer only if the pages it read are the ones
+the check read, byte for byte (``KeptWork.result``); else the build makes the texts of the
+checked records and answers itself, as it does without an early worker.
+
+In: the records (or, early, the papers folder); the kind's memo. Out: the kind's result.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from typing import Any, Callable
+
+from generator.config import ProjectConfig
+from generator.inputs import open_regular
+from generator.pages.folder import Page, PageLabels, page_files, record_of_bytes
+from generator.pages.record import PaperRecord
+from generator.site.memo import PAGE_SHARDS, RACY_NS, Fingerprints, Memo, checked_scope, content_hash
+from generator.workers import Forked, can_fork
+
+RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
+
+
+class KeptWork:
+    """Work on texts that a build keeps in the memo: the last build's result while the texts have the
+    same fingerprint, else computed, in a forked worker with ``fork``. What the computation leaves for
+    the next is kept too (the texts' term counts, ``termcounts.py``; related papers' postings and
+    scored lists, ``related.Scored``), so an edit tokenises only the texts the last one did not count.
+    Each kind names its memo and its computation, imported only when it runs (numpy and scipy cost
+    a fifth of a second to load).
+
+    ``early``: the kind's worker started before the check (``start_early``), and ``read``: the pages
+    the check read, label -> digest of their bytes (``pages_read``)."""
+
+    KIND = ENTRY = LABEL = ""
+    NICE = 0  # the worker's niceness: whichever result the build waits for last may yield its core
+    KEPT = "kept for the next computation"  # its term counts, and what else it starts from
+
+    def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints,
+                 early: "Early | None" = None, read: dict[str, str] | None = None, texts: Any = None) -> None:
+        self.records, self.config, self.prints = records, config, prints
+        self.value = self.kept_counts = self.worker = None
+        self.early, self.read = early, read
+        if early is not None:
+            return
+        if fork:
+            # the texts (16 MB of titles and abstracts at 11,672 papers), their fingerprint and the memo
+            # (30 MB of related papers and map) are made and read by the worker, which answers from the
+            # memo where the texts are as they were: the build goes on meanwhile
+            self.worker = Forked(self.LABEL, self._kept_or_computed, nice=self.NICE)
+            return
+        self._read(texts)
+
+    @staticmethod
+    def item_of(record: PaperRecord) -> Any:
+        """What the texts hold of one paper."""
+        raise NotImplementedError
+
+    @staticmethod
+    def in_order(items: list) -> list:
+        """The papers' items as the texts hold them."""
+        raise NotImplementedError
+
+    @classmethod
+    def texts_of(cls, records: list[PaperRecord]) -> list:
+        """All the computation reads of the papers (what its result is kept by)."""
+        return cls.in_order([cls.item_of(record) for record in records])
+
+    def _read(self, texts: Any = None) -> None:
+        from generator.site.termcounts import COUNTS_VERSION
+
+        self.texts = self.texts_of(self.records) if texts is None else texts
+        self.key = self.prints.of(self.texts)
+        self.cache = Memo(self.config, self.KIND)
+        self.value = self.cache.get(self.ENTRY, self.key)
+        self.kept_counts = None if self.value is not None else self.cache.get(self.KEPT, COUNTS_VERSION)
+
+    @staticmethod
+    def computation() -> Callable[[Any, Any], tuple[Any, Any]]:
+        """(texts, what the last computation kept or None) -> (result, what the next one may start from)."""
+        raise NotImplementedError
+
+    def result(self) -> Any:
+        """The result for these texts, computed (and kept with the texts' counts) unless it was kept."""
+        if self.value is None and self.early is not None:
+            early, self.early = self.early, None
+            self.value = early.value_if_read(self.read)
+            if self.value is None:  # it read other pages than the check did (one changed meanwhile)
+                self._read()
+        if self.value is None:
+            self.value = self.worker.result() if self.worker is not None else self._computed()
+            self.worker = self.kept_counts = None
+        return self.value
+
+    def _kept_or_computed(self) -> Any:
+        self._read()
+        return self.value if self.value is not None else self._computed()
+
+    def _computed(self) -> Any:
+        """The result, computed and kept in the memo with what the next computation starts from. In the
+        worker, when there is one: what is kept (tens of MB at 11,672 papers) is then saved there and
+        never crosses the pipe, and only the result comes back to the build."""
+        from generator.site.termcounts import COUNTS_VERSION
+
+        value, kept = self.computation()(self.texts, self.kept_counts)
+        self.cache.put(self.ENTRY, self.key, value)
+        self.cache.put(self.KEPT, COUNTS_VERSION, kept)
+        self.cache.save()
+        return value
+
+    def cancel(self) -> None:
+        for worker in (self.worker, self.early):
+            if worker is not None:
+                worker.cancel()
+
+
+class Related(KeptWork):
+    """Related papers, kept by the texts they compare (``related.related_texts``: all
+    ``related_of_texts`` is given)."""
+
+    KIND, ENTRY, LABEL = "related", "papers", "related papers"
+
+    @staticmethod
+    def item_of(record: PaperRecord) -> tuple[str, str]:
+        from generator.site.related import related_item
+
+        return related_item(record)
+
+    @staticmethod
+    def in_order(items: list) -> list:
+        from generator.site.related import related_in_order
+
+        return related_in_order(items)
+
+    @staticmethod
+    def computation() -> Callable[[Any, Any], tuple[dict[str, list[str]], Any]]:
+        from generator.site.related import related_and_counts
+
+        return related_and_counts
+
+
+class MapPoints(KeptWork):
+    """The paper map's points, kept by the texts the layout reads (``paper_map.map_texts``)."""
+
+    KIND, ENTRY, LABEL = "map", "points", "paper map"
+    NICE = 10  # its points are the last of the three results the build takes
+
+    @staticmethod
+    def item_of(record: PaperRecord) -> Any:
+        from generator.site.paper_map import map_item
+
+        return map_item(record)
+
+    @staticmethod
+    def in_order(items: list) -> list:
+        from generator.site.paper_map import map_in_order
+
+        return map_in_order(items)
+
+    @staticmethod
+    def computation() -> Callable[[Any, Any], tuple[dict[str, tuple[int, int]], Any]]:
+        from generator.site.paper_map import layout_and_counts
+
+        return layout_and_counts
+
+
+KINDS = (Related, MapPoints)
+
+
+class Early:
+    """A kind's worker started before the check (``start_early``)."""
+
+    def __init__(self, kind: type[KeptWork], config: ProjectConfig) -> None:
+        self.worker: Forked | None = Forked(kind.LABEL, _answer_from_pages, kind, config, nice=kind.NICE)
+
+    def value_if_read(self, read: dict[str, str] | None) -> Any:
+        """The worker's result if it read the pages ``read`` names (label -> digest), byte for byte; else None."""
+        worker, self.worker = self.worker, None
+        pages, value = worker.result()
+        return value if pages == read else None
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
+
+
+def start_early(config: ProjectConfig) -> dict[str, Early]:
+    """Each kind's worker, by kind, started now (none where the build may not fork, or for few papers)."""
+    if not can_fork() or len(page_files(config)) < RELATED_IN_WORKER_FROM:
+        return {}
+    return {kind.KIND: Early(kind, config) for kind in KINDS}
+
+
+def pages_read(pages: Memo) -> dict[str, str]:
+    """The pages a check read through ``pages`` (``memo.CheckedPages``) that hold a record: label -> digest."""
+    read = {}
+    for label, (digest, value) in pages.new.items():
+        page = value[0] if isinstance(value, tuple) and value else None
+        if isinstance(page, Page) and page.record is not None:
+            read[label] = digest
+    return read
+
+
+def _answer_from_pages(kind: type[KeptWork], config: ProjectConfig) -> tuple[dict[str, str], Any]:
+    """In an early worker: the pages it read (as ``pages_read`` names them) and the kind's result for their texts."""
+    items, read = page_items(kind, config)
+    return read, kind(config, [], fork=False, prints=Fingerprints(), texts=kind.in_order(items)).result()
+
+
+def page_items(kind: type[KeptWork], config: ProjectConfig) -> tuple[list, dict[str, str]]:
+    """``kind.item_of`` of the record of every page that holds one, and those pages (label -> digest of
+    their bytes). Kept in ``<kind>-pages`` by each page's stat and bytes: a page whose stat is the
+    one it had when last read is not read again, one whose bytes are is not parsed again. A page that
+    is no regular file is left out (the check says what it is; the build then answers itself)."""
+    memo = Memo(config, f"{kind.KIND}-pages", scope=checked_scope(config), shards=PAGE_SHARDS)
+    labels = PageLabels(config)
+    items, read = [], {}
+    now = time.time_ns()
+    for path in page_files(config):
+        label = labels.of(path)
+        try:
+            seen = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(seen.st_mode):
+            continue
+        stamp = (seen.st_size, seen.st_mtime_ns, seen.st_ino)
+        kept = memo.old.get(label)
+        kept = kept if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], tuple) and len(kept[1]) == 2 else None
+        if kept is not None and kept[1][0] == stamp:
+            digest, (_, item) = kept
+            memo.new[label] = kept  # as read: its shard is not written again
+        else:
+            try:
+                with open_regular(path) as handle:
+                    data = handle.read()
+            except OSError:
+                continue
+            digest = content_hash(data)
+            if kept is not None and kept[0] == digest:
+                item = kept[1][1]
+            else:
+                record = record_of_bytes(path, label, data)
+                item = kind.item_of(record) if record is not None else None
+            # a file changed this close to its reading may change again without its stat changing
+            memo.put(label, digest, (stamp if now - seen.st_mtime_ns > RACY_NS else None, item))
+        if item is not None:
+            items.append(item)
+            read[label] = digest
+    memo.save()
+    return items, read

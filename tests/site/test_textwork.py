@@ -1,0 +1,181 @@
+"""generator/site/textwork.py: related papers and the map, kept by their texts, made in workers that may start before
+the check; whatever a worker read, the build's answer is the one a clean computation gives for the checked pages."""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import re
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from generator.config import load_config
+from generator.pages.record import render_page
+from generator.site import build, textwork
+from generator.site.memo import PAGE_SHARDS, CheckedPages, Fingerprints, Memo, checked_scope
+from generator.site.paper_map import paper_points
+from generator.site.postbuild import data_dir
+from generator.site.related import related_papers
+from generator.site.render.map_page import MAP_DATA_FILE
+from generator.site.stage import read_records, stage_docs, staged_docs_dir
+from generator.site.termcounts import COUNTS_VERSION
+from generator.site.textwork import Early, MapPoints, Related, page_items, pages_read
+from site_fixtures import fixture_records, write_project
+
+
+def test_the_map_is_laid_out_again_only_when_what_it_reads_changes(tmp_path: Path) -> None:
+    config = load_config(write_project(tmp_path))
+    stage_docs(config, shells=False)
+    # beside the engine, as the search files are: a change of the points alone runs no engine
+    assert (data_dir(config) / "deferred" / "files" / MAP_DATA_FILE).is_file()
+    assert not (staged_docs_dir(config) / MAP_DATA_FILE).exists()
+    records, _ = read_records(config)
+
+    def kept(papers) -> bool:  # noqa: ANN001
+        return MapPoints(config, papers, fork=False, prints=Fingerprints()).value is not None
+
+    assert kept(records) and kept(list(reversed(records)))
+    assert kept([replace(records[0], authors=["Someone Else"], keywords=["other"])] + records[1:])
+    assert not kept([replace(records[0], abstract="Entirely new words about proteins.")] + records[1:])
+    assert not kept(records[1:])
+
+
+def test_a_forked_worker_reads_the_memo_answers_from_it_and_keeps_what_it_computes(tmp_path: Path) -> None:
+    """With a worker, the build never makes related papers' or the map's texts nor reads their memo itself: the
+    worker answers from it while the texts are as they were, and saves what it computed (the counts never come back)."""
+    config = load_config(write_project(tmp_path))
+    records, _ = read_records(config)
+    first = Related(config, records, fork=True, prints=Fingerprints())
+    assert first.worker is not None and not hasattr(first, "cache") and not hasattr(first, "texts")  # the worker's to do
+    lists = first.result()
+    saved = Memo(config, "related")
+    key_of = lambda papers: Fingerprints().of(Related.texts_of(papers))  # noqa: E731
+    assert saved.get(Related.ENTRY, key_of(records)) == lists and saved.get(Related.KEPT, COUNTS_VERSION) is not None
+    memo_file = saved.path
+    stamp = memo_file.stat().st_mtime_ns
+    again = Related(config, list(reversed(records)), fork=True, prints=Fingerprints())
+    assert again.result() == lists and memo_file.stat().st_mtime_ns == stamp  # answered from the memo, nothing saved
+    edited = [replace(records[0], abstract="Entirely new words about proteins.")] + records[1:]
+    changed = Related(config, edited, fork=True, prints=Fingerprints())
+    assert changed.result() == related_papers(edited)  # computed from the counts the worker kept: a clean computation's
+    assert Memo(config, "related").get(Related.ENTRY, key_of(edited)) is not None
+
+
+def test_a_kinds_texts_are_its_items_in_order_whatever_the_order_of_the_records() -> None:
+    records = fixture_records()
+    for kind in textwork.KINDS:
+        texts = kind.texts_of(records)
+        assert texts == kind.texts_of(list(reversed(records)))
+        assert texts == kind.in_order([kind.item_of(r) for r in reversed(records)])
+
+
+def _checked(config) -> dict[str, str]:  # noqa: ANN001 - the pages a build's check reads, as it names them
+    from generator.pages.folder import read_pages
+
+    pages = CheckedPages(config)
+    read_pages(config, cache=pages)
+    return pages_read(pages)
+
+
+def test_page_items_are_the_checked_records_texts_and_an_edit_parses_its_own_page_alone(tmp_path: Path, monkeypatch) -> None:
+    config = load_config(write_project(tmp_path))
+    records, _ = read_records(config)
+    parsed: list[str] = []
+    real = textwork.record_of_bytes
+    monkeypatch.setattr(textwork, "record_of_bytes", lambda path, label, data: parsed.append(label) or real(path, label, data))
+    for kind in textwork.KINDS:
+        items, read = page_items(kind, config)
+        assert kind.in_order(items) == kind.texts_of(records) and read == _checked(config)
+    assert len(parsed) == 2 * len(records)  # nothing kept yet: each kind read every page
+    parsed.clear()
+    assert page_items(Related, config)[1] == _checked(config) and parsed == []  # every page as it was kept
+    page = config.papers_dir / f"{records[0].slug}.md"
+    page.write_text(render_page(replace(records[0], title="A Title Edited Since")), encoding="utf-8")
+    os.utime(config.papers_dir / f"{records[1].slug}.md")  # touched, not changed: read again, not parsed
+    items, read = page_items(Related, config)
+    assert parsed == [f"site_src/papers/{records[0].slug}.md"]
+    assert Related.in_order(items) == Related.texts_of(read_records(config)[0]) and read == _checked(config)
+
+
+def test_a_page_that_is_no_regular_file_is_left_to_the_check_and_never_opened(tmp_path: Path) -> None:
+    config = load_config(write_project(tmp_path))
+    os.mkfifo(config.papers_dir / "a-fifo.md")  # opening it would wait for a writer
+    os.symlink(config.papers_dir / f"{fixture_records()[0].slug}.md", config.papers_dir / "a-link.md")
+    done: list = []
+    reader = threading.Thread(target=lambda: done.append(page_items(MapPoints, config)), daemon=True)
+    reader.start()
+    reader.join(20)
+    assert done, "page_items hung on a FIFO"
+    items, read = done[0]
+    assert "site_src/papers/a-fifo.md" not in read and "site_src/papers/a-link.md" not in read
+    assert len(items) == len(fixture_records())
+
+
+def test_an_early_workers_answer_is_taken_only_for_the_pages_the_check_read(tmp_path: Path) -> None:
+    config = load_config(write_project(tmp_path))
+    records, _ = read_records(config)
+    for kind, clean in ((Related, related_papers), (MapPoints, paper_points)):
+        early = Early(kind, config)
+        work = kind(config, records, fork=False, prints=Fingerprints(), early=early, read=_checked(config))
+        assert work.result() == clean(records)
+    # a page changed after the worker read it and before the check did: the build answers for the checked pages
+    early = {kind.KIND: Early(kind, config) for kind in textwork.KINDS}
+    for worker in early.values():
+        worker.worker.process.join()  # each read the pages and answered (its answer waits in the pipe)
+    page = config.papers_dir / f"{records[2].slug}.md"
+    edited = replace(records[2], abstract="Entirely new words about proteins and their folding.")
+    page.write_text(render_page(edited), encoding="utf-8")
+    checked, _ = read_records(config)
+    assert any(r.abstract == edited.abstract for r in checked)
+    read = _checked(config)
+    related = Related(config, checked, fork=False, prints=Fingerprints(), early=early["related"], read=read)
+    points = MapPoints(config, checked, fork=False, prints=Fingerprints(), early=early["map"], read=read)
+    assert related.result() == related_papers(checked) and points.result() == paper_points(checked)
+
+
+def _args() -> argparse.Namespace:
+    return argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs")
+
+
+def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
+    records = fixture_records() + [
+        replace(fixture_records()[0], id=f"x{i}", slug=f"extra-{i}", title=f"Diffusion shortcut flows {i}", keywords=[])
+        for i in range(4)
+    ]
+    project = write_project(tmp_path / "edited", records)
+    assert build.run_build(_args(), load_config(project)) == 0
+    page = project / "site_src" / "papers" / "extra-2.md"
+    page.write_text(re.sub(r"^title: .*$", "title: Graph diffusion transformers for failure modeling",
+                           page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
+    assert build.run_build(_args(), load_config(project)) == 0
+    kept = Memo(load_config(project), "related-pages", scope=checked_scope(load_config(project)), shards=PAGE_SHARDS)
+    assert len(kept.old) == len(records)  # the early workers ran, and kept what they read
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    (clean / "site_src").mkdir()
+    for name in ("papersite.yml", "mkdocs.yml"):
+        (clean / name).write_bytes((project / name).read_bytes())
+    (clean / "site_src" / "papers").mkdir()
+    for source in (project / "site_src" / "papers").iterdir():
+        (clean / "site_src" / "papers" / source.name).write_bytes(source.read_bytes())
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 10_000)  # no early worker
+    assert build.run_build(_args(), load_config(clean)) == 0
+    for name in ("papers/extra-2/index.html", "papers/extra-1/index.html", MAP_DATA_FILE):
+        assert (project / "site" / name).read_bytes() == (clean / "site" / name).read_bytes(), name
+
+
+def test_a_build_that_fails_its_check_stops_the_early_workers(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
+    started: list = []
+    real = textwork.start_early
+    monkeypatch.setattr(textwork, "start_early", lambda config: started.append(real(config)) or started[-1])
+    project = write_project(tmp_path)
+    page = project / "site_src" / "papers" / f"{fixture_records()[0].slug}.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("title:", "title: [unclosed", 1), encoding="utf-8")
+    assert build.run_build(_args(), load_config(project)) == 1
+    assert started and started[0] and all(worker.worker is None for worker in started[0].values())
+    assert multiprocessing.active_children() == []
+    assert "problem(s) in the paper pages" in capsys.readouterr().err
