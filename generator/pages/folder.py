@@ -76,11 +76,20 @@ def page_paths(config: ProjectConfig, paths: Iterable[Path] | None = None) -> li
 
 def page_files(config: ProjectConfig) -> list[Path]:
     """Every ``*.md`` file of the papers dir, readable or not."""
+    # by name: one folder's files in Path order, without Path comparisons (a second at 11,672 pages)
+    return [config.papers_dir / name for name in sorted(_page_names(config))]
+
+
+def page_count(config: ProjectConfig) -> int:
+    """How many ``page_files`` there are (without making their paths)."""
+    return len(_page_names(config))
+
+
+def _page_names(config: ProjectConfig) -> list[str]:
     if not config.papers_dir.is_dir():
         return []
-    # by name: one folder's files in Path order, without Path comparisons (a second at 11,672 pages)
     with os.scandir(config.papers_dir) as entries:
-        return [config.papers_dir / name for name in sorted(e.name for e in entries if e.name.endswith(".md"))]
+        return [e.name for e in entries if e.name.endswith(".md")]
 
 
 def _readable(path: Path, root: Path) -> bool:

@@ -236,44 +236,34 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
                 forget_all(config)
                 checks = _CheckCache(config)
             # on the core the check leaves idle; their answers are taken only for the pages the check read
-            early = start_early(config)
+            early = start_early(config, changed=hashes.read)
             # Pages whose bytes the last build checked are not parsed again (memo.py).
             checked = checks()
             found = read_pages(config, cache=checked)  # staged below as they were checked
             errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))
             if errors:  # else the stage saves it, once its first worker has started
                 checked.save()
-    except BaseException:
-        _cancel(early)
-        raise
-    if errors:
-        _cancel(early)
-        for problem in errors:
-            print(problem, file=sys.stderr)
-        print(
-            f"papersite: {len(errors)} problem(s) in the paper pages or the project's files; fix them (see `papersite check`)",
-            file=sys.stderr,
-        )
-        return 1
-    # the pages a server's edit changed, written first (serve.FirstPages): only where the engine renders changed
-    # pages alone (a full run would clear the site under them)
-    first = getattr(args, "first_pages", None) if dirty else None
-    try:
+        if errors:
+            for problem in errors:
+                print(problem, file=sys.stderr)
+            print(
+                f"papersite: {len(errors)} problem(s) in the paper pages or the project's files; fix them (see `papersite check`)",
+                file=sys.stderr,
+            )
+            return 1
+        # the pages a server's edit changed, written first (serve.FirstPages): only where the engine renders changed
+        # pages alone (a full run would clear the site under them)
+        first = getattr(args, "first_pages", None) if dirty else None
         with timings.stage("stage"):
             staged = stage_docs(config, parallel=True, pages=checked, checked=found, first=first, early=early)
-    except BaseException:
-        _cancel(early)  # if the stage failed before it took them
-        raise
+    finally:
+        for worker in early.values():  # the stage took their answers; else (an error, Ctrl-C) none is wanted
+            worker.cancel()
     try:
         return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
-
-
-def _cancel(early: dict) -> None:
-    for worker in early.values():
-        worker.cancel()
 
 
 def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001

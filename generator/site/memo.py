@@ -722,6 +722,29 @@ STAT = "\0stat\0"  # before a page's label: the stat it had when read, and the d
 RACY_NS = 2_000_000_000
 
 
+def kind_kept(config: ProjectConfig, kind: str) -> bool:
+    """Whether a kind kept in shards holds what its last save wrote: not forgotten since, nor never saved."""
+    path = memo_dir(config) / kind
+    return path.is_dir() and not path.is_symlink() and not (path / INCOMPLETE).exists()
+
+
+def stat_stamp(seen: os.stat_result) -> str:
+    """What of a file's stat says its bytes are the ones read when it had this stat (``filehashes.py`` says why)."""
+    return f"{seen.st_size} {seen.st_mtime_ns} {seen.st_ino}"
+
+
+def checked_stamps(pages: Memo) -> dict[str, tuple[str, str | None, Any]]:
+    """The pages a check read through ``pages`` (``CheckedPages``) that hold a record: label -> (digest of the
+    page's bytes, its ``stat_stamp`` when read or None (changed too recently to trust it), its record)."""
+    found = {}
+    for label, (digest, value) in pages.new.items():
+        page = value[0] if isinstance(value, tuple) and value else None
+        if getattr(page, "record", None) is not None:
+            seen = pages.new.get(f"{STAT}{label}")
+            found[label] = (digest, seen[0] if isinstance(seen, tuple) and seen[1] == digest else None, page.record)
+    return found
+
+
 def checked_scope(config: ProjectConfig) -> str:
     """What a page's checks depend on beside its bytes: the project (a page names its path) and the taxonomy."""
     try:
@@ -745,7 +768,7 @@ class CheckedPages(Memo):
             seen = os.stat(path)
         except OSError:
             return compute(None)  # it says what is wrong with the file
-        stat_key, stamp = f"{STAT}{label}", f"{seen.st_size} {seen.st_mtime_ns} {seen.st_ino}"
+        stat_key, stamp = f"{STAT}{label}", stat_stamp(seen)
         known = self.get(stat_key, stamp)
         entry = self.new.get(label) or self.old.get(label)
         if isinstance(known, str) and isinstance(entry, tuple) and len(entry) == 2 and entry[0] == known:

@@ -43,7 +43,7 @@ from generator.site.render.indices import DetailSource, detail_page_markdown, de
 from generator.site.render.views import Views
 from generator.site.scripts import shipped_asset
 from generator.workers import Forked, can_fork
-from generator.site.textwork import RELATED_IN_WORKER_FROM, Early, MapPoints, Related, pages_read
+from generator.site.textwork import Early, MapPoints, Related, pages_read, worth_a_worker
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
     BODIES, BODIES_INDEX, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, bodies_files, data_dir, kept_gzip, own_shell, page_row, row_line,
@@ -511,11 +511,13 @@ def stage_docs(
     try:
         prints = Fingerprints()
         known_records(prints, pages)
-        fork = parallel and can_fork() and len(records) >= RELATED_IN_WORKER_FROM
+        fork = parallel and worth_a_worker(len(records))
         read = pages_read(pages) if early else None
-        related = Related(config, records, fork=fork, prints=prints, early=early.get(Related.KIND), read=read)
+        keeps = pages if fork and not early else None  # a forked worker keeps the memo of pages for the next build's
+        related = Related(config, records, fork=fork, prints=prints, early=early.get(Related.KIND), read=read, checked=keeps)
         workers.append(related)
-        map_points = MapPoints(config, records, fork=fork, prints=prints, early=early.get(MapPoints.KIND), read=read)
+        map_points = MapPoints(config, records, fork=fork, prints=prints, early=early.get(MapPoints.KIND), read=read,
+                               checked=keeps)
         workers.append(map_points)
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         with _kept_from_the_collector():

@@ -9,7 +9,9 @@ papers, and the other core idles. Such a worker reads each page's share of the t
 kept by the page's stat and bytes in the kind's memo of pages (``<kind>-pages``), so an edit
 parses its own pages alone. The build takes its answer only if the pages it read are the ones
 the check read, byte for byte (``KeptWork.result``); else the build makes the texts of the
-checked records and answers itself, as it does without an early worker.
+checked records and answers itself. A worker started after the check (a clean build, or one
+where many files changed: an early one would parse every page the check parses) keeps the
+memo of pages from the checked records, for the next build's early one.
 
 In: the records (or, early, the papers folder); the kind's memo. Out: the kind's result.
 """
@@ -23,12 +25,17 @@ from typing import Any, Callable
 
 from generator.config import ProjectConfig
 from generator.inputs import open_regular
-from generator.pages.folder import Page, PageLabels, page_files, record_of_bytes
+from generator.pages.folder import PageLabels, page_count, page_files, record_of_bytes
 from generator.pages.record import PaperRecord
-from generator.site.memo import PAGE_SHARDS, RACY_NS, Fingerprints, Memo, checked_scope, content_hash
+from generator.site.memo import PAGE_SHARDS, RACY_NS, Fingerprints, Memo, checked_scope, checked_stamps, content_hash, kind_kept, stat_stamp
 from generator.workers import Forked, can_fork
 
 RELATED_IN_WORKER_FROM = 500  # papers; below this the fork is not worth it
+
+
+def worth_a_worker(papers: int) -> bool:
+    """Whether the kinds are made in forked workers for this many papers."""
+    return can_fork() and papers >= RELATED_IN_WORKER_FROM
 
 
 class KeptWork:
@@ -40,17 +47,19 @@ class KeptWork:
     a fifth of a second to load).
 
     ``early``: the kind's worker started before the check (``start_early``), and ``read``: the pages
-    the check read, label -> digest of their bytes (``pages_read``)."""
+    the check read, label -> digest of their bytes (``pages_read``). ``checked``: the check's memo
+    (``memo.CheckedPages``), from which a forked worker keeps the memo of pages an early one reads."""
 
     KIND = ENTRY = LABEL = ""
-    NICE = 0  # the worker's niceness: whichever result the build waits for last may yield its core
+    NICE = 0  # the worker's niceness (``workers.Forked``)
     KEPT = "kept for the next computation"  # its term counts, and what else it starts from
 
     def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints,
-                 early: "Early | None" = None, read: dict[str, str] | None = None, texts: Any = None) -> None:
+                 early: "Early | None" = None, read: dict[str, str] | None = None, texts: Any = None,
+                 checked: Memo | None = None) -> None:
         self.records, self.config, self.prints = records, config, prints
         self.value = self.kept_counts = self.worker = None
-        self.early, self.read = early, read
+        self.early, self.read, self.checked = early, read, checked
         if early is not None:
             return
         if fork:
@@ -104,7 +113,10 @@ class KeptWork:
 
     def _kept_or_computed(self) -> Any:
         self._read()
-        return self.value if self.value is not None else self._computed()
+        value = self.value if self.value is not None else self._computed()
+        if self.checked is not None:
+            keep_page_items(type(self), self.config, self.checked)
+        return value
 
     def _computed(self) -> Any:
         """The result, computed and kept in the memo with what the next computation starts from. In the
@@ -153,7 +165,7 @@ class MapPoints(KeptWork):
     """The paper map's points, kept by the texts the layout reads (``paper_map.map_texts``)."""
 
     KIND, ENTRY, LABEL = "map", "points", "paper map"
-    NICE = 10  # its points are the last of the three results the build takes
+    NICE = 10  # its points are the last of the three results an edit's build takes
 
     @staticmethod
     def item_of(record: PaperRecord) -> Any:
@@ -195,21 +207,42 @@ class Early:
             self.worker = None
 
 
-def start_early(config: ProjectConfig) -> dict[str, Early]:
-    """Each kind's worker, by kind, started now (none where the build may not fork, or for few papers)."""
-    if not can_fork() or len(page_files(config)) < RELATED_IN_WORKER_FROM:
+# Files whose bytes the build's stamps read again (their stat changed) past which no worker starts early: each would
+# parse those pages beside the check, which parses them too (a clean build: every page, ~5 CPU s at 11,672 papers)
+EARLY_AT_MOST_CHANGED = 256
+
+
+def start_early(config: ProjectConfig, changed: int) -> dict[str, Early]:
+    """Each kind's worker, by kind, started now; none where the build may not fork, for few papers, where a kind
+    keeps no memo of pages (a clean build) or where more than ``EARLY_AT_MOST_CHANGED`` files ``changed``."""
+    if changed > EARLY_AT_MOST_CHANGED or not worth_a_worker(page_count(config)):
+        return {}
+    if not all(kind_kept(config, _pages_kind(kind)) for kind in KINDS):
         return {}
     return {kind.KIND: Early(kind, config) for kind in KINDS}
 
 
 def pages_read(pages: Memo) -> dict[str, str]:
     """The pages a check read through ``pages`` (``memo.CheckedPages``) that hold a record: label -> digest."""
-    read = {}
-    for label, (digest, value) in pages.new.items():
-        page = value[0] if isinstance(value, tuple) and value else None
-        if isinstance(page, Page) and page.record is not None:
-            read[label] = digest
-    return read
+    return {label: digest for label, (digest, _, _) in checked_stamps(pages).items()}
+
+
+def _pages_kind(kind: type[KeptWork]) -> str:
+    return f"{kind.KIND}-pages"
+
+
+def _pages_memo(kind: type[KeptWork], config: ProjectConfig) -> Memo:
+    return Memo(config, _pages_kind(kind), scope=checked_scope(config), shards=PAGE_SHARDS)
+
+
+def keep_page_items(kind: type[KeptWork], config: ProjectConfig, pages: Memo) -> None:
+    """Keep ``kind``'s memo of pages (``page_items``) from the pages a check read through ``pages``."""
+    memo = _pages_memo(kind, config)
+    for label, (digest, stamp, record) in checked_stamps(pages).items():
+        kept = memo.get(label, digest)
+        if not (isinstance(kept, tuple) and kept[0] == stamp):
+            memo.put(label, digest, (stamp, kind.item_of(record)))
+    memo.save()
 
 
 def _answer_from_pages(kind: type[KeptWork], config: ProjectConfig) -> tuple[dict[str, str], Any]:
@@ -223,7 +256,7 @@ def page_items(kind: type[KeptWork], config: ProjectConfig) -> tuple[list, dict[
     their bytes). Kept in ``<kind>-pages`` by each page's stat and bytes: a page whose stat is the
     one it had when last read is not read again, one whose bytes are is not parsed again. A page that
     is no regular file is left out (the check says what it is; the build then answers itself)."""
-    memo = Memo(config, f"{kind.KIND}-pages", scope=checked_scope(config), shards=PAGE_SHARDS)
+    memo = _pages_memo(kind, config)
     labels = PageLabels(config)
     items, read = [], {}
     now = time.time_ns()
@@ -235,7 +268,7 @@ def page_items(kind: type[KeptWork], config: ProjectConfig) -> tuple[list, dict[
             continue
         if not stat.S_ISREG(seen.st_mode):
             continue
-        stamp = (seen.st_size, seen.st_mtime_ns, seen.st_ino)
+        stamp = stat_stamp(seen)
         kept = memo.old.get(label)
         kept = kept if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], tuple) and len(kept[1]) == 2 else None
         if kept is not None and kept[1][0] == stamp:

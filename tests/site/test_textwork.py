@@ -145,14 +145,19 @@ def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Pa
         replace(fixture_records()[0], id=f"x{i}", slug=f"extra-{i}", title=f"Diffusion shortcut flows {i}", keywords=[])
         for i in range(4)
     ]
+    started: list[dict] = []
+    real = textwork.start_early
+    monkeypatch.setattr(textwork, "start_early", lambda config, changed: started.append(real(config, changed)) or started[-1])
     project = write_project(tmp_path / "edited", records)
     assert build.run_build(_args(), load_config(project)) == 0
+    assert started == [{}]  # a first build: no memo of pages yet, which its workers keep from the checked records
+    kept = Memo(load_config(project), "related-pages", scope=checked_scope(load_config(project)), shards=PAGE_SHARDS)
+    assert len(kept.old) == len(records)
     page = project / "site_src" / "papers" / "extra-2.md"
     page.write_text(re.sub(r"^title: .*$", "title: Graph diffusion transformers for failure modeling",
                            page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
     assert build.run_build(_args(), load_config(project)) == 0
-    kept = Memo(load_config(project), "related-pages", scope=checked_scope(load_config(project)), shards=PAGE_SHARDS)
-    assert len(kept.old) == len(records)  # the early workers ran, and kept what they read
+    assert set(started[1]) == {"related", "map"}  # the edit's workers started early
     clean = tmp_path / "clean"
     clean.mkdir()
     (clean / "site_src").mkdir()
@@ -171,11 +176,31 @@ def test_a_build_that_fails_its_check_stops_the_early_workers(tmp_path: Path, mo
     monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
     started: list = []
     real = textwork.start_early
-    monkeypatch.setattr(textwork, "start_early", lambda config: started.append(real(config)) or started[-1])
+    monkeypatch.setattr(textwork, "start_early", lambda config, changed: started.append(real(config, 0)) or started[-1])
     project = write_project(tmp_path)
+    assert build.run_build(_args(), load_config(project)) == 0  # keeps the memo of pages the early workers read
     page = project / "site_src" / "papers" / f"{fixture_records()[0].slug}.md"
     page.write_text(page.read_text(encoding="utf-8").replace("title:", "title: [unclosed", 1), encoding="utf-8")
     assert build.run_build(_args(), load_config(project)) == 1
-    assert started and started[0] and all(worker.worker is None for worker in started[0].values())
+    assert started[-1] and all(worker.worker is None for worker in started[-1].values())
     assert multiprocessing.active_children() == []
     assert "problem(s) in the paper pages" in capsys.readouterr().err
+
+
+def test_no_worker_starts_early_where_it_would_parse_what_the_check_parses(tmp_path: Path, monkeypatch) -> None:
+    """A clean build (nothing kept) or many changed files: the check parses those pages, and so would each early worker."""
+    from generator.site.memo import forget_all
+
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
+    config = load_config(write_project(tmp_path))
+    assert textwork.start_early(config, 0) == {}  # never built: no memo of pages
+    assert build.run_build(_args(), config) == 0
+    assert textwork.start_early(config, textwork.EARLY_AT_MOST_CHANGED + 1) == {}
+    early = textwork.start_early(config, textwork.EARLY_AT_MOST_CHANGED)
+    assert set(early) == {"related", "map"}
+    for worker in early.values():
+        worker.cancel()
+    forget_all(config)  # papersite build --clean
+    assert textwork.start_early(config, 0) == {}
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 10_000)
+    assert build.run_build(_args(), config) == 0 and textwork.start_early(config, 0) == {}  # too few papers
