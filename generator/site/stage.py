@@ -530,7 +530,8 @@ def stage_docs(
             manifest.unlink(missing_ok=True)
         pending = None
         if parallel and can_fork():
-            # the build's prints go with the fork (its own copy): they know each record by its page's bytes
+            # the build's prints go with the fork (its own copy): they know each record by its page's bytes. Not
+            # niced: in an edit it is the last work to end (BENCHMARKS.md, issue 31 part 19)
             pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints))
             workers.append(pending)
         # after the workers started (the search index's is the edit's longest path): it is ~35 MB to write at 11,672 papers
