@@ -51,7 +51,6 @@ class KeptWork:
     (``memo.CheckedPages``), from which a forked worker keeps the memo of pages an early one reads."""
 
     KIND = ENTRY = LABEL = ""
-    NICE = 0  # the worker's niceness (``workers.Forked``)
     KEPT = "kept for the next computation"  # its term counts, and what else it starts from
 
     def __init__(self, config: ProjectConfig, records: list[PaperRecord], fork: bool, prints: Fingerprints,
@@ -66,7 +65,7 @@ class KeptWork:
             # the texts (16 MB of titles and abstracts at 11,672 papers), their fingerprint and the memo
             # (30 MB of related papers and map) are made and read by the worker, which answers from the
             # memo where the texts are as they were: the build goes on meanwhile
-            self.worker = Forked(self.LABEL, self._kept_or_computed, nice=self.NICE)
+            self.worker = Forked(self.LABEL, self._kept_or_computed)
             return
         self._read(texts)
 
@@ -165,7 +164,6 @@ class MapPoints(KeptWork):
     """The paper map's points, kept by the texts the layout reads (``paper_map.map_texts``)."""
 
     KIND, ENTRY, LABEL = "map", "points", "paper map"
-    NICE = 10  # its points are the last of the three results an edit's build takes
 
     @staticmethod
     def item_of(record: PaperRecord) -> Any:
@@ -193,7 +191,7 @@ class Early:
     """A kind's worker started before the check (``start_early``)."""
 
     def __init__(self, kind: type[KeptWork], config: ProjectConfig) -> None:
-        self.worker: Forked | None = Forked(kind.LABEL, _answer_from_pages, kind, config, nice=kind.NICE)
+        self.worker: Forked | None = Forked(kind.LABEL, _answer_from_pages, kind, config)
 
     def value_if_read(self, read: dict[str, str] | None) -> Any:
         """The worker's result if it read the pages ``read`` names (label -> digest), byte for byte; else None."""
