@@ -1,7 +1,7 @@
-"""One edit's cost, two versions of papersite side by side: the probe paper's title edited, then
-`papersite build --no-import`, alternated between two projects each built by its own code.
+"""One edit's cost, two versions of papersite side by side: the probe paper's title (or its abstract)
+edited, then `papersite build --no-import`, alternated between two projects each built by its own code.
 
-    python bench/edit_pair.py --before PROJECT CODE --after PROJECT CODE [--rounds 6]
+    python bench/edit_pair.py --before PROJECT CODE --after PROJECT CODE [--rounds 6] [--edit abstract]
 
 PROJECT: a project both codes can build (make one with `bench/run.py`'s `new_project`, import it, copy
 it, and build each copy once with its code); CODE: the folder holding that version's `generator`
@@ -36,6 +36,19 @@ def edit_title(project: Path, mark: int) -> None:
     page.write_text(edited, encoding="utf-8")
 
 
+def edit_abstract(project: Path, mark: int) -> None:
+    """The probe page's abstract begins with "Edited <mark>." (in place of the mark an earlier round left)."""
+    page = project / "site_src" / "papers" / f"{_slug(PROBE_TITLE)}.md"
+    text = page.read_text(encoding="utf-8")
+    edited, found = re.subn(r"^abstract: (?:Edited \d+\. )?(?=[A-Za-z])", f"abstract: Edited {mark}. ", text, count=1, flags=re.M)
+    if not found:
+        raise SystemExit(f"{page}: no plain abstract line to edit")
+    page.write_text(edited, encoding="utf-8")
+
+
+EDITS = {"title": edit_title, "abstract": edit_abstract}
+
+
 def timed_build(project: Path, code: Path) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -53,6 +66,7 @@ def main() -> None:
     parser.add_argument("--before", nargs=2, metavar=("PROJECT", "CODE"), required=True)
     parser.add_argument("--after", nargs=2, metavar=("PROJECT", "CODE"), required=True)
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--edit", choices=sorted(EDITS), default="title", help="what each round edits (default: the title)")
     args = parser.parse_args()
     sides = [("before", Path(args.before[0]), Path(args.before[1])), ("after", Path(args.after[0]), Path(args.after[1]))]
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in sides}
@@ -60,7 +74,7 @@ def main() -> None:
     for number in range(args.rounds):
         for name, project, code in sides if number % 2 == 0 else sides[::-1]:
             mark += 1
-            edit_title(project, mark)
+            EDITS[args.edit](project, mark)
             wall, cpu = timed_build(project, code)
             figures[name].append((wall, cpu))
             print(f"{name}: {wall:.2f} s wall, {cpu:.2f} CPU s (load {os.getloadavg()[0]:.2f})", flush=True)
