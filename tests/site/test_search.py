@@ -81,6 +81,47 @@ def test_the_whole_texts_file_is_its_chunks_joined_byte_for_byte(texts) -> None:
     assert search.joined_lists(chunks) == search._json(texts)
 
 
+@pytest.mark.parametrize("parts", [[], [b""], [b"a"], [b"", b"x" * 70_000, b"", b"abc" * 30_000], [bytes([n % 251]) * n for n in range(0, 3000, 97)]])
+def test_a_gzip_of_parts_is_any_readers_gzip_of_their_bytes(parts) -> None:
+    import zlib
+
+    made = search.gzip_of_parts(parts)
+    assert gzip.decompress(made) == b"".join(parts) == zlib.decompress(made, wbits=31)
+    kept = {n: search.deflated_part(part) for n, part in enumerate(parts)}  # as a build keeps them
+    assert search.gzip_of_parts(parts, lambda n, part: kept[n]) == made
+
+
+@pytest.mark.parametrize("per_part", [1, 2, 1000])
+def test_the_stores_parts_are_the_store_byte_for_byte(per_part, monkeypatch) -> None:
+    monkeypatch.setattr(search, "STORE_PART_PAPERS", per_part)
+    files = search.search_files(build_catalog(fixture_records()))
+    store = json.loads(gzip.decompress(files[search.DOCS_FILE]))
+    assert b"".join(search.store_parts(store)) == search._json(store)
+    for other in ({}, {"papers": []}, {"a": [1], "papers": [[1], [2], [3]]}, {"papers": [1], "later": 2}):
+        assert b"".join(search.store_parts(other)) == search._json(other)
+
+
+def test_an_edit_compresses_again_only_the_parts_it_changed(tmp_path, monkeypatch) -> None:
+    """The abstracts' texts and the whole store are gzipped in parts kept by their bytes (``gzip_of_parts``): an
+    abstract edited compresses its part of the texts again, and nothing of the store (it holds no abstract)."""
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    monkeypatch.setattr(search, "TEXTS_PART_PAPERS", 8)
+    monkeypatch.setattr(search, "STORE_PART_PAPERS", 8)
+    config = load_config(write_project(tmp_path / "site"))
+    records = _many_records(40, 4)
+    search.search_files(build_catalog(records), config)
+    compressed: list[bytes] = []
+    real = search.deflated_part
+    monkeypatch.setattr(search, "deflated_part", lambda part: compressed.append(part) or real(part))
+    n = 17
+    records[n] = records[n].replace(abstract=f"{records[n].abstract} Edited once.")
+    files = search.search_files(build_catalog(records), config)
+    assert len(compressed) == 1 and b"Edited once." in compressed[0]
+    assert files == search.search_files(build_catalog(records))
+
+
 # ---- the store in pieces: what a query fetches of it agrees with the store whole ----
 
 _WORDS = ["graph", "Graph", "graphs", "diffusion", "Diffusion", "models", "modeling", "DRIVE", "driving", "Weiß", "weiss",
@@ -252,6 +293,8 @@ def test_files_updated_edit_by_edit_are_those_made_from_scratch(tmp_path, monkey
     from site_fixtures import write_project
 
     monkeypatch.setattr(search, "TABLE_SHARD_BYTES", 300)  # many shards of each table: cuts move and resume
+    monkeypatch.setattr(search, "TEXTS_PART_PAPERS", 8)  # and gzip parts of the whole files (gzip_of_parts)
+    monkeypatch.setattr(search, "STORE_PART_PAPERS", 16)
     config = load_config(write_project(tmp_path / "site"))
     rng = random.Random(8)
     records = _many_records(60, 2)
