@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator import layout
+from generator.catalog import build_catalog
 from generator.config import load_config
 from generator.site.memo import Fingerprints, Memo
 from generator.site.related import related_papers
@@ -99,3 +100,28 @@ def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, mon
     with pytest.raises(RuntimeError, match="fails after the catalog"):
         stage_docs(config)
     assert len(frozen) == 2 and gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_an_edit_renders_again_the_topic_pages_of_the_paper_it_changed(tmp_path: Path, monkeypatch) -> None:
+    """Each area and sub-area page is kept whole by what it shows (``indices.topics_pages``)."""
+    import functools
+
+    from generator.site.render import indices
+
+    records = fixture_records()
+    config = load_config(write_project(tmp_path, records))
+    stage_docs(config)
+    rendered: list[tuple] = []
+    for name in ("area_page", "subarea_page"):
+        real = getattr(indices, name)
+        monkeypatch.setattr(indices, name, functools.wraps(real)(
+            lambda *args, real=real: rendered.append((real.__name__, *args[:-1])) or real(*args)))
+    stage_docs(config)
+    assert rendered == []  # nothing changed
+    paper = next(r for r in records if r.topic and r.topic.subarea)
+    write_project(tmp_path, [replace(r, title=f"{r.title}, revised") if r is paper else r for r in records])
+    stage_docs(config)
+    area = next(a for a in build_catalog(records).areas if a.name == paper.topic.area)
+    sub = next(s for s in area.subareas if s.name == paper.topic.subarea)
+    subareas = tuple((s.name, s.slug, len(s.papers)) for s in area.subareas)
+    assert sorted(rendered) == [("area_page", area.name, area.slug, subareas), ("subarea_page", area.name, area.slug, sub.name, sub.slug)]

@@ -50,8 +50,8 @@ CONTROLS_FROM = 10  # papers a list needs before it gets a filter box and a sort
 
 
 # keep(label, render, *args): ``render(*args)``, or what it gave the last build for equal arguments
-# (the stage keeps the A to Z lists and the list items of index pages so, ``label`` naming the
-# place: 11,672 rows of All papers and the topic pages, unchanged by most edits).
+# (the stage keeps the A to Z lists, the rows of All papers and the topic pages so, ``label`` naming
+# the place: most of them unchanged by an edit).
 Keep = Callable[..., str]
 
 
@@ -60,7 +60,7 @@ def fresh(label: str, render: Callable[..., str], *args: object) -> str:
 
 
 def paper_list(
-    papers: list[PaperRecord], here: str, catalog: Catalog, show_topic: bool = True, mark_guesses: bool = False,
+    papers: list[PaperRecord], here: str, catalog: Catalog | None, show_topic: bool = True, mark_guesses: bool = False,
     list_id: str | None = None, keep: Keep = fresh, authors_html: str | None = None, common: str = "",
 ) -> str:
     """A list of papers linking to their pages, with authors (and topic) as context.
@@ -77,8 +77,8 @@ def paper_list(
     instead of being in every item's (8% of the keyword pages' bytes at 12k papers).
     """
     # A paper appears in the lists of each of its authors and keywords (and as a
-    # related paper): its item is built once per link and reused.
-    cache = catalog.cache.setdefault("paper_list", {})
+    # related paper): its item is built once per link and reused (for the life of ``catalog``).
+    cache = catalog.cache.setdefault("paper_list", {}) if catalog is not None else {}
     # Only a list with controls reads the items' data (a third of an author page's own bytes).
     with_data = list_id is not None and len(papers) >= CONTROLS_FROM
     common = fold(common) if with_data and common and all(

@@ -215,41 +215,55 @@ def topics_pages(catalog: Catalog, keep: Keep = fresh) -> dict[str, str]:
             *sections,
         ),
     )
+    # each area and sub-area page kept whole by what it shows (``keep``): an edit renders again the pages of
+    # the topics whose papers changed, where keeping each of their 11,672 list rows cost more
     for area in catalog.areas:
-        here = area.url
-        subs = "".join(
-            f"<li>{link(layout.relative(here, s.url), s.name)} <span class=ps-count>{len(s.papers)}</span></li>" for s in area.subareas
-        )
-        only = area.area_only
-        pages[layout.AREA.staged(area.slug)] = page(
-            _detail_front(area.name),
-            block(
-                crumbs(here, [(layout.TOPICS.url(), "Topics")]),
-                f"<h1>{esc(area.name)}</h1>",
-                f"<p>{_plural(len(area.papers), 'paper')}.{_guesses_note(area.papers)}</p>",
-                # the area's papers in Explore; the list below is only those without a sub-area, and its
-                # controls count those (they counted the whole area: "330 papers" above two)
-                explore_link(area.papers, here, {"topic": area.slug}) if subs else "",
-                f'<h2 id=subareas>Sub-areas</h2><ul class=ps-columns>{subs}</ul>' if subs else "",
-                f'<h2 id=area-only>{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
-                list_controls(only, here, "ps-list", None if subs else {"topic": area.slug}) if only else "",
-                paper_list(only, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list", keep=keep) if only else "",
-            ),
-        )
+        subs = tuple((s.name, s.slug, len(s.papers)) for s in area.subareas)
+        pages[layout.AREA.staged(area.slug)] = keep(area.url, area_page, area.name, area.slug, subs, tuple(area.papers))
         for sub in area.subareas:
-            here = sub.url
-            pages[layout.SUBAREA.staged(area.slug, sub.slug)] = page(
-                _detail_front(f"{sub.name} ({area.name})"),
-                block(
-                    crumbs(here, [(layout.TOPICS.url(), "Topics"), (area.url, area.name)]),
-                    f'<h1>{esc(sub.name)}</h1>',
-                    f"<p>{_plural(len(sub.papers), 'paper')} in {link(layout.relative(here, area.url), area.name)} › {esc(sub.name)}."
-                    f"{_guesses_note(sub.papers)}</p>",
-                    list_controls(sub.papers, here, "ps-list", {"topic": f"{area.slug}/{sub.slug}"}),
-                    paper_list(sub.papers, here, catalog, show_topic=False, mark_guesses=True, list_id="ps-list", keep=keep),
-                ),
-            )
+            pages[layout.SUBAREA.staged(area.slug, sub.slug)] = keep(
+                sub.url, subarea_page, area.name, area.slug, sub.name, sub.slug, tuple(sub.papers))
     return pages
+
+
+def area_page(name: str, slug: str, subareas: tuple[tuple[str, str, int], ...], papers: tuple[PaperRecord, ...]) -> str:
+    """An area's page: its sub-areas (name, slug, papers) and its papers without one."""
+    here = layout.area_url(slug)
+    subs = "".join(
+        f"<li>{link(layout.relative(here, layout.subarea_url(slug, sub)), sub_name)} <span class=ps-count>{count}</span></li>"
+        for sub_name, sub, count in subareas
+    )
+    only = [p for p in papers if not (p.topic and p.topic.subarea)]
+    return page(
+        _detail_front(name),
+        block(
+            crumbs(here, [(layout.TOPICS.url(), "Topics")]),
+            f"<h1>{esc(name)}</h1>",
+            f"<p>{_plural(len(papers), 'paper')}.{_guesses_note(list(papers))}</p>",
+            # the area's papers in Explore; the list below is only those without a sub-area, and its
+            # controls count those (they counted the whole area: "330 papers" above two)
+            explore_link(list(papers), here, {"topic": slug}) if subs else "",
+            f'<h2 id=subareas>Sub-areas</h2><ul class=ps-columns>{subs}</ul>' if subs else "",
+            f'<h2 id=area-only>{"Papers without a sub-area" if subs else "Papers"}</h2>' if only else "",
+            list_controls(only, here, "ps-list", None if subs else {"topic": slug}) if only else "",
+            paper_list(only, here, None, show_topic=False, mark_guesses=True, list_id="ps-list") if only else "",
+        ),
+    )
+
+
+def subarea_page(area_name: str, area_slug: str, name: str, slug: str, papers: tuple[PaperRecord, ...]) -> str:
+    here, area_url = layout.subarea_url(area_slug, slug), layout.area_url(area_slug)
+    return page(
+        _detail_front(f"{name} ({area_name})"),
+        block(
+            crumbs(here, [(layout.TOPICS.url(), "Topics"), (area_url, area_name)]),
+            f'<h1>{esc(name)}</h1>',
+            f"<p>{_plural(len(papers), 'paper')} in {link(layout.relative(here, area_url), area_name)} › {esc(name)}."
+            f"{_guesses_note(list(papers))}</p>",
+            list_controls(list(papers), here, "ps-list", {"topic": f"{area_slug}/{slug}"}),
+            paper_list(list(papers), here, None, show_topic=False, mark_guesses=True, list_id="ps-list"),
+        ),
+    )
 
 
 def _a_to_z_index_page(title: str, here: str, named: list, intro: str, keep: Keep = fresh) -> str:
