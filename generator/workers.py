@@ -15,7 +15,10 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import traceback
+from collections.abc import Iterator
+from types import GeneratorType
 
 from generator.problems import PapersiteError, Problem
 
@@ -38,6 +41,21 @@ def one_thread_of_math() -> None:
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(1)
+
+
+def _send_each(writer, values: Iterator) -> None:  # noqa: ANN001 (a multiprocessing Connection)
+    """Each value sent as it is made (``Forked.answer``), by a thread, while the next is made: a value larger
+    than the pipe holds waits there until the parent asks for it, and the work after it would wait too."""
+    sending: threading.Thread | None = None
+    try:
+        for value in values:
+            if sending is not None:
+                sending.join()
+            sending = threading.Thread(target=writer.send, args=(("ok", value),), daemon=True)
+            sending.start()
+    finally:
+        if sending is not None:
+            sending.join()
 
 
 class _Stopped(SystemExit):
@@ -63,7 +81,11 @@ def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in th
     gc.freeze()
     one_thread_of_math()
     try:
-        writer.send(("ok", fn(*args)))
+        value = fn(*args)
+        if isinstance(value, GeneratorType):
+            _send_each(writer, value)
+        else:
+            writer.send(("ok", value))
     except _Stopped:
         pass  # the parent no longer listens
     except BaseException:  # noqa: BLE001 - reported to the parent, which raises
@@ -85,16 +107,23 @@ class Forked:
         writer.close()
 
     def result(self):  # noqa: ANN201
+        """The worker's value (its last, where ``fn`` yields several: ``answer`` takes those before)."""
+        value = self.answer()
+        self.process.join()
+        self.process = None
+        self.reader.close()
+        return value
+
+    def answer(self):  # noqa: ANN201
+        """The next value the worker sends: its only one, or the next one a generator ``fn`` yields."""
         if self.process is None:
             raise PapersiteError(f"{self.what}: the worker was stopped")
         try:
             status, value = self.reader.recv()  # before join: a large result would fill the pipe
         except EOFError:
             status, value = "error", "the worker ended without a result"
-        self.process.join()
-        self.process = None
-        self.reader.close()
         if status != "ok":
+            self.cancel()
             raise PapersiteError(Problem("", 0, f"{self.what} failed in its worker:", detail=value))
         return value
 

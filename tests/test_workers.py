@@ -89,3 +89,42 @@ def test_a_worker_that_loads_numpy_itself_runs_blas_on_one_thread():
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     counts = ast.literal_eval(out.stdout.strip())
     assert counts and set(counts) == {1}, out
+
+
+def _answers(fail_at: int | None):  # noqa: ANN202 - a generator, as a worker may be
+    for number in range(3):
+        if number == fail_at:
+            raise ValueError(f"no answer {number}")
+        yield number
+
+
+def test_a_worker_that_yields_sends_each_answer_as_it_is_made():
+    worker = Forked("answers", _answers, None)
+    assert [worker.answer(), worker.answer(), worker.result()] == [0, 1, 2]
+    assert worker.process is None  # the last taken: the worker ended
+
+
+def test_a_worker_that_fails_after_some_answers_says_so_and_ends():
+    from generator.problems import PapersiteError
+
+    worker = Forked("answers", _answers, 1)
+    assert worker.answer() == 0
+    with pytest.raises(PapersiteError, match="answers failed in its worker"):
+        worker.answer()
+    assert worker.process is None
+
+
+def _big_then_mark(mark) -> object:  # noqa: ANN001
+    yield b"x" * 4_000_000  # far more than a pipe holds
+    mark.write_text("the work after the first answer ran")
+    yield "second"
+
+
+def test_a_large_answer_not_yet_taken_does_not_hold_up_the_work_after_it(tmp_path):
+    mark = tmp_path / "mark"
+    worker = Forked("answers", _big_then_mark, mark)
+    deadline = time.monotonic() + 30
+    while not mark.exists() and time.monotonic() < deadline:  # the parent has not asked for anything yet
+        time.sleep(0.02)
+    assert mark.exists()
+    assert len(worker.answer()) == 4_000_000 and worker.result() == "second"

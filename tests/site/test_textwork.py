@@ -116,14 +116,15 @@ def test_a_page_that_is_no_regular_file_is_left_to_the_check_and_never_opened(tm
 def test_an_early_workers_answer_is_taken_only_for_the_pages_the_check_read(tmp_path: Path) -> None:
     config = load_config(write_project(tmp_path))
     records, _ = read_records(config)
-    for kind, clean in ((Related, related_papers), (MapPoints, paper_points)):
-        early = Early(kind, config)
-        work = kind(config, records, fork=False, prints=Fingerprints(), early=early, read=_checked(config))
+    worker = textwork.EarlyWorker(config)
+    for kind, clean in ((MapPoints, paper_points), (Related, related_papers)):  # in either order
+        work = kind(config, records, fork=False, prints=Fingerprints(), early=Early(kind, worker), read=_checked(config))
         assert work.result() == clean(records)
+    assert worker.worker is None  # every answer taken: the worker ended
     # a page changed after the worker read it and before the check did: the build answers for the checked pages
-    early = {kind.KIND: Early(kind, config) for kind in textwork.KINDS}
-    for worker in early.values():
-        worker.worker.process.join()  # each read the pages and answered (its answer waits in the pipe)
+    worker = textwork.EarlyWorker(config)
+    worker.worker.process.join()  # it read the pages and answered for each kind (its answers wait in the pipe)
+    early = {kind.KIND: Early(kind, worker) for kind in textwork.KINDS}
     page = config.papers_dir / f"{records[2].slug}.md"
     edited = replace(records[2], abstract="Entirely new words about proteins and their folding.")
     page.write_text(render_page(edited), encoding="utf-8")
@@ -182,7 +183,7 @@ def test_a_build_that_fails_its_check_stops_the_early_workers(tmp_path: Path, mo
     page = project / "site_src" / "papers" / f"{fixture_records()[0].slug}.md"
     page.write_text(page.read_text(encoding="utf-8").replace("title:", "title: [unclosed", 1), encoding="utf-8")
     assert build.run_build(_args(), load_config(project)) == 1
-    assert started[-1] and all(worker.worker is None for worker in started[-1].values())
+    assert started[-1] and all(early.worker.worker is None for early in started[-1].values())
     assert multiprocessing.active_children() == []
     assert "problem(s) in the paper pages" in capsys.readouterr().err
 
