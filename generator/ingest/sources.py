@@ -19,7 +19,7 @@ from generator.ingest.listing import Listing, ReadSettings, read_listing
 from generator.ingest.settled import Settled
 from generator.ingest.references import ReferenceReport, complete_papers, read_references
 from generator.pages.record import PaperRecord
-from generator.inputs import lies_inside, readable_file
+from generator.ingest.corpus import corpus_files
 from generator.problems import PapersiteError, Problem
 
 
@@ -40,30 +40,6 @@ def source_files(sources: Iterable[Path | str], config: ProjectConfig) -> list[P
         raise PapersiteError.at(config.corpus_dir, 1, "corpus directory holds no listing files")
     # Relative to where the user stands, so messages and the report name files as the user does.
     return [Path(os.path.relpath(p)) for p in found]
-
-
-def corpus_files(config: ProjectConfig) -> tuple[list[Path], list[Problem]]:
-    """The listings of ``corpus_dir`` an import reads by default, and the problem of each entry
-    papersite may not read (``inputs.readable_file``: a link out of the project, a FIFO).
-
-    Folders (``corpus/references/``) and dot-files are not listings; a reference catalogue is
-    never a listing, even when it sits among them."""
-    references = set(config.references)
-    found: list[Path] = []
-    problems: list[Problem] = []
-    if not config.corpus_dir.is_dir():
-        return found, problems
-    for path in sorted(config.corpus_dir.iterdir()):
-        if path.name.startswith(".") or (path.is_dir() and lies_inside(path, config.root)):
-            continue
-        try:
-            readable_file(path, config.root, os.path.relpath(path))
-        except PapersiteError as error:
-            problems.extend(error.problems)
-            continue
-        if path.resolve() not in references:
-            found.append(path)
-    return found, problems
 
 
 def read_settings(name: str, config: ProjectConfig | None) -> ReadSettings:

@@ -14,13 +14,15 @@ Papers that left the listings are reported and left in place.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from generator.config import ProjectConfig
-from generator.ingest.identity import KnownPaper
-from generator.ingest.report import ImportReport
 from generator.pages.record import IDENTITY_FIELDS, PAPER_FIELDS, PaperRecord, parse_page, render_page
 from generator.problems import PapersiteError
+
+if TYPE_CHECKING:  # the build's import stamp merges fields (pagestamp.py) without loading the listings' readers
+    from generator.ingest.identity import KnownPaper
+    from generator.ingest.report import ImportReport
 
 # Fields merged key by key: a maintainer's own link and a reference's new one both survive.
 KEYED_FIELDS = tuple(spec.name for spec in PAPER_FIELDS if spec.three_way == "keyed")

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from generator.ingest.abstract_links import code_url
-from generator.ingest.merge import MergedPaper
 from generator.text import normalize_text, title_key
 from generator.pages.record import PaperRecord
 from generator import layout
+
+if TYPE_CHECKING:  # a page's renderer reads this module's text helpers, and never loads the listings' readers
+    from generator.ingest.merge import MergedPaper
 
 MAX_TITLE_CHARS = 100
 

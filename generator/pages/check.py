@@ -299,7 +299,7 @@ def project_file_problems(config: ProjectConfig) -> list[Problem]:
     linked out of the project, a FIFO or device among them (``inputs.readable_file``), and a
     papers folder that is not there (checking nothing is no OK), and markup in the theme's text settings
     (``config.theme_config_problems``)."""
-    from generator.ingest.sources import corpus_files
+    from generator.ingest.corpus import corpus_files
 
     if not config.papers_dir.is_dir():
         where = display_path(config.papers_dir, config.root)

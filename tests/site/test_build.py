@@ -62,3 +62,22 @@ def test_a_timings_file_that_cannot_be_written_is_refused_before_the_build_start
     assert run_build(_args(timings=root / "a-folder"), load_config(root)) == 1
     assert "a-folder:1: " in capsys.readouterr().err
     assert not (root / "build").exists() and not (root / "site").exists()
+
+
+def test_a_build_that_runs_no_import_loads_no_listing_reader(tmp_path: Path):
+    """The listings' readers (BibTeX's parser among them: 0.1 s to load) are the import's; an edit's build
+    without one never loads them, nor does the check of the corpus folder it runs."""
+    import sys
+
+    project = write_project(tmp_path)
+    assert run_build(_args(), load_config(project)) == 0
+    page = next((project / "site_src" / "papers").glob("*.md"))
+    page.write_text(page.read_text(encoding="utf-8").replace("title: ", "title: Edited ", 1), encoding="utf-8")
+    probe = (
+        "import sys, argparse; from generator.config import load_config; from generator.site.build import run_build\n"
+        "args = argparse.Namespace(no_import=True, quiet=True, clean=False, engine='mkdocs')\n"
+        f"assert run_build(args, load_config({str(project)!r})) == 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('generator.ingest.listing', 'generator.ingest.merge', 'bibtexparser', 'pyparsing'))))"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip().splitlines()[-1] == "[]"
