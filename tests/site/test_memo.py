@@ -452,3 +452,23 @@ def test_an_edit_appends_the_rows_it_renders_and_leaves_the_kept_ones_unread_whe
         raise AssertionError("the file was never written whole again")
     assert 60 <= n <= 90, n  # the unused lines a quarter of the file: ~75 of 199 lines replaced, not 1 nor never
     assert _rows(config, "authors", target) == full_render()
+
+
+def test_what_a_memo_file_held_is_kept_out_of_the_collectors_walks(tmp_path) -> None:
+    """Read with collection paused and frozen before it resumes (``_collector_paused``): no collection walks it."""
+    import gc
+
+    from generator.config import load_config
+    from generator.site.memo import Memo
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path))
+    memo = Memo(config, "probe")
+    memo.put("k", "d", [("x", n) for n in range(1000)])
+    memo.save()
+    gc.unfreeze()
+    try:
+        read = Memo(config, "probe").get("k", "d")
+        assert len(read) == 1000 and gc.get_freeze_count() >= 1000 and gc.isenabled()  # the list's tuples among them
+    finally:
+        gc.unfreeze()

@@ -92,6 +92,7 @@ def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, mon
     config = load_config(write_project(tmp_path))
     stage_docs(config)
     assert frozen and gc.get_freeze_count() == 0 and gc.isenabled()
+    first = len(frozen)  # the catalog's, and each memo file's (memo._collector_paused)
 
     def broken(*args, **kwargs):
         raise RuntimeError("a stage that fails after the catalog")
@@ -99,7 +100,7 @@ def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, mon
     monkeypatch.setattr(stage, "index_pages", broken)
     with pytest.raises(RuntimeError, match="fails after the catalog"):
         stage_docs(config)
-    assert len(frozen) == 2 and gc.get_freeze_count() == 0 and gc.isenabled()
+    assert len(frozen) > first and gc.get_freeze_count() == 0 and gc.isenabled()
 
 
 def test_an_edit_renders_again_the_topic_pages_of_the_paper_it_changed(tmp_path: Path, monkeypatch) -> None:
