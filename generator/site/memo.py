@@ -762,7 +762,10 @@ class CheckedPages(Memo):
     """``check_pages``' ``cache``: a page's own checks, kept for its bytes and the taxonomy."""
 
     def __init__(self, config: ProjectConfig) -> None:
+        from generator.pages.check import own_checks
+
         super().__init__(config, "checked", scope=checked_scope(config), shards=PAGE_SHARDS)
+        self.checked_alone = own_checks(config)  # what is kept of a page: checked alone as it is parsed
 
     def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any:
         """``Memo.page``, but a page whose stat is the one it had when it was last read is not read again
@@ -785,7 +788,7 @@ class CheckedPages(Memo):
         digest = content_hash(data)
         if time.time_ns() - seen.st_mtime_ns > RACY_NS:
             self.put(stat_key, stamp, digest)
-        return self.value(label, digest, lambda: compute(data))
+        return self.value(label, digest, lambda: self.checked_alone(compute(data)))
 
     def site_urls(self, inputs: str, compute: Callable[[], Any]) -> Any:
         """The site's index and detail page URLs, kept for the names the pages give (check._site_index)."""

@@ -388,3 +388,28 @@ def test_invisible_characters_in_page_values_are_warnings_at_their_line(project:
     assert any(line == 7 and "author #2 holds the invisible character(s) U+200B" in m for line, m, _ in found), found
     assert any("keyword #1 holds the invisible character(s) U+2060" in m for _, m, _ in found), found
     assert all(severity is Severity.WARNING for *_, severity in found)
+
+
+def test_pages_checked_alone_through_the_builds_memo_give_the_checks_findings(project: Path) -> None:
+    """A build reads pages through its memo of checked pages (``site/memo.CheckedPages``): each page checked alone as it
+    is parsed (``check.own_checks``), its front matter kept only for the checks across pages. The build's findings, as
+    it parses the pages and as it reads them back, are the plain check's, problem for problem."""
+    from generator.pages.folder import read_pages
+    from generator.site.memo import CheckedPages
+
+    write(project, make_record("target"))
+    write(project, make_record("astro", topic=Topic("Astrology", None, "maintainer")))
+    write(project, make_record("listed", topic=Topic("Deep Learning", "Quantum Vibes", "listing")))
+    write(project, make_record("original"))
+    write(project, make_record("original"), name="copy")  # a duplicate id and slug, and a slug not its file's name
+    write(project, make_record("noted", body="See [target](target.md) and [gone](gone.md).\n\n<script>alert(1)</script>"))
+    (project / "site_src" / "papers" / "broken.md").write_text("---\ntitle: [unclosed\n---\n", encoding="utf-8")
+    config = load_config(project)
+    plain = check_pages(config)
+    assert len(plain) >= 8, as_text(plain)
+    for _ in range(2):  # parsed, then read back from the memo
+        memo = CheckedPages(config)
+        found = read_pages(config, cache=memo)
+        assert check_pages(config, cache=memo, found=found) == plain
+        assert all(page.checked_alone and set(page.front.data) <= {"id", "slug"} for page in found.pages)
+        memo.save()
