@@ -1,7 +1,7 @@
 """One edit's cost, two versions of papersite side by side: the probe paper's title (or its abstract)
 edited, then `papersite build --no-import`, alternated between two projects each built by its own code.
 
-    python bench/edit_pair.py --before PROJECT CODE --after PROJECT CODE [--rounds 6] [--edit abstract]
+    python bench/edit_pair.py --before PROJECT CODE --after PROJECT CODE [--rounds 6] [--edit abstract|moved-title]
 
 PROJECT: a project both codes can build (make one with `bench/run.py`'s `new_project`, import it, copy
 it, and build each copy once with its code); CODE: the folder holding that version's `generator`
@@ -46,7 +46,18 @@ def edit_abstract(project: Path, mark: int) -> None:
     page.write_text(edited, encoding="utf-8")
 
 
-EDITS = {"title": edit_title, "abstract": edit_abstract}
+def edit_moved_title(project: Path, mark: int) -> None:
+    """The probe page's title begins with "Aardvark" or "Zebra" (by the mark's parity): the paper moves from one end
+    of the title order to the other, and every paper between changes its place in the search files."""
+    page = project / "site_src" / "papers" / f"{_slug(PROBE_TITLE)}.md"
+    text = page.read_text(encoding="utf-8")
+    edited, found = re.subn(r"^title: (?:Aardvark |Zebra )?", f"title: {'Zebra' if mark % 2 else 'Aardvark'} ", text, count=1, flags=re.M)
+    if not found:
+        raise SystemExit(f"{page}: no title line to edit")
+    page.write_text(edited, encoding="utf-8")
+
+
+EDITS = {"title": edit_title, "abstract": edit_abstract, "moved-title": edit_moved_title}
 
 
 def timed_build(project: Path, code: Path) -> tuple[float, float]:
