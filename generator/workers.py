@@ -47,15 +47,27 @@ def _send_each(writer, values: Iterator) -> None:  # noqa: ANN001 (a multiproces
     """Each value sent as it is made (``Forked.answer``), by a thread, while the next is made: a value larger
     than the pipe holds waits there until the parent asks for it, and the work after it would wait too."""
     sending: threading.Thread | None = None
-    try:
-        for value in values:
-            if sending is not None:
-                sending.join()
-            sending = threading.Thread(target=writer.send, args=(("ok", value),), daemon=True)
-            sending.start()
-    finally:
+    failed: list[BaseException] = []  # what a send raised (a value pickle refuses): raised here, so the parent hears it
+
+    def send(value: object) -> None:
+        try:
+            writer.send(("ok", value))
+        except BaseException as error:  # noqa: BLE001 - handed to the worker's own thread
+            failed.append(error)
+
+    def sent() -> None:
         if sending is not None:
             sending.join()
+        if failed:
+            raise failed[0]
+
+    try:
+        for value in values:
+            sent()
+            sending = threading.Thread(target=send, args=(value,), daemon=True)
+            sending.start()
+    finally:
+        sent()
 
 
 class _Stopped(SystemExit):

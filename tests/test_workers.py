@@ -128,3 +128,17 @@ def test_a_large_answer_not_yet_taken_does_not_hold_up_the_work_after_it(tmp_pat
         time.sleep(0.02)
     assert mark.exists()
     assert len(worker.answer()) == 4_000_000 and worker.result() == "second"
+
+
+def _unpicklable_then_more():  # noqa: ANN202
+    yield lambda: None  # pickle refuses a lambda
+    yield "never taken"
+
+
+def test_an_answer_the_pipe_cannot_carry_is_the_workers_error():
+    from generator.problems import PapersiteError
+
+    worker = Forked("answers", _unpicklable_then_more)
+    with pytest.raises(PapersiteError, match="answers failed in its worker"):
+        worker.answer()
+    assert worker.process is None

@@ -283,10 +283,12 @@ def check_pages(
     taxonomy, problems = load_taxonomy(config.taxonomy_file)
     if found is None:
         found = read_pages(config, paths, texts, cache)
-    problems += found.problems  # with the own findings of the pages checked alone
+    problems += found.problems
     pages = [_Page(page) for page in found.pages]
     for page in pages:
-        if not page.page.checked_alone:
+        if page.page.checked_alone:
+            page.problems.extend(page.page.own_findings)
+        else:
             _own_checks(page, taxonomy)
     site = _site_index(config, pages, found.records, cache)
     for page in pages:
@@ -306,10 +308,12 @@ OwnChecks = Callable[[tuple[Page | None, list[Problem]]], tuple[Page | None, lis
 
 
 def own_checks(config: ProjectConfig) -> OwnChecks:
-    """(a page as it parsed, its problems) -> the page checked alone (``Page.checked_alone``) and its problems with
-    the check's own findings in it: what a memo of checked pages keeps (``site/memo.CheckedPages``), so that a build
-    neither checks an unchanged page again nor reads back its whole front matter (a fifth of the memo's 35 MB at
-    11,672 papers). Its findings depend on the page's bytes, its path and the taxonomy, which the memo is kept for."""
+    """(a page as it parsed, its problems) -> the page checked alone (``Page.checked_alone``, with the check's own
+    findings in it: ``Page.own_findings``) and the same problems: what a memo of checked pages keeps
+    (``site/memo.CheckedPages``), so that a build neither checks an unchanged page again nor reads back its whole
+    front matter (a fifth of the memo's 35 MB at 11,672 papers). The findings depend on the page's bytes, its path and
+    the taxonomy, which the memo is kept for; they stay the check's to report, as they were (a build's stage refuses
+    the pages whose own fields have errors, and renders safely what the check would refuse)."""
     taxonomy: dict[str, set[str]] | None = None
 
     def checked(read: tuple[Page | None, list[Problem]]) -> tuple[Page | None, list[Problem]]:
@@ -324,7 +328,7 @@ def own_checks(config: ProjectConfig) -> OwnChecks:
         front = page.front
         across = FrontMatter(front.label, {key: front.data[key] for key in IDENTITY_FIELDS if key in front.data}, front.body,
                              front.body_line, {key: front.key_lines[key] for key in IDENTITY_FIELDS if key in front.key_lines})
-        return Page(page.path, across, page.record, checked_alone=True), problems + own.problems
+        return Page(page.path, across, page.record, checked_alone=True, own_findings=tuple(own.problems)), problems
 
     return checked
 

@@ -39,9 +39,11 @@ class Page:
     path: Path
     front: FrontMatter
     record: PaperRecord | None  # None while its fields have errors
-    # the check's own findings in it were made as it was parsed (``check.own_checks``), and its front matter
-    # holds only what the checks across pages read
+    # the check's own findings in it were made as it was parsed (``check.own_checks``): ``own_findings``, which
+    # the check reports (a reader of the pages sees its fields' problems only); its front matter holds only
+    # what the checks across pages read
     checked_alone: bool = False
+    own_findings: tuple[Problem, ...] = ()
 
 
 @dataclass
@@ -181,7 +183,7 @@ def read_pages(
             page, problems = _read_one(path, label, None)
         found.problems.extend(problems)
         if page is not None:  # the path of today's project, not of the build that cached the page
-            found.pages.append(Page(path, page.front, page.record, page.checked_alone))
+            found.pages.append(Page(path, page.front, page.record, page.checked_alone, page.own_findings))
     for key in IDENTITY_FIELDS:
         found.problems.extend(_shared(found.pages, key))
     found.problems.sort()

@@ -238,8 +238,9 @@ EARLY_AT_MOST_CHANGED = 256
 
 
 def start_early(config: ProjectConfig, changed: int) -> dict[str, Early]:
-    """The kinds' worker (one for them all: ``EarlyWorker``) by kind, started now; none where the build may not fork, for few papers, where a kind
-    keeps no memo of pages (a clean build) or where more than ``EARLY_AT_MOST_CHANGED`` files ``changed``."""
+    """The kinds' worker (one for them all: ``EarlyWorker``) by kind, started now; none where the build may not
+    fork, for few papers, where a kind keeps no memo of pages (a clean build) or where more than
+    ``EARLY_AT_MOST_CHANGED`` files ``changed``."""
     if changed > EARLY_AT_MOST_CHANGED or not worth_a_worker(page_count(config)):
         return {}
     if not all(kind_kept(config, _pages_kind(kind)) for kind in KINDS):

@@ -411,5 +411,6 @@ def test_pages_checked_alone_through_the_builds_memo_give_the_checks_findings(pr
         memo = CheckedPages(config)
         found = read_pages(config, cache=memo)
         assert check_pages(config, cache=memo, found=found) == plain
+        assert found.problems == read_pages(config).problems  # a reader of the pages sees their fields' problems only
         assert all(page.checked_alone and set(page.front.data) <= {"id", "slug"} for page in found.pages)
         memo.save()
