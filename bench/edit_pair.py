@@ -27,34 +27,28 @@ sys.path.insert(0, str(Path(__file__).parent))
 from run import PROBE_TITLE, _slug  # noqa: E402 - beside this script
 
 
-def edit_title(project: Path, mark: int) -> None:
+def _edit_probe(project: Path, pattern: str, replacement: str, what: str) -> None:
+    """The probe page with its first line matching ``pattern`` (a regex of one line) replaced."""
     page = project / "site_src" / "papers" / f"{_slug(PROBE_TITLE)}.md"
-    text = page.read_text(encoding="utf-8")
-    edited, found = re.subn(r"^title: .*$", f"title: {PROBE_TITLE} (edited {mark})", text, count=1, flags=re.M)
+    edited, found = re.subn(pattern, replacement, page.read_text(encoding="utf-8"), count=1, flags=re.M)
     if not found:
-        raise SystemExit(f"{page}: no title line to edit")
+        raise SystemExit(f"{page}: no {what} line to edit")
     page.write_text(edited, encoding="utf-8")
+
+
+def edit_title(project: Path, mark: int) -> None:
+    _edit_probe(project, r"^title: .*$", f"title: {PROBE_TITLE} (edited {mark})", "title")
 
 
 def edit_abstract(project: Path, mark: int) -> None:
     """The probe page's abstract begins with "Edited <mark>." (in place of the mark an earlier round left)."""
-    page = project / "site_src" / "papers" / f"{_slug(PROBE_TITLE)}.md"
-    text = page.read_text(encoding="utf-8")
-    edited, found = re.subn(r"^abstract: (?:Edited \d+\. )?(?=[A-Za-z])", f"abstract: Edited {mark}. ", text, count=1, flags=re.M)
-    if not found:
-        raise SystemExit(f"{page}: no plain abstract line to edit")
-    page.write_text(edited, encoding="utf-8")
+    _edit_probe(project, r"^abstract: (?:Edited \d+\. )?(?=[A-Za-z])", f"abstract: Edited {mark}. ", "plain abstract")
 
 
 def edit_moved_title(project: Path, mark: int) -> None:
     """The probe page's title begins with "Aardvark" or "Zebra" (by the mark's parity): the paper moves from one end
     of the title order to the other, and every paper between changes its place in the search files."""
-    page = project / "site_src" / "papers" / f"{_slug(PROBE_TITLE)}.md"
-    text = page.read_text(encoding="utf-8")
-    edited, found = re.subn(r"^title: (?:Aardvark |Zebra )?", f"title: {'Zebra' if mark % 2 else 'Aardvark'} ", text, count=1, flags=re.M)
-    if not found:
-        raise SystemExit(f"{page}: no title line to edit")
-    page.write_text(edited, encoding="utf-8")
+    _edit_probe(project, r"^title: (?:Aardvark |Zebra )?", f"title: {'Zebra' if mark % 2 else 'Aardvark'} ", "title")
 
 
 EDITS = {"title": edit_title, "abstract": edit_abstract, "moved-title": edit_moved_title}
