@@ -66,8 +66,12 @@ def _send_each(writer, values: Iterator) -> None:  # noqa: ANN001 (a multiproces
             sent()
             sending = threading.Thread(target=send, args=(value,), daemon=True)
             sending.start()
-    finally:
-        sent()
+    except _Stopped:
+        raise  # the parent no longer listens: the thread, blocked on a full pipe, ends with the process
+    except BaseException:
+        sent()  # one writer on the pipe at a time: the error is sent after the last value
+        raise
+    sent()  # the last value whole before the worker ends
 
 
 class _Stopped(SystemExit):

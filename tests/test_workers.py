@@ -142,3 +142,25 @@ def test_an_answer_the_pipe_cannot_carry_is_the_workers_error():
     with pytest.raises(PapersiteError, match="answers failed in its worker"):
         worker.answer()
     assert worker.process is None
+
+
+def _big_then_wait(mark) -> object:  # noqa: ANN001
+    yield b"x" * 4_000_000  # waits in the pipe: the parent never takes it
+    mark.write_text("waiting")
+    time.sleep(60)
+    yield "never"
+
+
+def test_a_worker_ended_while_its_answer_waits_in_the_pipe_ends_at_once(tmp_path):
+    """Ended (``cancel``, Ctrl-C) while a large answer waits for its parent, the worker unwinds; it does not wait
+    for that answer to be taken, which would hold it until it is killed."""
+    mark = tmp_path / "mark"
+    worker = Forked("answers", _big_then_wait, mark)
+    deadline = time.monotonic() + 30
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process = worker.process
+    process.terminate()  # what cancel sends first
+    process.join(30)
+    assert not process.is_alive() and process.exitcode != -signal.SIGKILL
+    worker.cancel()
