@@ -16,7 +16,8 @@ In: the catalog. Out, all under ``assets/papersite/``:
   weights of the papers that bound leaves undecided among those shown read from their texts
   (``search_index.py``; ``search-worker.js`` makeExact; ``papersite-ranking.js`` undecided).
 - ``search-docs.json.gz``, the store: its ``schema`` (below), what a result shows, and each paper's
-  topic, keywords, authors and decision for Explore's filters and facet counts. Explore and the
+  topic, keywords, authors and decision for Explore's filters and facet counts, and the papers'
+  numbers in title order (``title_order``: Explore's list with no query and its "Title A–Z"). Explore and the
   map load it whole (they list and filter every paper), and so does a query with a "quoted
   phrase" (the phrase is looked for in every hit's title, authors and keywords).
 - What a query needs of the store, in pieces (the store was 1.3 MB gzipped at 11,672 papers, loaded
@@ -63,7 +64,11 @@ Only papers are indexed, so index pages cannot crowd them out (header search
 offers author, keyword and topic pages from the store's names instead). The
 browser ranks papers by how many of the query's words they match, then by title
 and author matches, then by the lunr scores, whose field boosts make a title
-match outrank an abstract match; an exact title comes first.
+match outrank an abstract match, then by slug; an exact title comes first.
+
+Papers are numbered in slug order (``papers_in_slug_order``): the indexes' postings, the rows, texts
+and tables name papers by number, and a slug, unlike a title, stays when a maintainer edits the
+page. The whole store carries the title order (``title_order``) for Explore.
 
 Text is tokenised here once, the way lunr.js does (lower case, split on white
 space and hyphens, trimmed, stop words dropped, Porter-stemmed), and handed to
@@ -277,7 +282,7 @@ NAME_COLUMNS = ("name", "slug")
 # 3: the store also in pieces (head, rows, titles, typed words, names: the module docstring);
 # 4: the index shards hold term frequencies and field lengths, the worker computes the weights;
 # 5: an abstracts term held by over COMMON_PAPERS papers is shipped as its papers only, weighed from their texts
-STORE_VERSION = 5
+STORE_VERSION = 6
 STATE_KEY = f"state-{STORE_VERSION}"  # the search-shards memo's entries: each index's state and its shards gzipped
 
 
@@ -502,7 +507,8 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: 
     meta: list[dict[str, list[str]]] = []
     abstracts: list[dict[str, list[str]]] = []
     papers = []
-    for paper in catalog.papers:
+    in_slug_order = papers_in_slug_order(catalog.papers)
+    for paper in (catalog.papers[n] for n in in_slug_order):
         row, (title_terms, author_terms, keyword_terms, abstract_terms), text = cache.paper(
             paper, terms, catalog.fold, numbering, row_of)
         papers.append(row)
@@ -519,7 +525,10 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: 
     for number, chunk in enumerate(chunks):
         files[TEXT_CHUNK_FILE.format(number)] = cache.gzipped(f"texts-{number}", chunk)
     files.update({name: cache.gzipped(name, data) for name, data in cache.store_pieces(store).items()})
-    files[DOCS_FILE] = cache.gzip_of_parts("store", store_parts(store))
+    whole = {key: value for key, value in store.items() if key != "papers"}
+    whole["title_order"] = title_order(in_slug_order)
+    whole["papers"] = papers
+    files[DOCS_FILE] = cache.gzip_of_parts("store", store_parts(whole))
     cache.save()
     return {
         **files,
@@ -528,15 +537,39 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: 
     }
 
 
+def papers_in_slug_order(papers: list[PaperRecord]) -> list[int]:
+    """The places of ``papers`` (the catalog's, in title order) in slug order: the search files' paper numbers.
+    A slug never changes with the title, so a retitled paper keeps its number and every other paper
+    its own: numbered in title order, a title that moved far renumbered every paper between, and an
+    edit remade both indexes and every rows and texts file between (BENCHMARKS.md, issue 31 part 21)."""
+    return sorted(range(len(papers)), key=lambda place: papers[place].slug)
+
+
+def title_order(in_slug_order: list[int]) -> list[int]:
+    """The papers' numbers (``papers_in_slug_order``) in title order: the whole store's ``title_order``,
+    what Explore lists papers by with no query and sorts them by for "Title A–Z"."""
+    numbers = [0] * len(in_slug_order)
+    for number, place in enumerate(in_slug_order):
+        numbers[place] = number
+    return numbers
+
+
 def store_parts(store: dict) -> list[bytes]:
-    """``_json(store)`` in parts for ``gzip_of_parts``: all but the papers, then their rows ``STORE_PART_PAPERS``
-    at a time (a title edit changes the store's rows and its author and keyword tables rarely)."""
+    """``_json(store)`` in parts for ``gzip_of_parts``: all but the papers' lists, the title order, then the
+    papers' rows ``STORE_PART_PAPERS`` at a time (a title edit changes the store's rows and its author and
+    keyword tables rarely; one that moves the title far, its title order)."""
     if not store or next(reversed(store)) != "papers":
         return [_json(store)]
-    rest = _json({key: value for key, value in store.items() if key != "papers"})
-    papers = store["papers"]
-    rows = list_parts([_json(papers[start:start + STORE_PART_PAPERS]) for start in range(0, len(papers), STORE_PART_PAPERS)])
-    return [(rest[:-1] + b"," if len(rest) > 2 else b"{") + b'"papers":', *rows, b"}"]
+    listed = [key for key in ("title_order", "papers") if key in store]
+    rest = _json({key: value for key, value in store.items() if key not in listed})
+    parts = [rest[:-1] + b"," if len(rest) > 2 else b"{"]
+    for key in listed:
+        values = store[key]
+        parts[-1] += _json(key) + b":"
+        parts += list_parts([_json(values[start:start + STORE_PART_PAPERS]) for start in range(0, len(values), STORE_PART_PAPERS)])
+        parts.append(b",")
+    parts[-1] = b"}"
+    return parts
 
 
 def store_pieces(store: dict) -> dict[str, bytes]:
@@ -616,7 +649,7 @@ class StorePieces:
         def cell(row: list, at: int) -> object:
             return row[at] if at < len(row) else None
 
-        head = {key: value for key, value in store.items() if key not in ("papers", "authors", "keywords")}
+        head = {key: value for key, value in store.items() if key not in ("papers", "authors", "keywords", "title_order")}
         head["paper_count"] = len(papers)
         head["page_counts"] = [len(authors), len(keywords), len(topics)]
         pieces = {HEAD_FILE: _json(head)}

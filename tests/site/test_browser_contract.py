@@ -293,7 +293,7 @@ def test_the_worker_scores_as_lunr_pys_index_of_every_paper(tmp_path):
             (folder / Path(name).name).parent.mkdir(parents=True, exist_ok=True)
             (folder / Path(name).name).write_bytes(data)
     terms = search._Terms()
-    per_paper = [search._paper_terms(search._term_texts(p), terms) for p in catalog.papers]
+    per_paper = [search._paper_terms(search._term_texts(catalog.papers[n]), terms) for n in search.papers_in_slug_order(catalog.papers)]
     indexes = {"index": _lunr_py_index([{"t": t, "a": a, "k": k} for t, a, k, _ in per_paper], search.META_FIELDS),
                "abstracts": _lunr_py_index([{"b": b} for *_, b in per_paper], search.ABSTRACT_FIELDS)}
     words = sorted({w for p in catalog.papers[::9] for w in search.split_words(p.title)
@@ -380,7 +380,7 @@ def test_a_common_terms_weights_are_bounded_then_read_from_the_texts_as_lunr_pys
     common = [t for key, data in files.items() if key.startswith(search.SHARDS_DIR + "/abstracts-") and not key.endswith("shards.json.gz")
               for t in json.loads(gzip.decompress(data))["terms"] if t[2] and t[2][0] == 0]
     terms = search._Terms()
-    per_paper = [search._paper_terms(search._term_texts(p), terms) for p in catalog.papers]
+    per_paper = [search._paper_terms(search._term_texts(catalog.papers[n]), terms) for n in search.papers_in_slug_order(catalog.papers)]
     index = _lunr_py_index([{"b": b} for *_, b in per_paper], search.ABSTRACT_FIELDS)
     words = sorted({w for p in catalog.papers[::7] for w in search.split_words(p.title)
                     if w.isascii() and w.isalpha() and terms.term(w)})

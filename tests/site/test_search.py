@@ -97,7 +97,8 @@ def test_the_stores_parts_are_the_store_byte_for_byte(per_part, monkeypatch) -> 
     files = search.search_files(build_catalog(fixture_records()))
     store = json.loads(gzip.decompress(files[search.DOCS_FILE]))
     assert b"".join(search.store_parts(store)) == search._json(store)
-    for other in ({}, {"papers": []}, {"a": [1], "papers": [[1], [2], [3]]}, {"papers": [1], "later": 2}):
+    for other in ({}, {"papers": []}, {"a": [1], "papers": [[1], [2], [3]]}, {"papers": [1], "later": 2},
+                  {"title_order": [], "papers": []}, {"a": [1], "title_order": [2, 0, 1], "papers": [[1], [2], [3]]}):
         assert b"".join(search.store_parts(other)) == search._json(other)
 
 
@@ -120,6 +121,36 @@ def test_an_edit_compresses_again_only_the_parts_it_changed(tmp_path, monkeypatc
     files = search.search_files(build_catalog(records), config)
     assert len(compressed) == 1 and b"Edited once." in compressed[0]
     assert files == search.search_files(build_catalog(records))
+
+
+def test_papers_are_numbered_in_slug_order_and_the_store_carries_their_title_order() -> None:
+    from generator.catalog import paper_sort_key
+
+    records = _many_records(40, 6)
+    store = _store(records)
+    slugs = [row["slug"] for row in _rows(store)]
+    assert slugs == sorted(r.slug for r in records)
+    by_slug = {r.slug: r for r in records}
+    assert [slugs[n] for n in store["title_order"]] == [r.slug for r in sorted(records, key=paper_sort_key)]
+
+
+def test_a_title_moved_to_the_other_end_of_the_order_rewrites_the_files_of_its_paper_alone(monkeypatch) -> None:
+    """A retitled paper keeps its number, and so does every other (slug order): of the rows and texts
+    files, only its rows file differs; of the whole store's parts of rows, one."""
+    from generator.catalog import paper_sort_key
+
+    monkeypatch.setattr(search, "STORE_PART_PAPERS", 8)
+    records = _many_records(60, 7)
+    first = min(records, key=paper_sort_key)
+    before = search.search_files(build_catalog(records))
+    records = [r.replace(title="Zyzzyva at the end of the order") if r is first else r for r in records]
+    after = search.search_files(build_catalog(records))
+    changed = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+    number = sorted(r.slug for r in records).index(first.slug)
+    rows_and_texts = {name for name in changed if name.startswith((search.ROWS_FILE[:-10], search.TEXT_CHUNK_FILE[:-10]))}
+    assert rows_and_texts == {search.ROWS_FILE.format(number // search.ROW_CHUNK)}
+    rows = [search.store_parts({"papers": json.loads(gzip.decompress(files[search.DOCS_FILE]))["papers"]}) for files in (before, after)]
+    assert len(rows[0]) == len(rows[1]) > 3 and sum(a != b for a, b in zip(*rows)) == 1
 
 
 # ---- the store in pieces: what a query fetches of it agrees with the store whole ----

@@ -24,6 +24,7 @@ import yaml
 from generator.cli import main as papersite
 from generator.config import load_config
 from generator.catalog import build_catalog
+from generator.site import search
 from generator.site.render.mathml import _ONLY_TEXT, latex_to_mathml, math_spans
 from generator.site.stage import read_records
 from site_fixtures import REPO_ROOT, html_attributes, links_run_script, lunr_index_of, search_json, shard_key, store_papers, write_project
@@ -412,7 +413,8 @@ def test_search_store_carries_decisions_and_the_abstracts_text(fixture_site):
     texts = search_json(fixture_site.site_dir / "assets/papersite/search-abstracts.json.gz")
     assert len(texts) == len(store["papers"]) == len(catalog.papers)
     assert store["decisions"] == sorted({p.decision for p in catalog.papers if p.decision})
-    for paper, entry, text in zip(catalog.papers, store_papers(store), texts):
+    numbered = [catalog.papers[n] for n in search.papers_in_slug_order(catalog.papers)]
+    for paper, entry, text in zip(numbered, store_papers(store), texts):
         assert entry["slug"] == paper.slug
         assert (store["decisions"][entry["decision"]] if entry["decision"] is not None else None) == paper.decision
         assert text == " ".join((paper.abstract or "").split())

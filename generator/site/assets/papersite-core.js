@@ -108,7 +108,7 @@
   /* The store's schema block -> what reads the store: column numbers by name (col.title; topicCol, nameCol),
    * a page's URL by kind (url("author", slug), relative to the site root), the words of an
    * author-order letter, and each index field's bit (fieldBit("title")). */
-  var SCHEMA_VERSION = 5; // search.py STORE_VERSION: a store this code can read
+  var SCHEMA_VERSION = 6; // search.py STORE_VERSION: a store this code can read
 
   function Schema(block) {
     if (!block || block.version !== SCHEMA_VERSION) {

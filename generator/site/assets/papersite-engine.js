@@ -9,7 +9,7 @@
  *   {head, schema, meta, abstracts, full, onFull, searchable, startAbstracts,
  *    need(numbers), likelyRows(text, words, limit), rowAsked(n), paper(n), authorName(i), exactTitle(text), typed(words),
  *    titles, typedWords, names (the tables),
- *    whole(), store, byTitle}. */
+ *    whole(), store, byTitle, titleRank (each paper's place in title order)}. */
 (function (ps) {
   "use strict";
 
@@ -272,12 +272,14 @@
       if (!whole) {
         var begun = performance.now();
         whole = getJSON(ps.asset("search-docs.json.gz")).then(function (store) {
-          var title = eng.schema.col.title, byTitle = new Map();
+          var title = eng.schema.col.title, byTitle = new Map(), titleRank = new Int32Array(store.papers.length);
           store.papers.forEach(function (p, n) {
             var key = core.titleKey(p[title]);
             if (key && !byTitle.has(key)) byTitle.set(key, n);
           });
-          eng.store = store; eng.byTitle = byTitle;
+          // papers are numbered in slug order (search.py papers_in_slug_order); each one's place in title order
+          store.title_order.forEach(function (n, place) { titleRank[n] = place; });
+          eng.store = store; eng.byTitle = byTitle; eng.titleRank = titleRank;
           measure("papersite search-docs.json.gz fetch+parse", begun);
           return eng;
         }, function (error) { whole = null; throw error; });
@@ -293,7 +295,7 @@
   function load() {
     if (!engine) {
       var meta = firstIndex();
-      engine = { full: false, onFull: [], meta: meta, abstracts: null, store: null, byTitle: null };
+      engine = { full: false, onFull: [], meta: meta, abstracts: null, store: null, byTitle: null, titleRank: null };
       storeReaders(engine);
       var begun = performance.now();
       // what every query reads first, asked while the reader is still to type (the box was focused):

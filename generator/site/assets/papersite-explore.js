@@ -215,9 +215,8 @@
           });
           topicOptions.forEach(function (o, i) { o.textContent = (store.topics[i][T.area] === i ? "" : "\u2003") + store.topics[i][T.label] + " (" + tc[i] + ")"; });
           decisionOptions.forEach(function (o) { o.textContent = o._label + " (" + (o === noDecision ? dn : dc[o._number] || 0) + ")"; });
-          // the store is in title order (catalog.py), so is a list of its numbers sorted; the decision sort
-          // keeps the relevance order within a decision, papers without one last
-          if (sort.value === "title") shown.sort(function (x, y) { return x - y; });
+          // the decision sort keeps the relevance order within a decision, papers without one last
+          if (sort.value === "title") shown.sort(function (x, y) { return eng.titleRank[x] - eng.titleRank[y]; });
           else if (sort.value === "decision") {
             var last = decisionOptions.length;
             var rankOf = function (n) { var pd = store.papers[n][col.decision]; return pd == null || !decisionRank.has(pd) ? last : decisionRank.get(pd); };
@@ -249,7 +248,7 @@
         }
 
         if (!q.value.trim()) {
-          show({ numbers: store.papers.map(function (_, i) { return i; }), full: true, all: 0, parts: 0, missing: [] });
+          show({ numbers: store.title_order.slice(), full: true, all: 0, parts: 0, missing: [] });
           return;
         }
         // an exact title shows at once, from the store, while the first index still loads

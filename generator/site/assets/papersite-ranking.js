@@ -253,6 +253,7 @@
         d.asTyped = 0;
         if (d.taParts) typedSets.forEach(function (holders) { if (holders.has(n)) d.asTyped++; });
       });
+      // the last tie: the paper's number, its place in slug order (search.py papers_in_slug_order)
       numbers.sort(function (a, b) {
         var x = docs.get(a), y = docs.get(b);
         return (b === exact) - (a === exact) || y.parts - x.parts || y.taParts - x.taParts || y.asTyped - x.asTyped ||
