@@ -283,7 +283,8 @@ NAME_COLUMNS = ("name", "slug")
 # 4: the index shards hold term frequencies and field lengths, the worker computes the weights;
 # 5: an abstracts term held by over COMMON_PAPERS papers is shipped as its papers only, weighed from their texts
 STORE_VERSION = 6
-STATE_KEY = f"state-{STORE_VERSION}"  # the search-shards memo's entries: each index's state and its shards gzipped
+ABSTRACT_FILES = "abstract-files"  # the search-shards memo's entry of the files made of the abstracts
+STATE_KEY = f"state-{STORE_VERSION}"  # the key of a state kept for the next build: an index's (with its shards gzipped), the store pieces
 
 
 def store_schema() -> dict:
@@ -361,13 +362,22 @@ def _abstract_text(paper: PaperRecord) -> str:
 
 def _paper_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[list[str], ...]:
     """A paper's index terms: title, authors, keywords + topic (the first index), abstract (the second)."""
-    title, authors, folded, keywords, abstract = texts
+    return (*_short_terms(texts, terms), _abstract_terms(texts[4], terms))
+
+
+def _short_terms(texts: tuple[str, str, str, str, str], terms: _Terms) -> tuple[list[str], list[str], list[str]]:
+    """The first index's terms of a paper (``_term_texts``): title, authors, keywords + topic."""
+    title, authors, folded, keywords, _ = texts
     author_terms = terms(authors)
     # folded spellings too, so "Jose Garcia" finds "José García" (and the browser asks for a query word
     # folded too, search-worker.js foldedWord, so "Weiß" finds "Weiss")
     seen = set(author_terms)  # a set: a 5,000-author paper made this list test quadratic
     author_terms += [t for t in terms(folded) if t not in seen]
-    return terms(title), author_terms, terms(keywords), terms(abstract, ABSTRACT_WORDS)
+    return terms(title), author_terms, terms(keywords)
+
+
+def _abstract_terms(abstract: str, terms: _Terms) -> list[str]:
+    return terms(abstract, ABSTRACT_WORDS)
 
 
 class _SearchCache:
@@ -383,39 +393,91 @@ class _SearchCache:
         self.terms = Memo(config, "search-terms", shards=PAGE_SHARDS) if config else None
         self.rows = Memo(config, "search-rows", shards=PAGE_SHARDS) if config else None
         self.shards = Memo(config, "search-shards", shards=PAGE_SHARDS) if config else None
+        self.config = config
         self.prints = prints or Fingerprints()
 
     def paper(self, paper: PaperRecord, terms: _Terms, folded: Callable[[str], str], numbering: str,
-              row_of: Callable[[PaperRecord], list]) -> tuple[list, tuple[list[str], ...], str]:
-        """A paper's store row (``row_of(paper)``), index terms (``_paper_terms``) and abstract text as indexed.
+              row_of: Callable[[PaperRecord], list]) -> tuple[list, tuple[list[str], list[str], list[str]]]:
+        """A paper's store row (``row_of(paper)``) and first index's terms (``_short_terms``).
 
-        ``folded``: ``text.fold`` or what gives the same (``Catalog.fold``), so that the terms and the text
-        are a function of the paper: kept by its fingerprint (its page's bytes, where the build read it:
+        ``folded``: ``text.fold`` or what gives the same (``Catalog.fold``), so that the terms are a
+        function of the paper: kept by its fingerprint (its page's bytes, where the build read it:
         ``stage.known_records``), not by its texts' (11,672 texts hashed again on every build). The row
         is kept by the fingerprint and ``numbering``, the digest of what its numbers count in (the
         store's topics, keywords, authors, decisions and values): every paper's row was a third of the
         search worker's own work on an edit."""
-        def made() -> tuple[tuple[list[str], ...], str]:
-            return _paper_terms(_term_texts(paper, folded), terms), _abstract_text(paper)
+        def made() -> tuple[list[str], list[str], list[str]]:
+            return _short_terms(_term_texts(paper, folded), terms)
 
         if self.terms is None or self.rows is None:
-            return (row_of(paper), *made())
+            return row_of(paper), made()
         known = self.prints.of(paper)
         return (self.rows.value(paper.slug, f"{known}\0{numbering}", lambda: row_of(paper)),
-                *self.terms.value(paper.slug, known, made))
+                self.terms.value(paper.slug, known, made))
+
+    def abstract_files(self, papers: list[PaperRecord], terms: _Terms) -> dict[str, bytes]:
+        """The files made of the papers' abstracts (numbered ``papers``), by name: their index's shards,
+        their texts whole and in chunks. Kept whole by a digest of the abstracts: where none changed (a
+        title edit), what they are made from is not read (their terms, texts and index state were 53 MB
+        of memo read, compared and written again by an edit at 11,672 papers). Where one did, each
+        paper's terms and text are kept by its fingerprint, the index updated by the papers that
+        changed, and each chunk and part of the texts compressed again only where its bytes changed."""
+        digest = content_hash("\0".join(p.abstract or "" for p in papers).encode("utf-8", "surrogatepass"))
+        last = None
+        if self.shards is not None:
+            kept = self.shards.get(ABSTRACT_FILES, digest)
+            if kept is not None:
+                return kept[0]
+            last = self.shards.old.get(ABSTRACT_FILES)
+        # the last files' compressed chunks and parts of the texts, by the hash of their bytes
+        _, gzipped_chunks, deflated_parts = last[1] if isinstance(last, tuple) and len(last) == 2 else ({}, {}, {})
+        memo = Memo(self.config, "search-abstract-terms", shards=PAGE_SHARDS) if self.config else None
+
+        def of_paper(paper: PaperRecord) -> tuple[list[str], bytes]:  # its terms, and its text as a chunk's item
+            def made() -> tuple[list[str], bytes]:
+                return _abstract_terms(paper.abstract or "", terms), _json(_abstract_text(paper))
+            return memo.value(paper.slug, self.prints.of(paper), made) if memo is not None else made()
+
+        made = [of_paper(paper) for paper in papers]
+        index = self.index_files("abstracts", ABSTRACT_FIELDS, [{"b": paper_terms} for paper_terms, _ in made], COMMON_PAPERS)
+        files = {ABSTRACTS_SHARD.format(key): data for key, data in index.items()}
+        texts = [text for _, text in made]
+        chunks = [b"[" + b",".join(texts[start:start + TEXT_CHUNK]) + b"]" for start in range(0, max(1, len(texts)), TEXT_CHUNK)]
+        chunk_hashes = [content_hash(chunk) for chunk in chunks]
+        for number, (chunk, chunk_hash) in enumerate(zip(chunks, chunk_hashes)):
+            files[TEXT_CHUNK_FILE.format(number)] = gzipped_chunks.get(chunk_hash) or gzipped(chunk)
+        per_part = TEXTS_PART_PAPERS // TEXT_CHUNK
+        parts = list_parts([joined_lists(chunks[start:start + per_part]) for start in range(0, len(chunks), per_part)])
+        deflated_now: dict[str, bytes] = {}
+
+        def deflated(number: int, part: bytes) -> bytes:
+            part_hash = content_hash(part)
+            deflated_now[part_hash] = deflated_parts.get(part_hash) or deflated_part(part)
+            return deflated_now[part_hash]
+
+        files[ABSTRACT_TEXT_FILE] = gzip_of_parts(parts, deflated)
+        if self.shards is not None:
+            gzipped_now = {chunk_hash: files[TEXT_CHUNK_FILE.format(number)] for number, chunk_hash in enumerate(chunk_hashes)}
+            self.shards.put(ABSTRACT_FILES, digest, (files, gzipped_now, deflated_now))
+        if memo is not None:
+            memo.save()
+        return files
 
     def index_files(self, name: str, fields: list[tuple[str, int]], papers: list[dict[str, list[str]]],
                     common: int | None = None) -> dict[str, bytes]:
         """Shard key -> JSON of the index of ``papers`` (each paper's terms by field name), gzipped: the last
         build's index updated by the papers that changed (``search_index.IndexState``), each shard
         compressed again only where its bytes changed."""
-        kept = self.shards.get(name, STATE_KEY) if self.shards else None
+        # the state in a memo of its own (one file): the abstracts' is read only when an abstract changed
+        states = Memo(self.config, f"search-{name}") if self.config else None
+        kept = states.get(STATE_KEY, STATE_KEY) if states else None
         last, compressed = kept if kept is not None else (None, {})
         state = index_state(fields, papers, last, common)
         files = state.shard_files()
         found = {key: compressed.get(data) or gzipped(data) for key, data in files.items()}
-        if self.shards and state is not last:  # else the entry ``get`` took stays, as it was read
-            self.shards.put(name, STATE_KEY, (state, {data: found[key] for key, data in files.items()}))
+        if states is not None and state is not last:  # else the entry ``get`` took stays, as it was read
+            states.put(STATE_KEY, STATE_KEY, (state, {data: found[key] for key, data in files.items()}))
+            states.save()
         return found
 
     def store_pieces(self, store: dict) -> dict[str, bytes]:
@@ -428,8 +490,7 @@ class _SearchCache:
         return pieces
 
     def gzipped(self, name: str, data: bytes) -> bytes:
-        """``gzipped(data)``, kept by the hash of ``data``: the abstracts' text (16 MB at 11,672
-        papers, a second to compress) changes only when an abstract does."""
+        """``gzipped(data)``, kept by the hash of ``data``."""
         digest = content_hash(data)
         found = self.shards.get(name, digest) if self.shards else None
         if found is None:
@@ -474,7 +535,6 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: 
     decision_number = {d: i for i, d in enumerate(decisions)}
     values = {name: sorted({v for p in catalog.papers if (v := _one_line(getattr(p, name)))}) for name in PER_PAPER_FIELDS}
     value_number = {name: {v: i for i, v in enumerate(found)} for name, found in values.items()}
-    texts: list[str] = []
     author_number = {id(a): i for i, a in enumerate(catalog.authors)}
     # what a row's numbers count in: the whole store but its papers
     store = {
@@ -505,36 +565,23 @@ def search_files(catalog: Catalog, config: ProjectConfig | None = None, prints: 
     terms = _Terms()
     cache = _SearchCache(config, prints)
     meta: list[dict[str, list[str]]] = []
-    abstracts: list[dict[str, list[str]]] = []
     papers = []
     in_slug_order = papers_in_slug_order(catalog.papers)
-    for paper in (catalog.papers[n] for n in in_slug_order):
-        row, (title_terms, author_terms, keyword_terms, abstract_terms), text = cache.paper(
-            paper, terms, catalog.fold, numbering, row_of)
+    numbered = [catalog.papers[n] for n in in_slug_order]
+    for paper in numbered:
+        row, (title_terms, author_terms, keyword_terms) = cache.paper(paper, terms, catalog.fold, numbering, row_of)
         papers.append(row)
         meta.append({"t": title_terms, "a": author_terms, "k": keyword_terms})
-        abstracts.append({"b": abstract_terms})
-        texts.append(text)
     store["papers"] = papers
     files = {INDEX_SHARD.format(key): data for key, data in cache.index_files("index", META_FIELDS, meta).items()}
-    files.update({ABSTRACTS_SHARD.format(key): data for key, data in cache.index_files("abstracts", ABSTRACT_FIELDS, abstracts, COMMON_PAPERS).items()})
-    chunks = [_json(texts[start:start + TEXT_CHUNK]) for start in range(0, max(1, len(texts)), TEXT_CHUNK)]
-    per_part = TEXTS_PART_PAPERS // TEXT_CHUNK
-    abstract_texts = cache.gzip_of_parts(
-        "abstract-texts", list_parts([joined_lists(chunks[start:start + per_part]) for start in range(0, len(chunks), per_part)]))
-    for number, chunk in enumerate(chunks):
-        files[TEXT_CHUNK_FILE.format(number)] = cache.gzipped(f"texts-{number}", chunk)
+    files.update(cache.abstract_files(numbered, terms))
     files.update({name: cache.gzipped(name, data) for name, data in cache.store_pieces(store).items()})
     whole = {key: value for key, value in store.items() if key != "papers"}
     whole["title_order"] = title_order(in_slug_order)
     whole["papers"] = papers
     files[DOCS_FILE] = cache.gzip_of_parts("store", store_parts(whole))
     cache.save()
-    return {
-        **files,
-        ABSTRACT_TEXT_FILE: abstract_texts,
-        LUNR_FILE: shipped_script(lunr_js_source().read_bytes()),
-    }
+    return {**files, LUNR_FILE: shipped_script(lunr_js_source().read_bytes())}
 
 
 def papers_in_slug_order(papers: list[PaperRecord]) -> list[int]:

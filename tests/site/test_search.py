@@ -153,6 +153,27 @@ def test_a_title_moved_to_the_other_end_of_the_order_rewrites_the_files_of_its_p
     assert len(rows[0]) == len(rows[1]) > 3 and sum(a != b for a, b in zip(*rows)) == 1
 
 
+def test_an_edit_that_leaves_the_abstracts_as_they_were_does_not_read_their_index(tmp_path, monkeypatch) -> None:
+    """The abstracts' index files are kept by a digest of the abstracts: a title edit neither reads nor updates
+    their index's state; an abstract edit does, and either gives the files made from scratch."""
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "site"))
+    records = _many_records(30, 9)
+    search.search_files(build_catalog(records), config)
+    made: list[list] = []
+    real = search.index_state
+    monkeypatch.setattr(search, "index_state", lambda fields, *rest: made.append(fields) or real(fields, *rest))
+    records[3] = records[3].replace(title=f"{records[3].title} retitled")
+    assert search.search_files(build_catalog(records), config) == search.search_files(build_catalog(records))
+    assert made[:1] == [search.META_FIELDS] and made[1:] == [search.META_FIELDS, search.ABSTRACT_FIELDS]  # kept, then from scratch
+    made.clear()
+    records[5] = records[5].replace(abstract="An abstract edited.")
+    assert search.search_files(build_catalog(records), config) == search.search_files(build_catalog(records))
+    assert made[:2] == [search.META_FIELDS, search.ABSTRACT_FIELDS]
+
+
 # ---- the store in pieces: what a query fetches of it agrees with the store whole ----
 
 _WORDS = ["graph", "Graph", "graphs", "diffusion", "Diffusion", "models", "modeling", "DRIVE", "driving", "Weiß", "weiss",
@@ -283,13 +304,15 @@ def test_the_pieces_are_the_same_bytes_whatever_the_order_of_the_papers(many) ->
 
 def _edited(records: list, rng) -> list:
     """``records`` after one random edit a maintainer makes: a title (sometimes another paper's, so the
-    exact-title table's first paper moves), an author, the keywords, a paper added or removed, or an
-    author renamed on every paper of theirs."""
+    exact-title table's first paper moves), an author, the keywords, an abstract, a paper added or removed,
+    or an author renamed on every paper of theirs."""
     records = list(records)
     n = rng.randrange(len(records))
     paper = records[n]
-    kind = rng.randrange(7)
-    if kind == 0:
+    kind = rng.randrange(8)
+    if kind == 7:
+        records[n] = paper.replace(abstract=f"{paper.abstract or ''} {rng.choice(_WORDS)}")
+    elif kind == 0:
         records[n] = paper.replace(title=f"{paper.title} {rng.choice(_WORDS)}")
     elif kind == 1:
         records[n] = paper.replace(title=records[rng.randrange(len(records))].title)
