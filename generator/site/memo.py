@@ -54,7 +54,7 @@ from generator.outputs import clear_the_way
 MEMO_DIR = "memo"
 FORMAT = "papersite-memo-1"
 # What builds before this module kept, each in a format of its own.
-OLD_FORMATS = ("cache", "stamps", "postbuild/filled.json")
+OLD_FORMATS = ("cache", "stamps", "postbuild/filled.json", "memo/related-pages", "memo/map-pages")
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
 
 

@@ -513,11 +513,11 @@ def stage_docs(
         known_records(prints, pages)
         fork = parallel and worth_a_worker(len(records))
         read = pages_read(pages) if early else None
-        keeps = pages if fork and not early else None  # a forked worker keeps the memo of pages for the next build's
+        # related papers' forked worker keeps the memo of pages for the next build's early worker (every kind's items)
+        keeps = pages if fork and not early else None
         related = Related(config, records, fork=fork, prints=prints, early=early.get(Related.KIND), read=read, checked=keeps)
         workers.append(related)
-        map_points = MapPoints(config, records, fork=fork, prints=prints, early=early.get(MapPoints.KIND), read=read,
-                               checked=keeps)
+        map_points = MapPoints(config, records, fork=fork, prints=prints, early=early.get(MapPoints.KIND), read=read)
         workers.append(map_points)
         slugs = KnownSlugs(config)  # slugify is slow: the names' slugs the last build made
         with _kept_from_the_collector():

@@ -85,18 +85,19 @@ def test_page_items_are_the_checked_records_texts_and_an_edit_parses_its_own_pag
     parsed: list[str] = []
     real = textwork.record_of_bytes
     monkeypatch.setattr(textwork, "record_of_bytes", lambda path, label, data: parsed.append(label) or real(path, label, data))
+    items, read = page_items(config)
     for kind in textwork.KINDS:
-        items, read = page_items(kind, config)
-        assert kind.in_order(items) == kind.texts_of(records) and read == _checked(config)
-    assert len(parsed) == 2 * len(records)  # nothing kept yet: each kind read every page
+        assert kind.in_order(items[kind.KIND]) == kind.texts_of(records) and read == _checked(config)
+    assert sorted(parsed) == sorted(set(parsed)) and len(parsed) == len(records)  # nothing kept yet: one pass for every kind
     parsed.clear()
-    assert page_items(Related, config)[1] == _checked(config) and parsed == []  # every page as it was kept
+    assert page_items(config)[1] == _checked(config) and parsed == []  # every page as it was kept
     page = config.papers_dir / f"{records[0].slug}.md"
     page.write_text(render_page(replace(records[0], title="A Title Edited Since")), encoding="utf-8")
     os.utime(config.papers_dir / f"{records[1].slug}.md")  # touched, not changed: read again, not parsed
-    items, read = page_items(Related, config)
+    items, read = page_items(config)
     assert parsed == [f"site_src/papers/{records[0].slug}.md"]
-    assert Related.in_order(items) == Related.texts_of(read_records(config)[0]) and read == _checked(config)
+    for kind in textwork.KINDS:
+        assert kind.in_order(items[kind.KIND]) == kind.texts_of(read_records(config)[0]) and read == _checked(config)
 
 
 def test_a_page_that_is_no_regular_file_is_left_to_the_check_and_never_opened(tmp_path: Path) -> None:
@@ -104,13 +105,13 @@ def test_a_page_that_is_no_regular_file_is_left_to_the_check_and_never_opened(tm
     os.mkfifo(config.papers_dir / "a-fifo.md")  # opening it would wait for a writer
     os.symlink(config.papers_dir / f"{fixture_records()[0].slug}.md", config.papers_dir / "a-link.md")
     done: list = []
-    reader = threading.Thread(target=lambda: done.append(page_items(MapPoints, config)), daemon=True)
+    reader = threading.Thread(target=lambda: done.append(page_items(config)), daemon=True)
     reader.start()
     reader.join(20)
     assert done, "page_items hung on a FIFO"
     items, read = done[0]
     assert "site_src/papers/a-fifo.md" not in read and "site_src/papers/a-link.md" not in read
-    assert len(items) == len(fixture_records())
+    assert all(len(found) == len(fixture_records()) for found in items.values())
 
 
 def test_an_early_workers_answer_is_taken_only_for_the_pages_the_check_read(tmp_path: Path) -> None:
@@ -152,7 +153,7 @@ def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Pa
     project = write_project(tmp_path / "edited", records)
     assert build.run_build(_args(), load_config(project)) == 0
     assert started == [{}]  # a first build: no memo of pages yet, which its workers keep from the checked records
-    kept = Memo(load_config(project), "related-pages", scope=checked_scope(load_config(project)), shards=PAGE_SHARDS)
+    kept = Memo(load_config(project), textwork.PAGES_KIND, scope=checked_scope(load_config(project)), shards=PAGE_SHARDS)
     assert len(kept.old) == len(records)
     page = project / "site_src" / "papers" / "extra-2.md"
     page.write_text(re.sub(r"^title: .*$", "title: Graph diffusion transformers for failure modeling",
