@@ -14,9 +14,9 @@ kept one, so its key is the kept key. What each page is made of is what ``render
 - an author page: the author (name, slug, variants, papers and the co-authors' links), made again exactly for the
   authors ``authors_remade`` names;
 - a paper page: its record (unchanged for a slug in ``same``), its view (the links of its authors, keywords and
-  topic: changed where an author or keyword of it moved, or where the areas' links differ), its related papers'
-  records (the same slugs, each unchanged) and its context (the settings, venue and taxonomy, and its page's
-  path).
+  topic: changed where an author or keyword of it moved, or where the areas' links differ) and its context (the
+  settings, venue and taxonomy, and its page's path). Its related papers are not in it (the browser draws them:
+  ``exports.related_files``).
 
 The keys are kept in a memo of their own (``stage.catalog_of``, kind ``page-keys``) under the kept catalog's digest, so they are never
 read for another catalog. A page whose key is carried but whose row is missing or damaged is rendered again
@@ -40,17 +40,13 @@ class PageKeys:
     context: str  # every paper page's context but its page's path (settings, venue, taxonomy): ``context_digest``
     areas: str  # the areas' and sub-areas' links: ``areas_digest``
     authors: dict[str, str]  # author page URL -> key
-    papers: dict[str, tuple[str, str, str]]  # slug -> (key, ``neighbours_digest`` of its related papers, page path)
+    papers: dict[str, tuple[str, str]]  # slug -> (key, page path)
 
 
 def areas_digest(catalog: Catalog) -> str:
     """What a paper view shows of the topics: every area's and sub-area's link."""
     links = [(a.name, a.slug, a.url, [(s.name, s.slug, s.url) for s in a.subareas]) for a in catalog.areas]
     return content_hash(repr(links).encode("utf-8", "surrogatepass"))
-
-
-def neighbours_digest(slugs: list[str]) -> str:
-    return content_hash("\0".join(slugs).encode("utf-8", "surrogatepass"))
 
 
 class Carried:
@@ -71,15 +67,13 @@ class Carried:
     def author(self, author: Author) -> str | None:
         return self.author_keys.get(author.url)
 
-    def paper(self, paper: PaperRecord, neighbours: list[str], path: str | None) -> str | None:
+    def paper(self, paper: PaperRecord, path: str | None) -> str | None:
         kept = self.paper_keys.get(paper.slug)
         if kept is None:
             return None
-        key, around, kept_path = kept
+        key, kept_path = kept
         update = self.update
-        if kept_path != path or paper.slug not in update.same or neighbours_digest(neighbours) != around:
-            return None
-        if any(slug not in update.same for slug in neighbours):
+        if kept_path != path or paper.slug not in update.same:
             return None
         catalog = update.catalog
         if update.authors_moved and not update.authors_moved.isdisjoint(map(catalog.fold, paper.authors)):

@@ -14,9 +14,15 @@ In: the catalog and the site's venue. Out, under ``assets/papersite/``:
   reads it from the page's abstract section, which shows it as it is (``abstract_on_page``). The page links to the bare form (``form.form_url``);
   the script swaps in this one. On every page they were 2.3 KB (the link and a ``citation_abstract``
   tag to take the abstract from).
+- ``related/<shard>.json.gz`` (same shards): each paper's related papers (``related_files``), as
+  their numbers in the search files (``search.papers_in_slug_order``): a paper page draws its list from
+  the search's rows files (``papersite-saved.js``), which name each paper's title, first authors and
+  topic. Written inline, the lists were 17 MB of the site at 11,672 papers (1.45 KB of each paper
+  page), and a retitled paper made the pages of the papers it is related to again.
 - ``exports.json``: what ``papersite-saved.js`` knows of the build (``exports_schema``): the
-  columns, the shard keys and the shards' path, the URL patterns of a paper and of the Saved page
-  (from ``layout``), the CSV header and the stem of the files it downloads.
+  columns, the shard keys and the shards' paths, the search files it reads related papers' rows
+  from, the URL patterns of a paper and of the Saved page (from ``layout``), the CSV header and the
+  stem of the files it downloads.
 
 The Saved page itself (``saved_page``) is a shell the script fills from the reader's
 localStorage; without JavaScript it says what it would do and where citations are instead.
@@ -45,7 +51,7 @@ from generator.site.render.components import author_line
 from generator.site.render.mathml import render_abstract
 from generator.site.render.paper_pages import read_taxonomy
 from generator.site.render.html import block, esc, page
-from generator.site import search_index
+from generator.site import search, search_index
 from generator.site.search import gzipped
 
 EXPORTS_FILE = "assets/papersite/exports.json"
@@ -62,8 +68,9 @@ EXPORTS_VERSION = 1
 # section and Fix link fetch. Shards by a slug's first character were 20-270 KB at 11,672 papers
 # and would be 0.7 and 2 MB at 100k; by its first two, 0.9 and 2.3 MB for "co" at 100k.
 SHARD_PAPERS = 64
+RELATED_SHARD = "assets/papersite/related/{}.json.gz"
 # The shards' folders hold only this build's shards (postbuild.copy_deferred removes the others).
-SHARD_DIRS = (CITATION_SHARD.rsplit("/", 1)[0], FIX_SHARD.rsplit("/", 1)[0])
+SHARD_DIRS = tuple(pattern.rsplit("/", 1)[0] for pattern in (CITATION_SHARD, FIX_SHARD, RELATED_SHARD))
 
 
 def _utf16(text: str) -> bytes:
@@ -213,6 +220,9 @@ def exports_schema(shards: list[str], site_name: str) -> dict:  # shards: their 
         "shard_path": CITATION_SHARD.format("{shard}"),
         "fix_columns": list(FIX_COLUMNS),
         "fix_path": FIX_SHARD.format("{shard}"),
+        "related_path": RELATED_SHARD.format("{shard}"),
+        "search_head": search.HEAD_FILE,
+        "search_rows": search.ROWS_FILE.format("{n}"),
         "urls": {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()},
         "csv_header": csv_header(),
         "file_stem": file_stem(site_name),
@@ -262,6 +272,23 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
     files[EXPORTS_FILE] = _json(exports_schema(starts, site_name))
     if memo:
         memo.save()
+    return files
+
+
+def related_files(catalog: Catalog, related: dict[str, list[str]]) -> dict[str, bytes]:
+    """The related shards (module docstring): for each shard of the citations' (``papers_by_shard``), its
+    papers that have related papers, each as ``[slug, [number, ...]]`` in ``related``'s order (most
+    similar first), and the numbers of those among them whose title was derived (a list marks them).
+    Numbered as the search files number papers, so a list is drawn from the rows files a search
+    reads; a paper arriving renumbers the papers after it, and these files are made again with them."""
+    in_slug_order = search.papers_in_slug_order(catalog.papers)
+    number = {catalog.papers[place].slug: n for n, place in enumerate(in_slug_order)}
+    derived = {p.slug for p in catalog.papers if p.title_derived}
+    files = {}
+    for start, papers in papers_by_shard(catalog.papers).items():
+        rows = [[p.slug, [number[s] for s in related[p.slug] if s in number]] for p in papers if related.get(p.slug)]
+        marked = sorted({number[s] for p in papers for s in related.get(p.slug, ()) if s in derived})
+        files[RELATED_SHARD.format(start)] = gzipped(_json({"papers": rows, "derived": marked}))
     return files
 
 

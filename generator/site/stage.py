@@ -34,7 +34,7 @@ from generator.config import ProjectConfig
 from generator.pages.folder import Page, Pages, docs_files, read_pages
 from generator.pages.record import PaperRecord
 from generator.catalog import Catalog, CatalogUpdate, build_catalog, kept_catalog, update_catalog
-from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest, context_digest, neighbours_digest
+from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest, context_digest
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
@@ -49,7 +49,7 @@ from generator.site.postbuild import (
     BODIES, BODIES_INDEX, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, bodies_files, data_dir, kept_gzip, own_shell, page_row, row_line,
     shell_markdown, shell_url, write_deferred, write_first, write_if_changed,
 )
-from generator.site.exports import citation_files, saved_page
+from generator.site.exports import citation_files, related_files, saved_page
 from generator.site.search import explore_page, search_files
 from generator.site.paper_map import GRID, paper_points
 from generator.site.render.map_page import MAP_DATA_FILE, map_data, map_page
@@ -234,14 +234,11 @@ def _generate(
     shells: bool,
     search: bool,
     target: Path,
-    related: "Related | None" = None,
     prints: Fingerprints | None = None,
     kept: KeptCatalog | None = None,
     first: "FirstPages | None" = None,
 ) -> Generated:
-    """``related``: the related papers being computed by a worker (else computed here).
-
-    ``target``: the docs dir being staged. Paper pages are written as they are rendered
+    """``target``: the docs dir being staged. Paper pages are written as they are rendered
     (not held in memory): as rows of the papers shell's data file (with ``shells``), or into
     ``target`` for those the engine renders (``needs_engine``), left in ``files`` as None. A page
     whose renderer's arguments have the fingerprint its row or staged file was rendered from is
@@ -250,8 +247,6 @@ def _generate(
     that kept it are not computed again (``carried.py``). ``first``: the pages a server's edit changed, rendered
     before the rest and written into the site whole (``postbuild.write_first``), each said to the server.
     """
-    from generator.site.related import related_papers  # numpy and scipy: only where papers are compared
-
     # the taxonomy read once for all pages (SiteContext.for_paper)
     context = SiteContext(config, Venue.from_settings(config.venue, config.site_name), source_of, (read_taxonomy(config),))
     prints = prints or Fingerprints()
@@ -260,11 +255,9 @@ def _generate(
     carried = kept.carried(context_key) if kept is not None else NO_KEYS
     # authors, keywords and paper views known by what they are made of (but the authors whose keys are carried)
     views = Views(catalog, prints, kept=lambda author: carried.author(author) is not None)
-    by_slug = {p.slug: p for p in catalog.papers}
-    neighbours_of: dict[str, list[str]] | None = None
 
     def paper_args(paper: PaperRecord) -> tuple:
-        return (paper, views.paper(paper), tuple(by_slug[s] for s in neighbours_of.get(paper.slug, [])), context.for_paper(paper.slug))
+        return (paper, views.paper(paper), context.for_paper(paper.slug))
 
     files = _site_src_files(config)
     shown: dict[str, str] = {}
@@ -272,13 +265,11 @@ def _generate(
               and not {f"{layout.paper_url(paper.slug)}index.md", f"{layout.paper_url(paper.slug)[:-1]}.md"} & files.keys()] \
         if first is not None and shells else []  # (a hand-written page in site_src wins: the engine renders it)
     if edited:  # the pages a server's edit changed, before the rest: seen ~2 s sooner at 11,672 papers
-        neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
         shown = write_first(config, config.site_dir, layout.PAPERS_SECTION,
                             [page_row(paper_page(*paper_args(paper))) for paper in edited])
         for url, digest in shown.items():
             first.shown(url, digest)
 
-    # index and detail pages first: a worker may still be finding related papers
     lists = Memo(config, "index-lists", shards=PAGE_SHARDS)
 
     def keep(label: str, render: Callable[..., str], *args: Any) -> str:  # an A to Z list or a list's row, kept by what it shows
@@ -316,8 +307,6 @@ def _generate(
         else:
             for source in sources:
                 files[f"{source.url}index.md"] = detail_page_markdown(source.render(*source.args)).encode("utf-8")
-    if neighbours_of is None:
-        neighbours_of = related.result() if related is not None else related_papers(catalog.papers)
     staged = Memo(config, "staged")
     staged.forget()  # until the docs dir is complete
     docs_written = papers_rendered = 0
@@ -327,7 +316,7 @@ def _generate(
     shelled: list[_PaperRow] = []
     for paper in catalog.papers:
         if shells and not needs_engine(paper):
-            key = carried.paper(paper, neighbours_of.get(paper.slug, []), source_of.get(paper.slug))
+            key = carried.paper(paper, source_of.get(paper.slug))
             shelled.append(_PaperRow(layout.paper_url(paper.slug), key, partial(paper_args, paper)))
             continue
         args = paper_args(paper)
@@ -345,7 +334,7 @@ def _generate(
         shell_data[layout.PAPERS_SECTION] = None
     if kept is not None and kept.kept_now is not None:
         kept.keep_keys(PageKeys(context_key, areas_digest(catalog), author_keys,
-                                {p.slug: (paper_keys[url], neighbours_digest(neighbours_of.get(p.slug, [])), source_of.get(p.slug))
+                                {p.slug: (paper_keys[url], source_of.get(p.slug))
                                  for p in catalog.papers if (url := layout.paper_url(p.slug)) in paper_keys}))
     if search:
         files.update(browser_data(catalog, config, prints))
@@ -359,8 +348,8 @@ def _generate(
 
 @dataclass
 class _PaperRow:
-    """A paper page of the papers shell, as ``memo.write_rows`` takes it: its arguments (the paper's view, its
-    related papers, its context) are made only when asked, and a page whose key is carried (``carried.py``)
+    """A paper page of the papers shell, as ``memo.write_rows`` takes it: its arguments (the paper's view and its
+    context) are made only when asked, and a page whose key is carried (``carried.py``)
     and whose row is intact is never asked."""
 
     url: str
@@ -461,6 +450,12 @@ def _write_map_data(catalog: Catalog, map_points: "MapPoints | None", out_dir: P
     write_deferred(out_dir, {MAP_DATA_FILE: kept_gzip(out_dir, MAP_DATA_FILE, map_data(catalog, points, GRID))}, "manifest-map.json")
 
 
+def _write_related_data(catalog: Catalog, related: Related, out_dir: Path) -> None:
+    """Each paper's related papers (``exports.related_files``), beside the engine like the map's data: no page
+    holds them, so the pages are rendered without waiting for them, and a change of them alone runs no engine."""
+    write_deferred(out_dir, related_files(catalog, related.result()), "manifest-related.json")
+
+
 def browser_data(catalog: Catalog, config: ProjectConfig, prints: Fingerprints | None = None) -> dict[str, bytes]:
     """What the browser fetches on demand: the search files and the citations it downloads. No
     page shows them, so they are made beside the engine (``Pending``) and a change of them alone
@@ -539,10 +534,11 @@ def stage_docs(
         slugs.save()
         target = staged_docs_dir(config)
         generated = _generate(
-            config, catalog, source_of, shells=shells, search=pending is None, related=related,
+            config, catalog, source_of, shells=shells, search=pending is None,
             target=target, prints=prints, kept=kept, first=first,
         )
         _write_map_data(catalog, map_points, deferred)
+        _write_related_data(catalog, related, deferred)
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
         docs_changed = bool(written or removed or generated.docs_written)

@@ -146,3 +146,57 @@ def test_fix_this_paper_link_offers_the_pre_filled_form(request, viewport, which
         page.keyboard.press("Enter")
     assert page.url == href
     # Not followed: the test browser may not leave the local site.
+
+
+@pytest.fixture(scope="module")
+def related_expected(papers):
+    """Each paper's related papers as the build found them, each as a list shows it: title and its line
+    (the names and topic the catalog gives it: the search rows' words)."""
+    from generator.catalog import build_catalog
+    from generator.pages.record import topic_label
+    from generator.site.related import related_papers
+    from generator.site.render.components import LIST_SEP, author_line
+
+    catalog = build_catalog(papers)
+    by_slug = {p.slug: p for p in catalog.papers}
+
+    def item(slug: str) -> tuple[str, str]:
+        p = by_slug[slug]
+        names = list(dict.fromkeys(a.name for a in catalog.paper_authors(p)))
+        area, sub = catalog.paper_area(p), catalog.paper_subarea(p)
+        parts = [author_line(p.replace(authors=names))] if names else []
+        parts += [topic_label(area.name, sub.name if sub else None)] if area else []
+        return " ".join(p.title.split()), LIST_SEP.join(parts)
+
+    return {slug: [item(s) for s in others] for slug, others in related_papers(catalog.papers).items()}
+
+
+@pytest.mark.parametrize("viewport", ["site_page", "phone_page"])
+def test_related_papers_are_drawn_as_the_build_found_them_and_lead_to_their_pages(request, viewport, math_paper, related_expected):
+    """No page holds its related papers (render/paper_pages.py RELATED_PLACE): papersite-saved.js draws them from
+    the related shards and the search's rows. A reader sees the same list, line for line, and it works as a list."""
+    site_page = request.getfixturevalue(viewport)
+    page = site_page.page
+    expected = related_expected[math_paper.slug]
+    assert expected, f"papers/{math_paper.slug}/ has no related papers to show"
+    site_page.goto(f"papers/{math_paper.slug}/")
+    items = page.locator("main #related + ul.ps-papers > li")
+    items.first.wait_for(timeout=10_000)
+    shown = [(li.locator(":scope > a").inner_text().strip(), li.locator(".ps-meta").inner_text().strip()) for li in items.all()]
+    assert shown == expected
+    assert items.locator("button[data-ps-save]").count() == len(expected), "each related paper has its Save button"
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the list fits the screen"
+    first = items.first.locator(":scope > a")
+    with page.expect_navigation():
+        first.click()
+    heading = " ".join(page.locator("main h1").first.inner_text().split())
+    assert heading.startswith(expected[0][0][:40]), heading
+
+
+def test_a_page_without_scripts_shows_no_empty_related_section(page_factory, site, math_paper):  # noqa: ANN001
+    visit = page_factory(site, viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    visit.goto(f"papers/{math_paper.slug}/")
+    page = visit.page
+    assert page.locator("main h1").count() == 1 and page.locator("main .ps-abstract").count() == 1
+    assert page.locator("#related").count() == 0 and page.get_by_text("Related papers").count() == 0

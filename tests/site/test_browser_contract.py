@@ -23,7 +23,9 @@ import pytest
 from generator import layout
 from generator.site import search
 from generator.catalog import build_catalog
+from generator.pages.record import PaperRecord
 from generator.site.render.cite import author_order_words
+from generator.site.render.components import author_line
 from generator.site.render.indices import papers_page
 from generator.site.scripts import shipped_script
 from generator.site.search_index import shard_of, shards_of_prefix
@@ -78,6 +80,7 @@ out.keysEach = input.codePoints.map(cp => { const t = "a" + String.fromCodePoint
   return [core.titleKey(t), core.foldedWords(t).trim().split(" "), core.normal(t).trim().split(" ")]; });
 out.shards = input.shardWords.map(w => core.shardOf(input.starts, w));
 out.prefixShards = input.shardWords.map(w => core.shardsOfPrefix(input.starts, w.slice(0, 2)));
+out.authorLines = input.authorLines.map(a => core.authorLine(a[0], a[1], a[2]));
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -90,13 +93,31 @@ def node_results(tmp_path_factory) -> dict:  # noqa: ANN001
     shard_words += [chr(cp) + "x" for cp in range(0x20, 0x250)]
     # shards beginning at some of those words (and at their first letters), as a manifest lists them
     starts = [""] + sorted({w[:k] for w in shard_words[::3] for k in (1, 3)}, key=lambda t: t.encode("utf-16-be"))
-    data = {"fold": HOSTILE, "texts": HOSTILE, "codePoints": code_points, "shardWords": shard_words, "starts": starts}
+    orders = search.store_schema()["orders"]  # what the rows' order letter says, as the browser has it
+    author_lines = [[[" ".join(a.split()) for a in p.authors[:3]], len(p.authors),
+                     orders[search.STORE_ORDER.get(p.author_order, "u")] if p.author_order else None] for p in AUTHOR_LISTS]
+    data = {"fold": HOSTILE, "texts": HOSTILE, "codePoints": code_points, "shardWords": shard_words, "starts": starts,
+            "authorLines": author_lines}
     run = subprocess.run(
         [_node(), "-e", _HARNESS, shipped(CORE_JS, scripts), shipped(search.lunr_js_source(), scripts)],
         input=json.dumps(data), capture_output=True, text=True, encoding="utf-8", check=False,
     )
     assert run.returncode == 0, run.stderr
     return {"input": data, **json.loads(run.stdout)}
+
+
+# papers with 0 to 5 authors, in their order, alphabetical, or in an order nobody knows (an unknown value too)
+AUTHOR_LISTS = [
+    PaperRecord(id=f"p{n}-{order}", slug=f"p{n}-{order}", title="t", authors=[f"Name  {i} Ünïcode" for i in range(n)], author_order=order)
+    for n in range(6) for order in ("", "alphabetical", "unknown", "shuffled")
+]
+
+
+def test_a_lists_author_line_is_the_builds(node_results):
+    """A paper page draws its related papers in the browser (papersite-saved.js): their lines must read as
+    the build's lists do (components.author_line), "et al." only where the first author is known."""
+    assert node_results["authorLines"] == [author_line(p) if p.authors else "" for p in AUTHOR_LISTS]
+    assert "Name 0 Ünïcode, Name 1 Ünïcode, Name 2 Ünïcode and 2 more (alphabetical order)" in node_results["authorLines"]
 
 
 def test_fold_is_pythons_on_hostile_names(node_results):

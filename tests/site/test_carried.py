@@ -9,7 +9,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from generator.catalog import build_catalog, kept_catalog, update_catalog
-from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest, neighbours_digest
+from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest
 from generator.site.memo import Fingerprints
 from generator.site.render.indices import _author_page
 from generator.site.render.paper_pages import paper_page
@@ -17,30 +17,20 @@ from generator.site.render.views import Views
 from test_catalog import _paper, edited
 
 
-def _page_keys(catalog, neighbours: dict[str, list[str]], paths: dict[str, str], context: str) -> dict[str, str]:
+def _page_keys(catalog, paths: dict[str, str], context: str) -> dict[str, str]:
     """Every author and paper page's key as a build computes it (the context stands in for ``SiteContext``)."""
     prints = Fingerprints()
     views = Views(catalog, prints)
-    by_slug = {p.slug: p for p in catalog.papers}
     keys = {a.url: prints.of(_author_page, (a, views.memos)) for a in catalog.authors}
     for p in catalog.papers:
-        around = tuple(by_slug[s] for s in neighbours.get(p.slug, []) if s in by_slug)
-        keys[p.slug] = prints.of(paper_page, (p, views.paper(p), around, (context, paths.get(p.slug))))
+        keys[p.slug] = prints.of(paper_page, (p, views.paper(p), (context, paths.get(p.slug))))
     return keys
 
 
-def _kept(catalog, neighbours, paths, context) -> PageKeys:
-    keys = _page_keys(catalog, neighbours, paths, context)
+def _kept(catalog, paths, context) -> PageKeys:
+    keys = _page_keys(catalog, paths, context)
     return PageKeys(context, areas_digest(catalog), {a.url: keys[a.url] for a in catalog.authors},
-                    {p.slug: (keys[p.slug], neighbours_digest(neighbours.get(p.slug, [])), paths.get(p.slug)) for p in catalog.papers})
-
-
-def _related(rng: random.Random, slugs: list[str], neighbours: dict[str, list[str]]) -> None:
-    """Some papers' related lists change (as an edit's texts move them); the others stay."""
-    for slug in slugs:
-        if slug not in neighbours or rng.random() < 0.2:
-            others = [s for s in slugs if s != slug]
-            neighbours[slug] = rng.sample(others, min(len(others), rng.randint(0, 3)))
+                    {p.slug: (keys[p.slug], paths.get(p.slug)) for p in catalog.papers})
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
@@ -50,18 +40,15 @@ def test_a_carried_key_is_the_key_the_page_has_now(seed, start, steps):
     records = {}
     for number in range(start):
         edited(rng, records, number)
-    neighbours: dict[str, list[str]] = {}
     paths = {slug: f"site_src/papers/{slug}.md" for slug in records}
     context = "settings"
-    _related(rng, sorted(records), neighbours)
     catalog = build_catalog(list(records.values()))
-    kept, made, keys = kept_catalog(catalog), dict(records), _kept(catalog, neighbours, paths, context)
+    kept, made, keys = kept_catalog(catalog), dict(records), _kept(catalog, paths, context)
     number = start
     for edits in steps:
         for _ in range(edits):
             number += 1
             edited(rng, records, number)
-        _related(rng, sorted(records), neighbours)
         for slug in records:
             paths.setdefault(slug, f"site_src/papers/{slug}.md")
         if records and rng.random() < 0.2:  # a page moved to another file, its bytes the same
@@ -72,15 +59,15 @@ def test_a_carried_key_is_the_key_the_page_has_now(seed, start, steps):
         update = update_catalog(kept, now, {slug for slug, record in records.items() if made.get(slug) is record})
         if update is None:
             catalog = build_catalog(now)
-            kept, made, keys = kept_catalog(catalog), dict(records), _kept(catalog, neighbours, paths, context)
+            kept, made, keys = kept_catalog(catalog), dict(records), _kept(catalog, paths, context)
             continue
         carried = Carried(keys, update, context, areas_digest(update.catalog))
-        fresh = _page_keys(update.catalog, neighbours, paths, context)
+        fresh = _page_keys(update.catalog, paths, context)
         for author in update.catalog.authors:
             key = carried.author(author)
             assert key is None or key == fresh[author.url], author.name
         for paper in update.catalog.papers:
-            key = carried.paper(paper, neighbours.get(paper.slug, []), paths.get(paper.slug))
+            key = carried.paper(paper, paths.get(paper.slug))
             assert key is None or key == fresh[paper.slug], paper.slug
         # the authors whose keys are carried are not made known; the others' keys are as a whole build's
         prints = Fingerprints()
@@ -95,19 +82,17 @@ def _corpus():
             for i in range(30)]
 
 
-def _carried_after(change, neighbours=None, context="settings", areas=None, records=None):
+def _carried_after(change, context="settings", areas=None, records=None):
     records = records or _corpus()
-    if neighbours is None:
-        neighbours = {r.slug: [f"p{(i + 1) % 30}", f"p{(i + 2) % 30}"] for i, r in enumerate(records)}
     paths = {r.slug: f"site_src/papers/{r.slug}.md" for r in records}
     catalog = build_catalog(records)
-    keys = _kept(catalog, neighbours, paths, "settings")
+    keys = _kept(catalog, paths, "settings")
     now = [change.get(r.slug, r) for r in records]
     update = update_catalog(kept_catalog(catalog), now, {r.slug for r in records if r.slug not in change})
     assert update is not None
     carried = Carried(keys, update, context, areas or areas_digest(update.catalog))
     by_slug = {p.slug: p for p in update.catalog.papers}
-    papers = {slug for slug, p in by_slug.items() if carried.paper(p, neighbours[slug], paths[slug]) is not None}
+    papers = {slug for slug, p in by_slug.items() if carried.paper(p, paths[slug]) is not None}
     authors = {a.name for a in update.catalog.authors if carried.author(a) is not None}
     return papers, authors, update.catalog
 
@@ -115,8 +100,8 @@ def _carried_after(change, neighbours=None, context="settings", areas=None, reco
 def test_a_title_edit_carries_every_key_but_the_pages_that_show_the_paper():
     records = _corpus()
     papers, authors, catalog = _carried_after({"p3": dataclasses.replace(records[3], title="Retitled")})
-    # p3 itself, and p1 and p2, whose related papers include it
-    assert {p.slug for p in catalog.papers} - papers == {"p1", "p2", "p3"}
+    # p3 alone: no paper page shows another's title (its related papers are drawn by the browser)
+    assert {p.slug for p in catalog.papers} - papers == {"p3"}
     # its authors (their pages list it); every other author page's key is carried
     assert {a.name for a in catalog.authors} - authors == set(records[3].authors)
 
@@ -128,7 +113,7 @@ def test_an_author_whose_name_moved_drops_the_keys_of_the_pages_that_link_to_it(
     records = [_paper(slug, f"Title {slug}", names) for slug, names in rows.items()]
     accented = {slug: dataclasses.replace(r, authors=["José García" if n == "Jose Garcia" else n for n in r.authors])
                 for slug, r in zip(rows, records) if slug in ("p2", "p3")}
-    papers, authors, _ = _carried_after(accented, records=records, neighbours={slug: [] for slug in rows})
+    papers, authors, _ = _carried_after(accented, records=records)
     assert papers == {"p4", "p5"}
     # Ann's and Kim's pages list their co-author by name: only Ola's page is made of nothing that moved
     assert authors == {"Ola Berg"}
@@ -139,7 +124,7 @@ def test_a_keyword_whose_name_moved_drops_the_keys_of_the_papers_that_show_it():
     rows = {"p1": ["ML"], "p2": ["ML"], "p3": ["ml"], "p4": ["Graphs"]}
     records = [_paper(slug, f"Title {slug}", [f"Author {slug}"], words) for slug, words in rows.items()]
     respelt = {"p2": dataclasses.replace(records[1], keywords=["ml"])}
-    papers, authors, catalog = _carried_after(respelt, records=records, neighbours={slug: [] for slug in rows})
+    papers, authors, catalog = _carried_after(respelt, records=records)
     assert catalog.keyword_of["ml"].name == "ml"
     assert papers == {"p4"}
     assert authors == {"Author p1", "Author p3", "Author p4"}  # an author page shows no keyword
@@ -156,4 +141,4 @@ def test_other_settings_or_topics_carry_no_paper_key():
 def test_no_keys_carry_nothing():
     catalog = build_catalog(_corpus())
     assert NO_KEYS.author(catalog.authors[0]) is None
-    assert NO_KEYS.paper(catalog.papers[0], [], None) is None
+    assert NO_KEYS.paper(catalog.papers[0], None) is None

@@ -215,6 +215,36 @@ def test_shards_hold_consecutive_slugs_of_a_bounded_number_and_each_slug_is_foun
     assert len(set(grown) ^ set(starts)) <= 2
 
 
+def test_each_papers_related_papers_are_in_its_shard_by_the_numbers_the_search_rows_have() -> None:
+    """What papersite-saved.js reads: the paper's shard (exports.json's starts, the citations'), its row, and
+    each number's row in the search's rows files, in the related list's order; derived titles are marked."""
+    from generator.site import search
+
+    papers = [paper(id=f"{n:012d}", slug=slug, title=f"Title {slug}", title_derived=slug == "beta")
+              for n, slug in enumerate(["delta", "alpha", "gamma", "beta", "epsilon"])]
+    catalog = build_catalog(papers)
+    related = {"alpha": ["beta", "gamma"], "gamma": ["alpha"], "delta": ["epsilon", "beta", "alpha"], "epsilon": []}
+    files = exports.related_files(catalog, related)
+    schema = json.loads(exports.citation_files(catalog, SITE, "X")[exports.EXPORTS_FILE])
+    store = search.search_files(catalog)
+    head = json.loads(gzip.decompress(store[schema["search_head"]]))
+    size = head["schema"]["row_chunk"]
+
+    def row_slug(number: int) -> str:
+        rows = json.loads(gzip.decompress(store[schema["search_rows"].format(n=number // size)]))
+        return rows["papers"][number % size][head["schema"]["columns"].index("slug")]
+
+    found, derived = {}, set()
+    for key in schema["shards"]:
+        shard = json.loads(gzip.decompress(files[schema["related_path"].format(shard=key)]))
+        found.update({slug: [row_slug(n) for n in numbers] for slug, numbers in shard["papers"]})
+        derived |= {row_slug(n) for n in shard["derived"]}
+    assert found == {slug: others for slug, others in related.items() if others}, "a paper without related papers has no row"
+    assert derived == {"beta"}
+    assert set(files) == {schema["related_path"].format(shard=key) for key in schema["shards"]}
+    assert exports.related_files(build_catalog(list(reversed(papers))), related) == files, "the order papers come in changes nothing"
+
+
 def test_a_shard_a_paper_left_is_removed_from_the_site_when_the_next_build_copies_its_shards(tmp_path) -> None:
     from generator.site import postbuild
     from generator.config import load_config

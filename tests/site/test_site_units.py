@@ -24,7 +24,7 @@ def _hostile_page(tmp_path):
     catalog = build_catalog(records)
     paper = next(p for p in catalog.papers if p.slug == "hostile-paper")
     context = SiteContext(config, Venue.from_site_name(config.site_name), {p.slug: f"site_src/papers/{p.slug}.md" for p in records})
-    return render_paper_page(paper, catalog, [], context)
+    return render_paper_page(paper, catalog, context)
 
 
 def test_hostile_text_is_escaped_on_the_paper_page(tmp_path):
@@ -278,7 +278,7 @@ def test_maintainer_front_matter_keys_reach_the_theme_but_never_replace_ours(tmp
     paper = catalog.papers[0]
     paper.extra.update({"description": "Errata: Table 2 sign", "title": "Hijacked", "hide": []})
     context = SiteContext(config, Venue.from_site_name(config.site_name), {p.slug: f"site_src/papers/{p.slug}.md" for p in records})
-    front = yaml.safe_load(render_paper_page(paper, catalog, [], context).split("\n---\n", 1)[0].lstrip("-\n"))
+    front = yaml.safe_load(render_paper_page(paper, catalog, context).split("\n---\n", 1)[0].lstrip("-\n"))
     assert front["description"] == "Errata: Table 2 sign"
     assert front["title"] == plain_title(paper.title) and front["hide"] == ["toc"]
 
@@ -294,7 +294,7 @@ def test_only_plain_theme_keys_and_a_safe_body_reach_the_engine(tmp_path):
     paper.extra.update({"description": '"><script>alert(1)</script><meta x="', "status": 'new" onclick="x', "template": "404.html"})
     paper.body = "Notes\n\n<script>alert(2)</script>\n\n[x](javascript:alert(3)) {: onclick=\"alert(4)\" }\n\nesc\x1b"
     context = SiteContext(config, Venue.from_site_name(config.site_name), {})
-    text = render_paper_page(paper, catalog, [], context)
+    text = render_paper_page(paper, catalog, context)
     front = yaml.safe_load(text.split("\n---\n", 1)[0].lstrip("-\n"))
     assert "status" not in front and front["template"] == DETAIL_TEMPLATE  # ours, not the maintainer's 404.html
     assert not re.search(r"[<>\"']", front["description"])
@@ -396,10 +396,10 @@ def test_a_paper_page_says_what_the_listing_called_it_and_that_the_author_order_
     catalog = build_catalog(records)
     paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models")
     context = SiteContext(config, Venue.from_site_name(config.site_name), {})
-    body = render_paper_page(paper, catalog, [], context).split("\n---\n", 1)[1]
+    body = render_paper_page(paper, catalog, context).split("\n---\n", 1)[1]
     assert "Listed as: “One &lt;b&gt;Step&lt;/b&gt; Diffusion”" in body and "Listed decision: Reject" in body
     assert "(listed alphabetically; the order on the paper is not known)" in body
-    assert 'name="citation_author"' not in render_paper_page(paper, catalog, [], context)
+    assert 'name="citation_author"' not in render_paper_page(paper, catalog, context)
     line = author_line(paper)
     assert "et al." not in line and line.endswith("and 1 more (alphabetical order)")
     assert first_author_key(paper) == "" and first_author_key(records[1]) == fold("José García")

@@ -11,6 +11,7 @@ import pytest
 from generator import layout
 from generator.catalog import build_catalog
 from generator.config import load_config
+from generator.site.exports import RELATED_SHARD
 from generator.site.memo import Fingerprints, Memo
 from generator.site.related import related_papers
 from generator.site.render.map_page import MAP_DATA_FILE
@@ -58,9 +59,11 @@ def test_a_generated_page_sits_in_its_urls_folder() -> None:
     assert directory_page("index.md") == "index.md" and directory_page("topics/a/index.md") == "topics/a/index.md"
 
 
-def _derived(config) -> tuple[bytes, bytes]:  # noqa: ANN001 - the papers' rows (related lists) and the map's data
+def _derived(config) -> tuple[dict[str, bytes], bytes]:  # noqa: ANN001 - the related shards and the map's data
     stage_docs(config)
-    return (data_dir(config) / "papers.json").read_bytes(), (data_dir(config) / "deferred" / "files" / MAP_DATA_FILE).read_bytes()
+    files = data_dir(config) / "deferred" / "files"
+    related = {path.name: path.read_bytes() for path in (files / RELATED_SHARD.rsplit("/", 1)[0]).iterdir()}
+    return related, (files / MAP_DATA_FILE).read_bytes()
 
 
 def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path: Path) -> None:

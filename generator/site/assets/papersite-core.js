@@ -4,7 +4,8 @@
  * - shardOf, shardsOfPrefix: generator/site/search_index.py shard_of, shards_of_prefix (which shards hold a word's terms);
  * - titleKey, foldedWords, normal: search.py exact_title_key, folded_words, normal_words (the keys of the
  *   store's tables: exact titles, page names' words, words as written);
- * - Schema: the store's schema block (search.py store_schema): columns by name, URLs, words.
+ * - Schema: the store's schema block (search.py store_schema): columns by name, URLs, words;
+ * - authorLine: render/components.py author_line (a list's line of a paper's authors).
  * tests/site/test_browser_contract.py runs these under Node against the Python functions.
  * Loaded by papersite.js on pages, by search-worker.js in its worker, and by Node (module.exports). */
 (function (scope) {
@@ -140,8 +141,18 @@
     return { fields: this.fields.map(function (f) { return f.letter; }), textChunk: this.textChunk, abstractWords: this.abstractWords };
   };
 
+  /* components.author_line: the first three of a paper's ``count`` authors (``names``, in the row's order) and
+   * "et al." where that order is the paper's (``orderWords`` null); else how many more and the order's words
+   * ("alphabetical order"), never "et al.", which would name a first author. */
+  function authorLine(names, count, orderWords) {
+    if (!count) return "";
+    var line = names.slice(0, 3).join(", ");
+    if (orderWords == null) return line + (count > 3 ? " et al." : "");
+    return line + (count > 3 ? " and " + (count - 3) + " more" : "") + " (" + orderWords + ")";
+  }
+
   var core = {
-    fold: fold, casefold: casefold, foldedWords: foldedWords, normal: normal, titleKey: titleKey, queryWords: queryWords,
+    authorLine: authorLine, fold: fold, casefold: casefold, foldedWords: foldedWords, normal: normal, titleKey: titleKey, queryWords: queryWords,
     queryTerms: queryTerms, indexedTerms: indexedTerms, isStopWord: isStopWord, stem: stem, shardOf: shardOf, shardsOfPrefix: shardsOfPrefix, Schema: Schema
   };
   if (typeof module === "object" && module.exports) module.exports = core;

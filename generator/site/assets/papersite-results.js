@@ -54,13 +54,11 @@
   // a paper's page (p: its row in the store, eng.paper(n))
   function paperHref(eng, p) { return ps.href(eng.schema.url("paper", p[eng.schema.col.slug])); }
 
-  // As paper_pages.author_line: "et al." only where the first author is known (no order letter).
+  // a row's authors (ids) and order letter as a list's line says them (papersite-core.js authorLine)
   function authorLine(eng, ids, order) {
     var orders = eng.schema.orders;
     var names = ids.slice(0, 3).map(function (i) { return eng.authorName(i); }); // (a rows file names the first three)
-    if (!ids.length) return "";
-    if (!order) return names.join(", ") + (ids.length > 3 ? " et al." : "");
-    return names.join(", ") + (ids.length > 3 ? " and " + (ids.length - 3) + " more" : "") + " (" + (orders[order] || orders.u) + ")";
+    return ps.core.authorLine(names, ids.length, order ? orders[order] || orders.u : null);
   }
 
   // "Authors · Topic · Decision" (· Venue, where papers have more than one), leaving out whichever part a paper lacks.

@@ -112,17 +112,19 @@
   }
 
   var shards = new Map();
-  // ``path``: a shard family's path pattern (the citations', the fix links')
-  function shard(path, key) {
-    var url = ps.href(path.split("{shard}").join(encodeURIComponent(key)));
+  // a promise of a gzipped JSON file of the site (its path from the site's root), fetched once
+  function stored(path) {
+    var url = ps.href(path);
     if (!shards.has(url)) {
       shards.set(url, fetch(url).then(function (r) {
-        if (!r.ok) throw new Error(key + ": " + r.status);
+        if (!r.ok) throw new Error(path + ": " + r.status);
         return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).json(); // stored gzipped (exports.py)
       }));
     }
     return shards.get(url);
   }
+  // ``path``: a shard family's path pattern (the citations', the fix links', the related papers')
+  function shard(path, key) { return stored(path.split("{shard}").join(encodeURIComponent(key))); }
   // a slug's shard: the start of the last shard whose start is not after it (exports.shard_of)
   function shardOf(s, slug) { return s.shards[ps.core.shardOf(s.shards, slug)]; }
   // slug -> citation row, for the papers of ``slugs`` that the site has (a slug it has not is left out)
@@ -232,6 +234,49 @@
     }).catch(function (error) { if (window.console) console.warn("papersite:", error); });
   }
 
+  /* ---- a paper page's related papers ----
+     Their numbers are in the related shards (exports.related_files), their titles, first authors and
+     topics in the search's rows files (search.py store_pieces), the files a search shows results from:
+     a list's items as the build writes them (components.paper_item), put where the page says
+     (render/paper_pages.py RELATED_PLACE). A paper without related papers, or a file that does not
+     load, leaves the place empty: the page says nothing of them. */
+  function drawRelated() {
+    var place = document.querySelector(".ps-paper[data-ps-paper] [data-ps-related]");
+    if (!place || place.firstChild) return;
+    var slug = place.closest("[data-ps-paper]").getAttribute("data-ps-paper");
+    schema().then(function (s) {
+      var head = stored(s.search_head);  // (asked beside the shard: they do not wait on each other)
+      return Promise.all([shard(s.related_path, shardOf(s, slug)), head]).then(function (got) {
+        var row = got[0].papers.filter(function (r) { return r[0] === slug; })[0];
+        if (!row || !row[1].length) return;
+        var store = new ps.core.Schema(got[1].schema), size = store.rowChunk, derived = new Set(got[0].derived);
+        var files = Array.from(new Set(row[1].map(function (n) { return Math.floor(n / size); })));
+        return Promise.all(files.map(function (c) { return stored(s.search_rows.split("{n}").join(c)); })).then(function (chunks) {
+          var list = el("ul", { "class": "ps-papers" });
+          row[1].forEach(function (n) {
+            var chunk = chunks[files.indexOf(Math.floor(n / size))], paper = chunk.papers[n % size];
+            if (paper) list.appendChild(relatedItem(paper, n, store, got[1], new Map(chunk.authors), derived));
+          });
+          if (!list.firstChild || place.firstChild) return;
+          place.appendChild(el("h2", { id: "related" }, ["Related papers"]));
+          place.appendChild(list);
+          decorateLists();
+        });
+      });
+    }).catch(function (error) { if (window.console) console.warn("papersite: related papers:", error); });
+  }
+  // a paper of the list (its row in the store, its number), as components.paper_item draws it with its topic
+  function relatedItem(paper, n, store, head, names, derived) {
+    var col = store.col, ids = paper[col.authors], order = paper[col.order];
+    var line = ps.core.authorLine(ids.slice(0, 3).map(function (i) { return names.get(i); }), ids.length,
+      order ? store.orders[order] || store.orders.u : null);
+    var topic = paper[col.topic] != null ? head.topics[paper[col.topic]][store.topicCol.label] : "";
+    var li = el("li", {}, [el("a", { href: ps.href(store.url("paper", paper[col.slug])) }, [paper[col.title]])]);
+    if (derived.has(n)) li.append(" ", el("span", { "class": "ps-badge" }, ["derived title"]));
+    li.appendChild(el("span", { "class": "ps-meta" }, [[line, topic].filter(Boolean).join(" \u00b7 ")]));
+    return li;
+  }
+
   /* ---- the Saved page ---- */
   function setupSavedPage(page) {
     var count = page.querySelector("[data-ps-saved-count]"), list = page.querySelector("[data-ps-saved-list]");
@@ -310,6 +355,7 @@
     drawPaperButton();
     refreshButtons();
     decorateLists();
+    drawRelated();
     var page = document.querySelector("[data-ps-saved]");
     if (page) setupSavedPage(page);
   });

@@ -307,7 +307,7 @@
 
   ps.ready(function () {
     // Save buttons before Explore, which adds them to its results (modules run in the order asked for)
-    if (document.querySelector(".ps-papers, [data-ps-save], [data-ps-saved], [data-ps-explore]")) loadModules(["saved"]).catch(function () { /* warned */ });
+    if (document.querySelector(".ps-papers, [data-ps-paper], [data-ps-save], [data-ps-saved], [data-ps-explore]")) loadModules(["saved"]).catch(function () { /* warned */ });
     if (document.querySelector("[data-ps-explore]")) loadModules(SEARCH_MODULES.concat(["explore"])).catch(function () { /* warned */ });
     if (document.querySelector("[data-ps-list]")) loadModules(["core", "lists"]).catch(function () { /* warned */ });
     // the map's own search filter loads the search code when it is first used

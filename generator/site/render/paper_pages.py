@@ -1,7 +1,7 @@
 """Paper pages: one display page per paper record, as Markdown for the engine.
 
-In: a record, the catalog (for author/keyword/topic links), its related papers
-and the project config. Out: the text of ``papers/<slug>.md`` in the staged docs
+In: a record, the catalog (for author/keyword/topic links) and the project
+config. Out: the text of ``papers/<slug>.md`` in the staged docs
 dir. The committed page holds data (front matter); the display page is raw HTML
 built here with every listing string escaped, followed by the maintainers'
 Markdown body. Google Scholar tags travel in front matter (``citation``) for the
@@ -22,7 +22,7 @@ from generator.catalog import Catalog
 from generator.text import fold
 from generator.site.render.html import DetailPage, attr, block, clip, esc, link, meta_text, out_link, page, plain_chars, plain_title
 from generator.site.render.components import (
-    DETAIL_TEMPLATE, author_line, crumbs_nav, decision_badge, inferred_label, paper_list,
+    DETAIL_TEMPLATE, author_line, crumbs_nav, decision_badge, inferred_label,
 )
 from generator.site.render.mathml import render_abstract, render_text
 from generator.pages.markup import safe_body, theme_meta
@@ -35,6 +35,9 @@ LINK_LABELS = {"openreview": "OpenReview", "pdf": "PDF", "code": "Code", "arxiv"
 # On a paper page's own box (``<div class=ps-paper>``): the paper's slug, which papersite-saved.js draws the
 # Save button with and papersite.js reads for the Fix link and the citations.
 PAPER_SLUG = "data-ps-paper"
+# Where papersite-saved.js draws the paper's related papers, from the related shards and the search's rows
+# (``site/exports.py`` related_files): none are in the page, so an edit of one paper makes no other page again.
+RELATED_PLACE = "data-ps-related"
 
 
 @dataclass(frozen=True)
@@ -231,7 +234,7 @@ def description(paper: PaperRecord) -> str:
     return meta_text(clip(text, DESCRIPTION_CHARS))
 
 
-def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext) -> DetailPage:
+def paper_page(paper: PaperRecord, catalog: Catalog, context: SiteContext) -> DetailPage:
     """The generated part of a paper's page: everything but a maintainer's Markdown body."""
     here = layout.paper_url(paper.slug)
     crumbs = [link(layout.relative(here, layout.PAPERS.url()), "Papers")]
@@ -309,8 +312,7 @@ def paper_page(paper: PaperRecord, catalog: Catalog, related: list[PaperRecord],
         '<div class=ps-cite>'
         + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, venue))
         + "</div>",
-        '<h2 id=related>Related papers</h2>' if related else "",
-        paper_list(related, here, catalog) if related else "",
+        f"<div {RELATED_PLACE}></div>",
         '<h2 id=sources>Sources</h2>',
         f'<p class=ps-muted>Listing entries this page was built from{esc(merged)}:</p>',
         f'<ul class=ps-sources>{sources}</ul>',
@@ -348,11 +350,9 @@ def needs_engine(paper: PaperRecord) -> bool:
     return bool(paper.body.strip())
 
 
-def render_paper_page(
-    paper: PaperRecord, catalog: Catalog, related: list[PaperRecord], context: SiteContext
-) -> str:
+def render_paper_page(paper: PaperRecord, catalog: Catalog, context: SiteContext) -> str:
     """The paper's page as a Markdown page of its own, for the engine."""
-    parts = paper_page(paper, catalog, related, context)
+    parts = paper_page(paper, catalog, context)
     body, front = parts.body, detail_front(parts)
     if paper.body.strip():
         # `papersite check` rejects what safe_body neutralises; this is for builds that skip it

@@ -25,7 +25,7 @@ def setup(tmp_path):
 def _page(setup, slug: str, **changes):
     catalog, context = setup
     paper = next(p for p in catalog.papers if p.slug == slug).replace(**changes)
-    return paper_page(paper, catalog, [], context)
+    return paper_page(paper, catalog, context)
 
 
 def test_the_page_lives_at_its_route_and_links_up_to_papers(setup) -> None:
@@ -76,8 +76,8 @@ def test_a_page_with_a_maintainers_body_keeps_materials_script(setup) -> None:
 
     catalog, context = setup
     paper = catalog.papers[0]
-    assert "ps_markdown_body" not in render_paper_page(paper.replace(body=""), catalog, [], context)
-    assert "ps_markdown_body: true" in render_paper_page(paper.replace(body="| a | b |\n|---|---|\n| 1 | 2 |"), catalog, [], context)
+    assert "ps_markdown_body" not in render_paper_page(paper.replace(body=""), catalog, context)
+    assert "ps_markdown_body: true" in render_paper_page(paper.replace(body="| a | b |\n|---|---|\n| 1 | 2 |"), catalog, context)
 
 
 def test_bibtex_is_on_the_page_and_ris_and_plain_text_come_from_the_citation_shards(setup) -> None:
