@@ -15,6 +15,7 @@ import pytest
 
 from generator.cli import main
 from generator.pages.record import PaperRecord, read_page
+from site_fixtures import citation_row
 
 PAPERS = [
     {"title": "Learned Optimizers for Müller Flows", "authors": ["Jörg Müller", "Ann Lee", "Bo Chen"],
@@ -148,7 +149,8 @@ def test_the_same_paper_in_a_bib_and_in_json_is_one_page_and_all_formats_build_o
     zhang = pages[PAPERS[1]["title"]]
     assert zhang.entry_type == "article"  # the bibliography's word wins over the sheet's none
     zhang_html = (root / "site" / "papers" / zhang.slug / "index.html").read_text(encoding="utf-8")
-    assert "@article{" in zhang_html and "journal = {CoRL 2024}" in zhang_html
+    bibtex = citation_row(root / "site", zhang.slug)["bibtex"]  # what the page draws (the citation shards)
+    assert bibtex.startswith("@article{") and "journal = {CoRL 2024}" in bibtex
     assert 'name="citation_journal_title" content="CoRL 2024"' in zhang_html
 
 

@@ -63,13 +63,16 @@ def test_the_listing_venue_reaches_the_page_one_line(site: Path) -> None:
 
 
 def test_citations_use_the_papers_own_venue_and_fall_back_to_the_sites(site: Path) -> None:
-    own = _html(site, _page(site, PAPERS[0]["title"]).slug)
-    assert "booktitle = {ICML 2025}" in own and "year = {2025}" in own
-    assert "T2  - ICML 2025" in citation_row(site / "site", _page(site, PAPERS[0]["title"]).slug)["ris"]
-    assert "Accept (Poster) (ICML 2025)" in re.sub(r"<[^>]+>", "", own)
-    corl = _html(site, _page(site, PAPERS[1]["title"]).slug)
+    def cited(paper: dict) -> dict:  # the citations a paper page draws (the citation shards)
+        return citation_row(site / "site", _page(site, paper["title"]).slug)
+
+    own = cited(PAPERS[0])
+    assert "booktitle = {ICML 2025}" in own["bibtex"] and "year = {2025}" in own["bibtex"]
+    assert "T2  - ICML 2025" in own["ris"]
+    assert "Accept (Poster) (ICML 2025)" in re.sub(r"<[^>]+>", "", _html(site, _page(site, PAPERS[0]["title"]).slug))
+    corl = cited(PAPERS[1])["bibtex"]
     assert "booktitle = {CoRL 2024}" in corl and "year = {2024}" in corl
-    fallback = _html(site, _page(site, PAPERS[2]["title"]).slug)
+    fallback = cited(PAPERS[2])["bibtex"]
     assert "booktitle = {Robot Learning 2025}" in fallback and "ICML" not in fallback
 
 

@@ -14,11 +14,17 @@ In: the catalog and the site's venue. Out, under ``assets/papersite/``:
   reads it from the page's abstract section, which shows it as it is (``abstract_on_page``). The page links to the bare form (``form.form_url``);
   the script swaps in this one. On every page they were 2.3 KB (the link and a ``citation_abstract``
   tag to take the abstract from).
-- ``related/<shard>.json.gz`` (same shards): each paper's related papers (``related_files``), as
+- ``related/<n>.json.gz``: each paper's related papers (``related_files``), as
   their numbers in the search files (``search.papers_in_slug_order``): a paper page draws its list from
   the search's rows files (``papersite-saved.js``), which name each paper's title, first authors and
   topic. Written inline, the lists were 17 MB of the site at 11,672 papers (1.45 KB of each paper
   page), and a retitled paper made the pages of the papers it is related to again.
+- ``coauthors/<n>.json.gz``: each author's co-authors (``coauthor_files``), an author page's Co-authors
+  section: the author's slug, each co-author's slug, name and shared papers, and how many more there are
+  (``catalog.MAX_COAUTHORS_SHOWN``). Written in the pages, the lists were 14.5 MB at 11,672 papers.
+  A paper's related papers and an author's co-authors are in file ``crc32(slug) % files`` (about
+  SHARD_PAPERS a file: ``hashed_file``), a rule the browser follows with no list of cuts
+  (``papersite-core.js`` crc32).
 - ``exports.json``: what ``papersite-saved.js`` knows of the build (``exports_schema``): the
   columns, the shard keys and the shards' paths, the search files it reads related papers' rows
   from, the URL patterns of a paper and of the Saved page (from ``layout``), the CSV header and the
@@ -36,11 +42,12 @@ import html
 import io
 import json
 import unicodedata
+import zlib
 from collections.abc import Callable
 from urllib.parse import quote
 
 from generator import layout
-from generator.catalog import Catalog
+from generator.catalog import Author, Catalog
 from generator.config import ProjectConfig
 from generator.corrections.form import MAX_URL_BYTES, prefill_url
 from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
@@ -69,8 +76,9 @@ EXPORTS_VERSION = 1
 # and would be 0.7 and 2 MB at 100k; by its first two, 0.9 and 2.3 MB for "co" at 100k.
 SHARD_PAPERS = 64
 RELATED_SHARD = "assets/papersite/related/{}.json.gz"
+COAUTHOR_SHARD = "assets/papersite/coauthors/{}.json.gz"
 # The shards' folders hold only this build's shards (postbuild.copy_deferred removes the others).
-SHARD_DIRS = tuple(pattern.rsplit("/", 1)[0] for pattern in (CITATION_SHARD, FIX_SHARD, RELATED_SHARD))
+SHARD_DIRS = tuple(pattern.rsplit("/", 1)[0] for pattern in (CITATION_SHARD, FIX_SHARD, RELATED_SHARD, COAUTHOR_SHARD))
 
 
 def _utf16(text: str) -> bytes:
@@ -211,7 +219,7 @@ def file_stem(site_name: str) -> str:
     return layout.slug_of(site_name) if site_name.strip() else "papers"
 
 
-def exports_schema(shards: list[str], site_name: str) -> dict:  # shards: their starts (shard_starts)
+def exports_schema(shards: list[str], site_name: str, related_files: int = 1, coauthor_files: int = 1) -> dict:  # shards: their starts (shard_starts)
     """What papersite-saved.js reads the citations with (module docstring)."""
     return {
         "version": EXPORTS_VERSION,
@@ -221,9 +229,12 @@ def exports_schema(shards: list[str], site_name: str) -> dict:  # shards: their 
         "fix_columns": list(FIX_COLUMNS),
         "fix_path": FIX_SHARD.format("{shard}"),
         "related_path": RELATED_SHARD.format("{shard}"),
+        "related_files": related_files,
+        "coauthor_path": COAUTHOR_SHARD.format("{shard}"),
+        "coauthor_files": coauthor_files,
         "search_head": search.HEAD_FILE,
         "search_rows": search.ROWS_FILE.format("{n}"),
-        "urls": {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()},
+        "urls": {"paper": layout.paper_url("{slug}"), "author": layout.author_url("{slug}"), "saved": layout.SAVED.url()},
         "csv_header": csv_header(),
         "file_stem": file_stem(site_name),
     }
@@ -269,27 +280,91 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
         else:
             fixes[FIX_SHARD.format(start)] = compressed(FIX_SHARD.format(start), "", list)
     files.update(fixes)
-    files[EXPORTS_FILE] = _json(exports_schema(starts, site_name))
+    files[EXPORTS_FILE] = _json(exports_schema(starts, site_name, hashed_files(len(catalog.papers)),
+                                               hashed_files(sum(1 for a in catalog.authors if a.coauthors))))
     if memo:
         memo.save()
     return files
 
 
-def related_files(catalog: Catalog, related: dict[str, list[str]]) -> dict[str, bytes]:
-    """The related shards (module docstring): for each shard of the citations' (``papers_by_shard``), its
-    papers that have related papers, each as ``[slug, [number, ...]]`` in ``related``'s order (most
-    similar first), and the numbers of those among them whose title was derived (a list marks them).
-    Numbered as the search files number papers, so a list is drawn from the rows files a search
-    reads; a paper arriving renumbers the papers after it, and these files are made again with them."""
-    in_slug_order = search.papers_in_slug_order(catalog.papers)
-    number = {catalog.papers[place].slug: n for n, place in enumerate(in_slug_order)}
-    derived = {p.slug for p in catalog.papers if p.title_derived}
-    files = {}
-    for start, papers in papers_by_shard(catalog.papers).items():
-        rows = [[p.slug, [number[s] for s in related[p.slug] if s in number]] for p in papers if related.get(p.slug)]
-        marked = sorted({number[s] for p in papers for s in related.get(p.slug, ()) if s in derived})
-        files[RELATED_SHARD.format(start)] = gzipped(_json({"papers": rows, "derived": marked}))
-    return files
+def hashed_files(count: int) -> int:
+    """How many files ``count`` rows fill at about SHARD_PAPERS a file (the related and co-author files)."""
+    return max(1, -(-count // SHARD_PAPERS))
+
+
+def hashed_file(slug: str, files: int) -> int:
+    """The related or co-author file of the paper or author ``slug``: its UTF-8's CRC-32 (``zlib.crc32``,
+    which ``papersite-core.js`` crc32 computes alike) modulo ``files``. No list of cuts for the browser to
+    fetch, and no sort of 35k names a build to find them."""
+    return zlib.crc32(slug.encode("utf-8")) % files
+
+
+def _kept_gzip(memo: Memo | None, name: str, data: bytes) -> bytes:
+    """``data`` gzipped, or what the last build gzipped of the same bytes (a file an edit did not change)."""
+    if memo is None:
+        return gzipped(data)
+    return memo.value(f"gzip {name}", content_hash(data), lambda: gzipped(data))
+
+
+def related_files(catalog: Catalog, related: dict[str, list[str]], config: ProjectConfig | None = None) -> dict[str, bytes]:
+    """The related files (module docstring): in file ``hashed_file(slug)``, each paper that has related papers
+    as ``[slug, [number, ...]]`` in ``related``'s order (most similar first), in slug order, and the numbers of
+    those among them whose title was derived (a list marks them). Numbered as the search files number papers,
+    so a list is drawn from the rows files a search reads; a paper arriving renumbers the papers after it, and
+    these files are made again with them. With ``config``, a file's bytes are compressed only where they changed."""
+    memo = Memo(config, "related-files") if config else None
+    papers = catalog.papers
+    in_slug_order = search.papers_in_slug_order(papers)
+    number = {papers[place].slug: n for n, place in enumerate(in_slug_order)}
+    derived = {p.slug for p in papers if p.title_derived}
+    files = hashed_files(len(papers))
+    rows: list[list[list]] = [[] for _ in range(files)]
+    marked: list[set[int]] = [set() for _ in range(files)]
+    for place in in_slug_order:
+        slug = papers[place].slug
+        others = [s for s in related.get(slug, ()) if s in number]
+        if others:
+            n = hashed_file(slug, files)
+            rows[n].append([slug, [number[s] for s in others]])
+            marked[n].update(number[s] for s in others if s in derived)
+    made = {RELATED_SHARD.format(n): _kept_gzip(memo, RELATED_SHARD.format(n), _json({"papers": rows[n], "derived": sorted(marked[n])}))
+            for n in range(files)}
+    if memo:
+        memo.save()
+    return made
+
+
+def coauthor_row(author: Author) -> list:
+    """An author's row of its co-author file: slug, [co-author slug, name, shared papers] most shared first,
+    and how many co-authors are not listed (a large collaboration: ``catalog.MAX_COAUTHORS_SHOWN``)."""
+    return [author.slug, [[other.slug, other.name, n] for other, n in author.coauthors], author.coauthor_count - len(author.coauthors)]
+
+
+def coauthor_files(catalog: Catalog, config: ProjectConfig | None = None, keys: dict[str, str] | None = None) -> dict[str, bytes]:
+    """The co-author files (module docstring), each author's row in file ``hashed_file(slug)``, in the catalog's
+    order of authors. With ``config``, a file is kept from the last build while the keys of its authors' pages
+    are as they were (``keys``: author page URL -> key, ``memo.write_rows``): a page's key is the fingerprint of
+    its arguments, which hold the author's co-authors, so an edit makes again the files of the authors whose
+    pages it changed, and compresses those alone."""
+    memo = Memo(config, "coauthors", shards=PAGE_SHARDS) if config else None
+    authors = [a for a in catalog.authors if a.coauthors]
+    files = hashed_files(len(authors))
+    members: list[list[Author]] = [[] for _ in range(files)]
+    for author in authors:
+        members[hashed_file(author.slug, files)].append(author)
+    head, tail = layout.author_url("\0").split("\0")  # an author's page URL (the keys'), made inline: 35k a build
+    made = {}
+    for n, group in enumerate(members):
+        name = COAUTHOR_SHARD.format(n)
+        page_keys = [keys.get(head + a.slug + tail) for a in group] if keys is not None else [None]
+        rows = lambda group=group: gzipped(_json([coauthor_row(a) for a in group]))  # noqa: E731
+        if memo is None or not all(page_keys):
+            made[name] = rows()
+        else:
+            made[name] = memo.value(f"gzip {name}", content_hash("\0".join(page_keys).encode("utf-8")), rows)
+    if memo:
+        memo.save()
+    return made
 
 
 def saved_page() -> str:

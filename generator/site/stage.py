@@ -49,7 +49,7 @@ from generator.site.postbuild import (
     BODIES, BODIES_INDEX, OLD_PAPER_ROWS_DIR, SHELL_SECTIONS, bodies_files, data_dir, kept_gzip, own_shell, page_row, row_line,
     shell_markdown, shell_url, write_deferred, write_first, write_if_changed,
 )
-from generator.site.exports import citation_files, related_files, saved_page
+from generator.site.exports import citation_files, coauthor_files, related_files, saved_page
 from generator.site.search import explore_page, search_files
 from generator.site.paper_map import GRID, paper_points
 from generator.site.render.map_page import MAP_DATA_FILE, map_data, map_page
@@ -225,6 +225,7 @@ class Generated:
     details_rendered: int = 0  # author and keyword pages rendered (the others were kept: memo.write_rows)
     papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
     shown: dict[str, str] = field(default_factory=dict)  # postbuild.write_first's
+    coauthors: dict[str, bytes] = field(default_factory=dict)  # the co-author files (exports.coauthor_files)
 
 
 def _generate(
@@ -336,6 +337,8 @@ def _generate(
         kept.keep_keys(PageKeys(context_key, areas_digest(catalog), author_keys,
                                 {p.slug: (paper_keys[url], source_of.get(p.slug))
                                  for p in catalog.papers if (url := layout.paper_url(p.slug)) in paper_keys}))
+    # the authors' pages' keys know their co-authors: a file of them is made again where a key moved
+    coauthors = coauthor_files(catalog, config, author_keys if shells else None)
     if search:
         files.update(browser_data(catalog, config, prints))
     for asset in sorted(ASSETS_DIR.iterdir()):
@@ -343,7 +346,8 @@ def _generate(
             files[f"assets/papersite/{asset.name}"] = shipped_asset(asset.name, asset.read_bytes())
     bodies_data = bodies_files(bodies) if bodies else None
     return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, docs_written=docs_written,
-                     bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered, shown=shown)
+                     bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered, shown=shown,
+                     coauthors=coauthors)
 
 
 @dataclass
@@ -450,10 +454,10 @@ def _write_map_data(catalog: Catalog, map_points: "MapPoints | None", out_dir: P
     write_deferred(out_dir, {MAP_DATA_FILE: kept_gzip(out_dir, MAP_DATA_FILE, map_data(catalog, points, GRID))}, "manifest-map.json")
 
 
-def _write_related_data(catalog: Catalog, related: Related, out_dir: Path) -> None:
+def _write_related_data(catalog: Catalog, related: Related, config: ProjectConfig, out_dir: Path) -> None:
     """Each paper's related papers (``exports.related_files``), beside the engine like the map's data: no page
     holds them, so the pages are rendered without waiting for them, and a change of them alone runs no engine."""
-    write_deferred(out_dir, related_files(catalog, related.result()), "manifest-related.json")
+    write_deferred(out_dir, related_files(catalog, related.result(), config), "manifest-related.json")
 
 
 def browser_data(catalog: Catalog, config: ProjectConfig, prints: Fingerprints | None = None) -> dict[str, bytes]:
@@ -538,7 +542,8 @@ def stage_docs(
             target=target, prints=prints, kept=kept, first=first,
         )
         _write_map_data(catalog, map_points, deferred)
-        _write_related_data(catalog, related, deferred)
+        _write_related_data(catalog, related, config, deferred)
+        write_deferred(deferred, generated.coauthors, "manifest-coauthors.json")  # beside the engine: no page holds them
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)
         docs_changed = bool(written or removed or generated.docs_written)

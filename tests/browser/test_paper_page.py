@@ -10,7 +10,7 @@ import pytest
 
 from generator.corrections.form import MAX_URL_BYTES
 
-from site_ui import click_link, paper_slug_of
+from site_ui import citation_shown, click_link, paper_slug_of
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,7 @@ def test_paper_bibtex_copy_button_copies_the_citation(site_page, math_paper):
     site_page.goto(f"papers/{math_paper.slug}/")
     page = site_page.page
     button = page.get_by_role("button", name=re.compile("copy bibtex", re.I)).first
-    shown = page.locator("#ps-bibtex").inner_text().strip()
+    shown = citation_shown(page, "#ps-bibtex", "BibTeX").strip()  # drawn from the citation shards
     assert shown.startswith("@"), f"the BibTeX block should show a BibTeX entry, got {shown[:60]!r}"
     page.evaluate("navigator.clipboard.writeText('')")
     button.click()
@@ -200,3 +200,31 @@ def test_a_page_without_scripts_shows_no_empty_related_section(page_factory, sit
     page = visit.page
     assert page.locator("main h1").count() == 1 and page.locator("main .ps-abstract").count() == 1
     assert page.locator("#related").count() == 0 and page.get_by_text("Related papers").count() == 0
+
+
+@pytest.mark.parametrize("viewport", ["site_page", "phone_page"])
+def test_an_author_page_draws_its_co_authors_as_the_build_counts_them(request, viewport, papers, site_project):
+    """An author page holds no co-author (render/indices.py COAUTHORS_PLACE): papersite-saved.js draws them from
+    the co-author files, each a link to their page, with the papers they share where more than one."""
+    from generator.catalog import build_catalog
+    from generator.site.exports import coauthor_row
+
+    catalog = build_catalog(papers)
+    shared = [a for a in sorted(catalog.authors, key=lambda a: a.slug) if any(n > 1 for _, n in a.coauthors)]
+    assert shared, "the bundled corpus should give two authors who share two papers"
+    author = shared[0]
+    site_page = request.getfixturevalue(viewport)
+    page = site_page.page
+    site_page.goto(author.url)
+    items = page.locator("main #coauthors ~ ul.ps-columns > li")
+    items.first.wait_for(timeout=10_000)
+    _, listed, more = coauthor_row(author)
+    expected = [f"{name} {n}" if n > 1 else name for _, name, n in listed]
+    assert [" ".join(li.inner_text().split()) for li in items.all()] == expected
+    assert page.get_by_text("The number is how many papers they wrote together").is_visible()
+    assert not more and not page.get_by_text("(see the papers above)").count()
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the list fits the screen"
+    with page.expect_navigation():
+        items.first.locator("a").click()
+    assert " ".join(page.locator("main h1").first.inner_text().split()) == listed[0][1]

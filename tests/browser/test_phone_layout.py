@@ -13,6 +13,8 @@ import threading
 
 import pytest
 
+from site_ui import citation_shown
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -141,7 +143,8 @@ def test_citation_blocks_are_collapsed_on_a_phone_and_open_on_a_desktop(page_fac
 
     desktop = page_factory(site, viewport={"width": 1280, "height": 900})
     desktop.goto(f"papers/{paper.slug}/")
-    assert desktop.page.locator("#ps-bibtex").is_visible() and desktop.page.locator("#ps-ris").is_visible()
+    for selector, label in (("#ps-bibtex", "BibTeX"), ("#ps-ris", "RIS")):  # open, once the citation shards' text is in
+        assert citation_shown(desktop.page, selector, label) and desktop.page.locator(selector).is_visible()
 
 
 def test_stats_charts_are_readable_on_a_phone(page_factory, site):

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import unicodedata
+import zlib
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,7 @@ out.keysEach = input.codePoints.map(cp => { const t = "a" + String.fromCodePoint
 out.shards = input.shardWords.map(w => core.shardOf(input.starts, w));
 out.prefixShards = input.shardWords.map(w => core.shardsOfPrefix(input.starts, w.slice(0, 2)));
 out.authorLines = input.authorLines.map(a => core.authorLine(a[0], a[1], a[2]));
+out.crc = input.texts.map(t => core.crc32(t));
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -118,6 +120,14 @@ def test_a_lists_author_line_is_the_builds(node_results):
     the build's lists do (components.author_line), "et al." only where the first author is known."""
     assert node_results["authorLines"] == [author_line(p) if p.authors else "" for p in AUTHOR_LISTS]
     assert "Name 0 Ünïcode, Name 1 Ünïcode, Name 2 Ünïcode and 2 more (alphabetical order)" in node_results["authorLines"]
+
+
+def test_the_browser_finds_a_papers_related_file_and_an_authors_co_author_file_where_the_build_put_them(node_results):
+    """exports.hashed_file: zlib's CRC-32 of the slug's UTF-8, which papersite-core.js computes alike."""
+    from generator.site.exports import hashed_file
+
+    assert node_results["crc"] == [zlib.crc32(t.encode("utf-8")) for t in node_results["input"]["texts"]]
+    assert [c % 44 for c in node_results["crc"]] == [hashed_file(t, 44) for t in node_results["input"]["texts"]]
 
 
 def test_fold_is_pythons_on_hostile_names(node_results):

@@ -128,7 +128,7 @@ def test_the_script_holds_the_parts_and_finds_the_root_from_its_own_src() -> Non
     script = chrome.script().decode("utf-8")
     data = json.loads(_data(script))
     parts = chrome.parts
-    assert data == [parts.header, parts.end_at, parts.tabs, parts.top, parts.end]
+    assert data == [parts.header, parts.end_at, parts.tabs, parts.top, parts.end, parts.icon]
     assert data[0].startswith("<input class=md-toggle data-md-toggle=search") and data[3] == TOP
     assert 'getAttribute("src")' in script and '"assets/papersite/chrome.js".length' in script
 
@@ -170,3 +170,18 @@ def test_the_back_to_top_button_is_cut_where_the_script_can_put_it_back() -> Non
     bare = SharedChrome()
     assert "md-top" not in bare.share(_page(2, "papers", top=""), "papers/_shell/") and bare.parts.top == ""
     assert bare.share(_page(2, "papers"), "papers/y/") == _page(2, "papers")
+
+
+def test_the_sites_icon_leaves_the_head_for_the_script_which_puts_it_back_rooted() -> None:
+    icon = "<link href=../../assets/images/favicon.png rel=icon>"
+    chrome = SharedChrome()
+    page = _page(2, "papers").replace("<html><body>", f"<html><meta charset=utf-8>{icon}<title>T</title><body>")
+    cut = chrome.share(page, "papers/_shell/")
+    assert "rel=icon" not in cut and cut.startswith("<!doctype html><html><meta charset=utf-8><title>T</title><body><noscript>")
+    assert chrome.parts.icon == f'<link href="{ROOT_MARK}assets/images/favicon.png" rel=icon>'
+    assert re.search(r"document\.head\.insertAdjacentHTML\(\s*\"beforeend\",\s*at\(parts\[5\]\)\)", chrome.script().decode("utf-8"))
+    # a page of another section shares the same parts (the icon rooted alike); two icons: nothing is guessed
+    other = _page(2, "authors").replace("<html><body>", f"<html><meta charset=utf-8>{icon}<title>T</title><body>")
+    assert "rel=icon" not in chrome.share(other, "authors/_shell/")
+    doubled = page.replace(icon, icon + icon.replace("favicon", "other"))
+    assert SharedChrome().share(doubled, "papers/_shell/").count("rel=icon") == 2

@@ -85,7 +85,8 @@ def test_each_paper_has_the_citations_of_its_page_in_the_shard_its_slug_names() 
     papers = [paper(), paper(id="f" * 12, slug="zeta-paper", title="Zeta", decision=None, venue="ICML 2025")]
     files = exports.citation_files(build_catalog(papers), SITE, "ICLR 2025 Papers")
     schema = json.loads(files[exports.EXPORTS_FILE])
-    assert schema["shards"] == exports.shard_starts([p.slug for p in papers]) and schema["urls"] == {"paper": layout.paper_url("{slug}"), "saved": layout.SAVED.url()}
+    assert schema["shards"] == exports.shard_starts([p.slug for p in papers]) and schema["urls"] == {
+        "paper": layout.paper_url("{slug}"), "author": layout.author_url("{slug}"), "saved": layout.SAVED.url()}
     rows = _rows(files)
     for p in papers:
         venue = cite.venue_of(p, SITE)
@@ -235,14 +236,44 @@ def test_each_papers_related_papers_are_in_its_shard_by_the_numbers_the_search_r
         return rows["papers"][number % size][head["schema"]["columns"].index("slug")]
 
     found, derived = {}, set()
-    for key in schema["shards"]:
-        shard = json.loads(gzip.decompress(files[schema["related_path"].format(shard=key)]))
+    for n in range(schema["related_files"]):
+        shard = json.loads(gzip.decompress(files[schema["related_path"].format(shard=n)]))
+        assert all(exports.hashed_file(slug, schema["related_files"]) == n for slug, _ in shard["papers"])
         found.update({slug: [row_slug(n) for n in numbers] for slug, numbers in shard["papers"]})
         derived |= {row_slug(n) for n in shard["derived"]}
     assert found == {slug: others for slug, others in related.items() if others}, "a paper without related papers has no row"
     assert derived == {"beta"}
-    assert set(files) == {schema["related_path"].format(shard=key) for key in schema["shards"]}
+    assert set(files) == {schema["related_path"].format(shard=n) for n in range(schema["related_files"])}
     assert exports.related_files(build_catalog(list(reversed(papers))), related) == files, "the order papers come in changes nothing"
+
+
+def test_each_authors_co_authors_are_in_the_file_its_slug_names_and_kept_while_its_pages_key_is(tmp_path, monkeypatch) -> None:
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    papers = [paper(id=f"{n:012d}", slug=f"p{n}", authors=[f"Author {n % 97}", f"Author {(n * 7) % 97}", "Ada Lovelace"])
+              for n in range(150)]
+    catalog = build_catalog(papers)
+    files = exports.coauthor_files(catalog)
+    schema = json.loads(exports.citation_files(catalog, SITE, "X")[exports.EXPORTS_FILE])
+    count = schema["coauthor_files"]
+    assert count == len(files) == -(-sum(1 for a in catalog.authors if a.coauthors) // exports.SHARD_PAPERS) > 1
+    rows = {}
+    for n in range(count):
+        for row in json.loads(gzip.decompress(files[schema["coauthor_path"].format(shard=n)])):
+            assert exports.hashed_file(row[0], count) == n
+            rows[row[0]] = row
+    assert rows == {a.slug: exports.coauthor_row(a) for a in catalog.authors if a.coauthors}
+    # kept by the keys of its authors' pages: a key that moved makes its file again, the others are the memo's
+    config = load_config(write_project(tmp_path / "project"))
+    keys = {a.url: f"key of {a.slug}" for a in catalog.authors}
+    assert exports.coauthor_files(catalog, config, keys) == files
+    made: list[str] = []
+    real_row = exports.coauthor_row
+    monkeypatch.setattr(exports, "coauthor_row", lambda author: made.append(author.slug) or real_row(author))
+    moved = next(a for a in catalog.authors if a.coauthors and a.slug != "ada-lovelace")
+    assert exports.coauthor_files(catalog, config, {**keys, moved.url: "another key"}) == files
+    assert moved.slug in made and {exports.hashed_file(slug, count) for slug in made} == {exports.hashed_file(moved.slug, count)}
 
 
 def test_a_shard_a_paper_left_is_removed_from_the_site_when_the_next_build_copies_its_shards(tmp_path) -> None:

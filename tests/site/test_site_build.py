@@ -184,13 +184,14 @@ def test_paper_page_has_links_cite_meta_and_actions(real):
     assert outbound and all(("a", "rel", "nofollow") in attributes[i : i + 4] for i, _ in outbound)
     article = _article(html)
     has = lambda text: text in article  # noqa: E731  (plain bool: a failing `in` on a page is a huge diff)
-    # BibTeX on the page; RIS and plain text in the citation shards, which papersite.js draws them from
-    assert has("@inproceedings{") and has('<code id="ps-bibtex">') and not has("data-ps-cite") and not has('<code id="ps-text">')
+    # the citations in the citation shards, which papersite.js draws them from: none on the page
+    assert not has("@inproceedings{") and not has('<code id="ps-bibtex">') and has("<h2 id=cite hidden>Cite</h2>")
+    assert _citation_row(config, accepted.slug)["bibtex"].startswith("@inproceedings{")
     assert "TY  - CONF" in _citation_row(config, accepted.slug)["ris"]
     assert has('class="ps-badge ps-decision ps-decision-')
     rejected_article = _article(_html(config, f"papers/{rejected.slug}"))
-    assert "@misc{" in rejected_article and "@inproceedings{" not in rejected_article
-    assert "Submitted to " in rejected_article and ">Rejected</span>" in rejected_article
+    assert _citation_row(config, rejected.slug)["bibtex"].startswith("@misc{")
+    assert "Submitted to " in _citation_row(config, rejected.slug)["bibtex"] and ">Rejected</span>" in rejected_article
     paper = accepted
     assert has(f"/edit/{config.repo_branch}/site_src/papers/{paper.slug}.md")
     assert has("Fix this paper") and has(f"/issues/new?template=correct-paper.yml&amp;paper_id={paper.id}")

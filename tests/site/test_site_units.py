@@ -103,7 +103,7 @@ def test_related_papers_are_deterministic_and_exclude_self():
 
 def test_hostile_title_stays_text_in_cite_blocks(tmp_path):
     text = _hostile_page(tmp_path)
-    assert "@misc{" in text and "url = {javascript" not in text  # no decision: not cited as published
+    assert "url = {javascript" not in text  # the citations are the shards' (exports.py): none on the page
     body = text.split("\n---\n", 1)[1]
     assert HOSTILE_TITLE not in body  # only its escaped form; the front matter copy is escaped by the template
 
@@ -366,21 +366,18 @@ def test_page_description_is_the_first_sentence_and_inert_in_any_template(tmp_pa
     assert description(long).endswith("word…") and len(description(long)) <= 201
 
 
-def test_an_author_page_counts_only_co_authors_of_more_than_one_paper():
+def test_an_authors_co_authors_carry_the_papers_they_share():
     import dataclasses
 
-    from generator.site.render.indices import author_pages
+    from generator.site.exports import coauthor_row
 
     records = fixture_records()
     second = dataclasses.replace(records[1], id="a9", slug="flows-again", title="Flows Again", authors=["José García", "Ana Lee"])
     catalog = build_catalog([*records, second])
-    pages = {page.url: page.body for page in author_pages(catalog)}
-    garcia = pages[catalog.author_of[fold("José García")].url]
-    assert re.search(r'>Ana Lee</a> <span class=ps-count>2</span>(<li>|</ul>)', garcia), garcia
-    assert re.search(r">Ming Zhou</a>(<li>|</ul>)", garcia), "one shared paper: no count"
-    assert "how many papers they wrote together" in garcia
-    zhou = pages[catalog.author_of[fold("Ming Zhou")].url]
-    assert "ps-count" not in zhou and "how many papers" not in zhou, "no count at all: no note"
+    garcia = coauthor_row(catalog.author_of[fold("José García")])
+    assert garcia[1][0] == ["ana-lee", "Ana Lee", 2], "the most shared first"
+    assert [other for other in garcia[1] if other[1] == "Ming Zhou"][0][2] == 1 and garcia[2] == 0
+    assert all(n == 1 for _, _, n in coauthor_row(catalog.author_of[fold("Ming Zhou")])[1])
 
 
 def test_a_paper_page_says_what_the_listing_called_it_and_that_the_author_order_is_not_known(tmp_path):

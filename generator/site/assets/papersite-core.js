@@ -5,7 +5,9 @@
  * - titleKey, foldedWords, normal: search.py exact_title_key, folded_words, normal_words (the keys of the
  *   store's tables: exact titles, page names' words, words as written);
  * - Schema: the store's schema block (search.py store_schema): columns by name, URLs, words;
- * - authorLine: render/components.py author_line (a list's line of a paper's authors).
+ * - authorLine: render/components.py author_line (a list's line of a paper's authors);
+ * - crc32: Python's zlib.crc32 of a text's UTF-8 (exports.hashed_file: which file holds a paper's related
+ *   papers, an author's co-authors).
  * tests/site/test_browser_contract.py runs these under Node against the Python functions.
  * Loaded by papersite.js on pages, by search-worker.js in its worker, and by Node (module.exports). */
 (function (scope) {
@@ -151,8 +153,23 @@
     return line + (count > 3 ? " and " + (count - 3) + " more" : "") + " (" + orderWords + ")";
   }
 
+  var CRC_TABLE = (function () {
+    var table = new Uint32Array(256);
+    for (var n = 0; n < 256; n++) {
+      var c = n;
+      for (var k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c >>> 0;
+    }
+    return table;
+  })();
+  function crc32(text) {
+    var bytes = new TextEncoder().encode(text), crc = 0xffffffff;
+    for (var i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
+    return (crc ^ 0xffffffff) >>> 0;
+  }
+
   var core = {
-    authorLine: authorLine, fold: fold, casefold: casefold, foldedWords: foldedWords, normal: normal, titleKey: titleKey, queryWords: queryWords,
+    authorLine: authorLine, crc32: crc32, fold: fold, casefold: casefold, foldedWords: foldedWords, normal: normal, titleKey: titleKey, queryWords: queryWords,
     queryTerms: queryTerms, indexedTerms: indexedTerms, isStopWord: isStopWord, stem: stem, shardOf: shardOf, shardsOfPrefix: shardsOfPrefix, Schema: Schema
   };
   if (typeof module === "object" && module.exports) module.exports = core;

@@ -235,7 +235,8 @@
   }
 
   /* ---- a paper page's related papers ----
-     Their numbers are in the related shards (exports.related_files), their titles, first authors and
+     Their numbers are in the related files (exports.related_files: the paper's row in file
+     crc32(slug) % their number), their titles, first authors and
      topics in the search's rows files (search.py store_pieces), the files a search shows results from:
      a list's items as the build writes them (components.paper_item), put where the page says
      (render/paper_pages.py RELATED_PLACE). A paper without related papers, or a file that does not
@@ -246,7 +247,7 @@
     var slug = place.closest("[data-ps-paper]").getAttribute("data-ps-paper");
     schema().then(function (s) {
       var head = stored(s.search_head);  // (asked beside the shard: they do not wait on each other)
-      return Promise.all([shard(s.related_path, shardOf(s, slug)), head]).then(function (got) {
+      return Promise.all([shard(s.related_path, String(ps.core.crc32(slug) % s.related_files)), head]).then(function (got) {
         var row = got[0].papers.filter(function (r) { return r[0] === slug; })[0];
         if (!row || !row[1].length) return;
         var store = new ps.core.Schema(got[1].schema), size = store.rowChunk, derived = new Set(got[0].derived);
@@ -275,6 +276,32 @@
     if (derived.has(n)) li.append(" ", el("span", { "class": "ps-badge" }, ["derived title"]));
     li.appendChild(el("span", { "class": "ps-meta" }, [[line, topic].filter(Boolean).join(" \u00b7 ")]));
     return li;
+  }
+
+  /* ---- an author page's co-authors ----
+     From the co-author files (exports.coauthor_files: the author's row in file crc32(slug) % their number),
+     as the page would have listed them: each a link, with how many papers they share where more than one,
+     and how many more there are, put where the page says (render/indices.py COAUTHORS_PLACE). */
+  function drawCoauthors() {
+    var place = document.querySelector("[data-ps-coauthors]");
+    if (!place || place.firstChild) return;
+    var slug = place.getAttribute("data-ps-coauthors");
+    schema().then(function (s) {
+      return shard(s.coauthor_path, String(ps.core.crc32(slug) % s.coauthor_files)).then(function (rows) {
+        var row = rows.filter(function (r) { return r[0] === slug; })[0];
+        if (!row || !row[1].length || place.firstChild) return;
+        var list = el("ul", { "class": "ps-columns" }), shared = false;
+        row[1].forEach(function (other) {
+          var li = el("li", {}, [el("a", { href: ps.href(urlOf(s.urls.author, other[0])) }, [other[1]])]);
+          if (other[2] > 1) { shared = true; li.append(" ", el("span", { "class": "ps-count" }, [String(other[2])])); }
+          list.appendChild(li);
+        });
+        place.appendChild(el("h2", { id: "coauthors" }, ["Co-authors"]));
+        if (shared) place.appendChild(el("p", { "class": "ps-muted" }, ["The number is how many papers they wrote together, where more than one."]));
+        place.appendChild(list);
+        if (row[2] > 0) place.appendChild(el("p", { "class": "ps-muted" }, ["and " + row[2].toLocaleString("en") + " more (see the papers above)."]));
+      });
+    }).catch(function (error) { if (window.console) console.warn("papersite: co-authors:", error); });
   }
 
   /* ---- the Saved page ---- */
@@ -356,6 +383,7 @@
     refreshButtons();
     decorateLists();
     drawRelated();
+    drawCoauthors();
     var page = document.querySelector("[data-ps-saved]");
     if (page) setupSavedPage(page);
   });

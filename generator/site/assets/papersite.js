@@ -79,7 +79,7 @@
 
   /* ---- copy buttons (BibTeX, RIS) ---- */
   function setupCopy() {
-    // a Copy button for each citation block (render/paper_pages.py, _cite_block)
+    // a Copy button for each citation block (setupCiteFromSite)
     Array.prototype.forEach.call(document.querySelectorAll(".ps-cite-item > details"), function (details) {
       var code = details.querySelector("code[id]"), summary = details.querySelector("summary");
       if (!code || !summary) return;
@@ -128,10 +128,12 @@
     for (var i = 0; i < blocks.length; i++) blocks[i].open = false;
   }
 
-  /* ---- the paper's RIS and plain text, from the site's citation shards (site/exports.py) ----
-     Their blocks are drawn here after the page's BibTeX (render/paper_pages.py _cite_block), as
-     BibTeX's is written: no reader without scripts ever saw them; their text is fetched when the
-     Cite section comes near the screen, or a block or its Copy button is first used. */
+  /* ---- the paper's citations, from the site's citation shards (site/exports.py) ----
+     Their blocks are drawn here in the page's Cite section (render/paper_pages.py), whose heading
+     waits for them, each a <details> open as drawn (closed on phones: setupCite) with a Copy button
+     after it (setupCopy), outside its <summary>: a control inside a control is announced as neither
+     (axe: nested-interactive). Their text is fetched when the section comes near the screen, or a
+     block or its Copy button is first used. */
   var citation = null;
   function paperSlug() {  // a paper page's own slug (render/paper_pages.py PAPER_SLUG)
     var paper = document.querySelector(".ps-paper[data-ps-paper]");
@@ -150,16 +152,17 @@
         });
       citation.catch(function () {
         Array.prototype.forEach.call(document.querySelectorAll("[data-ps-cite] code"), function (code) {
-          if (!code.textContent) code.textContent = "This citation could not be loaded; BibTeX above has the same facts.";
+          if (!code.textContent) code.textContent = "This citation could not be loaded. Reload the page to try again.";
         });
       });
     }
     return citation;
   }
-  var CITED = [["ris", "RIS"], ["text", "Plain text"]];
+  var CITED = [["bibtex", "BibTeX"], ["ris", "RIS"], ["text", "Plain text"]];
   function setupCiteFromSite() {
-    var cite = document.querySelector(".ps-paper .ps-cite");
+    var cite = document.querySelector(".ps-paper .ps-cite"), heading = document.getElementById("cite");
     if (!cite || !paperSlug()) return;
+    if (heading) heading.hidden = false;
     CITED.forEach(function (format) {
       cite.insertAdjacentHTML("beforeend", '<div class="ps-cite-item" data-ps-cite="' + format[0] + '"><details class="ps-cite-details" open>' +
         "<summary>" + format[1] + '</summary><pre><code id="ps-' + format[0] + '"></code></pre></details></div>');

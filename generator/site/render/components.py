@@ -61,12 +61,9 @@ def fresh(label: str, render: Callable[..., str], *args: object) -> str:
 
 def paper_list(
     papers: list[PaperRecord], here: str, catalog: Catalog | None, show_topic: bool = True, mark_guesses: bool = False,
-    list_id: str | None = None, keep: Keep = fresh, authors_html: str | None = None, common: str = "",
+    list_id: str | None = None, keep: Keep = fresh, common: str = "",
 ) -> str:
     """A list of papers linking to their pages, with authors (and topic) as context.
-
-    ``authors_html``: a one-paper list's author line as the caller wrote it (escaped HTML: a
-    one-paper author's page names every co-author there, as a link).
 
     ``mark_guesses``: on a topic's own page, say which papers are there by the model's guess.
     With ``list_id`` and ``CONTROLS_FROM`` papers or more, the items carry what the list
@@ -87,13 +84,10 @@ def paper_list(
     for paper in papers:
         href = layout.relative(here, layout.paper_url(paper.slug))
         key = (paper.slug, href, show_topic, mark_guesses, with_data, common)
-        item = cache.get(key) if authors_html is None else None
+        item = cache.get(key)
         if item is None:
-            if authors_html is not None:
-                item = paper_item(paper, href, show_topic, mark_guesses, with_data, authors_html, common)
-            else:
-                label = f"{paper.slug}\0{here}\0{show_topic:d}{mark_guesses:d}{with_data:d}\0{common}"
-                item = cache[key] = keep(label, paper_item, paper, href, show_topic, mark_guesses, with_data, None, common)
+            label = f"{paper.slug}\0{here}\0{show_topic:d}{mark_guesses:d}{with_data:d}\0{common}"
+            item = cache[key] = keep(label, paper_item, paper, href, show_topic, mark_guesses, with_data, common)
         items.append(item)
     shared = attr("data-text", common) if common else ""
     opening = f"<ul class=ps-papers{attr('id', list_id)}{shared}>" if list_id is not None else "<ul class=ps-papers>"
@@ -101,11 +95,10 @@ def paper_list(
 
 
 def paper_item(
-    paper: PaperRecord, href: str, show_topic: bool, mark_guesses: bool, with_data: bool, authors_html: str | None = None,
-    common: str = "",
+    paper: PaperRecord, href: str, show_topic: bool, mark_guesses: bool, with_data: bool, common: str = "",
 ) -> str:
-    """One paper of a ``paper_list``, linked at ``href`` (``authors_html``, ``common``: see ``paper_list``)."""
-    parts = [authors_html if authors_html is not None else esc(author_line(paper))] if paper.authors else []
+    """One paper of a ``paper_list``, linked at ``href`` (``common``: see ``paper_list``)."""
+    parts = [esc(author_line(paper))] if paper.authors else []
     if show_topic and paper.topic:
         parts.append(esc(paper.topic.label()))
     derived = ' <span class=ps-badge>derived title</span>' if paper.title_derived else ""

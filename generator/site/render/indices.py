@@ -340,27 +340,16 @@ def keyword_pages(catalog: Catalog) -> list[DetailPage]:
     return [_keyword_page(keyword, catalog, related.get(id(keyword), [])) for keyword in catalog.keywords]
 
 
+# Where papersite-saved.js draws an author's co-authors (with the author's slug), from the co-author shards
+# (``site/exports.py`` coauthor_files): the lists were 14.5 MB of the author pages at 11,672 papers.
+COAUTHORS_PLACE = "data-ps-coauthors"
+
+
 def _author_page(author: Author, catalog: Catalog) -> DetailPage:
     here = author.url
     also = ""
     if len(author.variants) > 1:
         also = f'<p class=ps-muted>Also written as: {esc(", ".join(author.variants[1:]))}</p>'
-    # Every author page sits at the same depth, so a link to another author reads the same on
-    # all of them: made once per author, not once per co-authorship (373k at 11,672 papers).
-    links = catalog.cache.setdefault("author_link", {})
-    # The number of shared papers only where it is more than one: most co-authors share one
-    # paper, and its count on every name was a fifth of the author pages' own bytes.
-    # (no </li>: HTML ends an item at the next one; 0.9 MB of the author pages at 11,672 papers)
-    coauthors = "".join(
-        f"<li>{links.get(other.slug) or links.setdefault(other.slug, link(layout.relative(here, other.url), other.name))}"
-        + (f" <span class=ps-count>{n}</span>" if n > 1 else "")
-        for other, n in author.coauthors
-    )
-    shared = any(n > 1 for _, n in author.coauthors)
-    more = author.coauthor_count - len(author.coauthors)  # a large collaboration (catalog.MAX_COAUTHORS_SHOWN)
-    in_line = _linked_author_line(author, links, here) if len(author.papers) == 1 and more == 0 else None
-    if in_line is not None:  # the paper line names every co-author, as a link: no second list of the same links
-        coauthors = ""
     body = block(
         crumbs(here, [(layout.AUTHORS.url(), "Authors")]),
         f"<h1>{esc(author.name)}</h1>",
@@ -368,35 +357,11 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
         f"<p>{_plural(len(author.papers), 'paper')}.</p>",
         '<h2 id=papers>Papers</h2>',
         list_controls(author.papers, here, "ps-list", {"author": author.slug}),
-        paper_list(author.papers, here, catalog, list_id="ps-list", authors_html=in_line),
-        # two lines, as the engine's Markdown would have written them
-        '<h2 id=coauthors>Co-authors</h2>' if coauthors else "",
-        '<p class=ps-muted>The number is how many papers they wrote together, where more than one.</p>' if shared else "",
-        f"<ul class=ps-columns>{coauthors}</ul>" if coauthors else "",
-        f'<p class=ps-muted>and {more:,} more (see the papers above).</p>' if more > 0 else "",
+        paper_list(author.papers, here, catalog, list_id="ps-list"),
+        # the co-authors, with how many papers each shares where more than one, are the browser's to draw
+        f"<div {COAUTHORS_PLACE}={author.slug}></div>" if author.coauthors else "",
     )
     return DetailPage(here, plain_title(author.name), body)
-
-
-def _linked_author_line(author: Author, links: dict[str, str], here: str) -> str:
-    """A one-paper author's paper line: the paper's authors in its order, each co-author a link to
-    their page (the author's own name is this page), and the order note where the order is not known.
-    On 22k of 35k author pages at 12k papers this is the co-author list, once."""
-    paper = author.papers[0]
-    by_key = {fold(other.name): other for other, _ in author.coauthors}
-    own = fold(author.name)
-    names = []
-    for name in paper.authors:
-        shown, key = " ".join(name.split()), fold(name)
-        other = by_key.get(key) if key != own else None
-        if other is None:
-            names.append(esc(shown))
-        elif shown != other.name:  # the paper's own spelling of a name the catalog shows otherwise
-            names.append(link(layout.relative(here, other.url), shown))
-        else:
-            names.append(links.get(other.slug) or links.setdefault(other.slug, link(layout.relative(here, other.url), other.name)))
-    line = ", ".join(names)
-    return line if cite.order_known(paper) else f"{line} ({esc(cite.order_words(paper, short=True))})"
 
 
 def authors_index_page(catalog: Catalog, keep: Keep = fresh) -> str:

@@ -205,25 +205,6 @@ def _fills_html(paper: PaperRecord, context: SiteContext) -> str:
     )
 
 
-def _cite_block(kind: str, label: str, text: str) -> str:
-    """A citation format in a <details>: open as built, closed on phones by papersite.js.
-
-    On a 390 px screen the RIS block took a third of the screen. papersite.js adds
-    a Copy button after the <details> (it copies only with scripts: no dead button
-    without them, and 0.3 KB less on each paper page), outside the <summary>: a
-    control inside a control is announced as neither (axe: nested-interactive).
-    Only BibTeX is on the page, for readers without scripts: papersite.js draws the RIS and
-    plain-text blocks after it, with the same markup, and fills them from the citation shards
-    (``site/exports.py``: their text was 1.1 KB of each paper page, and the two empty hidden
-    blocks that stood for them 0.28 KB).
-    """
-    return (
-        f'<div class=ps-cite-item><details class=ps-cite-details open><summary>{label}</summary>'
-        # newlines inside <pre> are encoded so that the raw HTML block has no blank line
-        f'<pre><code id="ps-{kind}">{esc(text).replace(chr(10), "&#10;")}</code></pre></details></div>'
-    )
-
-
 DESCRIPTION_CHARS = 200  # what search results and link previews show of a page's description
 
 
@@ -308,10 +289,11 @@ def paper_page(paper: PaperRecord, catalog: Catalog, context: SiteContext) -> De
         f'<dl class=ps-facts>{"".join(facts)}</dl>',
         '<h2 id=abstract>Abstract</h2>',
         abstract,
-        '<h2 id=cite>Cite</h2>',
-        '<div class=ps-cite>'
-        + _cite_block("bibtex", "BibTeX", cite.bibtex(paper, venue))
-        + "</div>",
+        # The citations are drawn by papersite.js from the citation shards (``site/exports.py``): BibTeX, RIS and
+        # plain text were 0.6 KB of each page at 12k papers (4.9 MB), in the same markup as before. The heading
+        # is shown by the script that fills the section: without scripts there is nothing under it.
+        '<h2 id=cite hidden>Cite</h2>',
+        '<div class=ps-cite></div>',
         f"<div {RELATED_PLACE}></div>",
         '<h2 id=sources>Sources</h2>',
         f'<p class=ps-muted>Listing entries this page was built from{esc(merged)}:</p>',

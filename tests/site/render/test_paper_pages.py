@@ -9,6 +9,7 @@ import pytest
 from generator.catalog import build_catalog
 from generator.config import load_config
 from generator.site.render.cite import Venue
+from generator.site import exports
 from generator.site.render.paper_pages import SiteContext, description, needs_engine, paper_page
 from site_fixtures import fixture_records, write_project
 
@@ -39,7 +40,10 @@ def test_the_decision_names_the_papers_own_venue_else_the_sites(setup) -> None:
     assert f"Accept (Poster) ({setup[1].venue.short})" in re.sub(r"<[^>]+>", "", site)
     own = _page(setup, "one-step-diffusion-via-shortcut-models", venue="NeurIPS 2024").body
     assert "Accept (Poster) (NeurIPS 2024)" in re.sub(r"<[^>]+>", "", own)
-    assert "booktitle = {NeurIPS 2024}" in own and "year = {2024}" in own
+    catalog, context = setup
+    paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models").replace(venue="NeurIPS 2024")
+    bibtex = exports.citation_row(paper, context.venue)[exports.CITATION_COLUMNS.index("bibtex")]  # what the page draws
+    assert "booktitle = {NeurIPS 2024}" in bibtex and "year = {2024}" in bibtex
     no_decision = _page(setup, "calibrated-flows", venue="ICML 2025").body
     assert "<dt>Venue</dt><dd>ICML 2025</dd>" in no_decision
 
@@ -80,17 +84,17 @@ def test_a_page_with_a_maintainers_body_keeps_materials_script(setup) -> None:
     assert "ps_markdown_body: true" in render_paper_page(paper.replace(body="| a | b |\n|---|---|\n| 1 | 2 |"), catalog, context)
 
 
-def test_bibtex_is_on_the_page_and_ris_and_plain_text_come_from_the_citation_shards(setup) -> None:
+def test_the_citations_come_from_the_citation_shards_under_a_heading_the_script_shows(setup) -> None:
     from generator.site.render import cite
 
     page = _page(setup, "one-step-diffusion-via-shortcut-models")
     catalog, context = setup
     paper = next(p for p in catalog.papers if p.slug == "one-step-diffusion-via-shortcut-models")
-    bibtex = re.search(r'<code id="ps-bibtex">(.*?)</code>', page.body).group(1)
-    assert bibtex.replace("&#10;", "\n").startswith("@") and "title = {" in bibtex
-    # papersite.js draws the RIS and plain-text blocks after BibTeX and fills them (site/exports.py)
-    assert "data-ps-cite" not in page.body and 'id="ps-ris"' not in page.body and 'id="ps-text"' not in page.body
-    assert re.search(r'<div class=ps-cite><div class=ps-cite-item><details[^>]*><summary>BibTeX</summary><pre><code id="ps-bibtex">[^<]+</code></pre></details></div></div>', page.body)
+    # papersite.js draws BibTeX, RIS and plain text in the section and fills them (site/exports.py); without
+    # it the heading stays hidden: a Cite heading over nothing
+    assert "<h2 id=cite hidden>Cite</h2>\n<div class=ps-cite></div>" in page.body
+    assert "@" not in page.body.split("<h2 id=cite", 1)[1].split("<h2 id=sources", 1)[0]
+    assert cite.bibtex(paper, context.venue).splitlines()[0] not in page.body
     assert cite.ris(paper, context.venue).splitlines()[0] not in page.body
 
 
