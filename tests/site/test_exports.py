@@ -257,7 +257,7 @@ def test_each_authors_co_authors_are_in_the_file_its_slug_names_and_kept_while_i
     files = exports.coauthor_files(catalog)
     schema = json.loads(exports.citation_files(catalog, SITE, "X")[exports.EXPORTS_FILE])
     count = schema["coauthor_files"]
-    assert count == len(files) == -(-sum(1 for a in catalog.authors if a.coauthors) // exports.SHARD_PAPERS) > 1
+    assert count == len(files) == -(-sum(1 for a in catalog.authors if a.coauthors) // exports.COAUTHORS_A_FILE) > 1
     rows = {}
     for n in range(count):
         for row in json.loads(gzip.decompress(files[schema["coauthor_path"].format(shard=n)])):
