@@ -347,8 +347,12 @@ def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     if getattr(args, "engine", "mkdocs") == "zensical":
         # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
-        # Nor does it run our post-build step, so every page is staged as Markdown.
+        # Nor does it run our post-build step, so every page is staged as Markdown, and what the stage
+        # wrote beside the engine (the map's data, related papers, co-authors) goes into the docs dir.
+        from generator.site.postbuild import copy_deferred_into
+
         staged = stage_docs(config, shells=False)
+        copy_deferred_into(config, staged.docs_dir)
         try:
             return serve_with_engine(
                 "zensical",

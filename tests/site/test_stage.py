@@ -129,3 +129,19 @@ def test_an_edit_renders_again_the_topic_pages_of_the_paper_it_changed(tmp_path:
     sub = next(s for s in area.subareas if s.name == paper.topic.subarea)
     subareas = tuple((s.name, s.slug, len(s.papers)) for s in area.subareas)
     assert sorted(rendered) == [("area_page", area.name, area.slug, subareas), ("subarea_page", area.name, area.slug, sub.name, sub.slug)]
+
+
+def test_a_docs_dir_no_post_build_step_reads_gets_what_the_stage_wrote_beside_the_engine(tmp_path: Path) -> None:
+    """`papersite serve --engine zensical` serves the staged docs dir itself: the map's data, the related and the
+    co-author files go in it (postbuild.copy_deferred_into), and no record of the site's copies is touched."""
+    from generator.site.exports import COAUTHOR_SHARD
+    from generator.site.postbuild import DEFERRED_COPIED, copy_deferred_into
+
+    config = load_config(write_project(tmp_path / "project"))
+    staged = stage_docs(config, shells=False)
+    assert copy_deferred_into(config, staged.docs_dir) > 0
+    for folder in (RELATED_SHARD, COAUTHOR_SHARD):
+        assert list((staged.docs_dir / folder.rsplit("/", 1)[0]).glob("*.json.gz")), folder
+    assert (staged.docs_dir / MAP_DATA_FILE).is_file()
+    assert copy_deferred_into(config, staged.docs_dir) == 0, "only what differs is written"
+    assert not (data_dir(config) / DEFERRED_COPIED).exists()
