@@ -359,7 +359,7 @@ def _author_page(author: Author, catalog: Catalog) -> DetailPage:
         list_controls(author.papers, here, "ps-list", {"author": author.slug}),
         paper_list(author.papers, here, catalog, list_id="ps-list"),
         # the co-authors, with how many papers each shares where more than one, are the browser's to draw
-        f"<div {COAUTHORS_PLACE}={author.slug}></div>" if author.coauthors else "",
+        f"<div{attr(COAUTHORS_PLACE, author.slug)}></div>" if author.coauthors else "",
     )
     return DetailPage(here, plain_title(author.name), body)
 
