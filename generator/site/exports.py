@@ -280,8 +280,8 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
         else:
             fixes[FIX_SHARD.format(start)] = compressed(FIX_SHARD.format(start), "", list)
     files.update(fixes)
-    files[EXPORTS_FILE] = _json(exports_schema(starts, site_name, hashed_files(len(catalog.papers)),
-                                               hashed_files(sum(1 for a in catalog.authors if a.coauthors), COAUTHORS_A_FILE)))
+    files[EXPORTS_FILE] = _json(exports_schema(starts, site_name, related_file_count(catalog.papers),
+                                               coauthor_file_count(with_coauthors(catalog))))
     if memo:
         memo.save()
     return files
@@ -295,6 +295,21 @@ COAUTHORS_A_FILE = 16
 def hashed_files(count: int, per_file: int = SHARD_PAPERS) -> int:
     """How many files ``count`` rows fill at about ``per_file`` a file (the related and co-author files)."""
     return max(1, -(-count // per_file))
+
+
+def related_file_count(papers: list[PaperRecord]) -> int:
+    """How many related files the papers fill (``related_files``; ``exports.json`` tells the browser)."""
+    return hashed_files(len(papers))
+
+
+def with_coauthors(catalog: Catalog) -> list[Author]:
+    """The authors a co-author file holds: those with co-authors, in the catalog's order."""
+    return [a for a in catalog.authors if a.coauthors]
+
+
+def coauthor_file_count(authors: list[Author]) -> int:
+    """How many co-author files ``with_coauthors`` fill (``coauthor_files``; ``exports.json`` tells the browser)."""
+    return hashed_files(len(authors), COAUTHORS_A_FILE)
 
 
 def hashed_file(slug: str, files: int) -> int:
@@ -322,7 +337,7 @@ def related_files(catalog: Catalog, related: dict[str, list[str]], config: Proje
     in_slug_order = search.papers_in_slug_order(papers)
     number = {papers[place].slug: n for n, place in enumerate(in_slug_order)}
     derived = {p.slug for p in papers if p.title_derived}
-    files = hashed_files(len(papers))
+    files = related_file_count(papers)
     rows: list[list[list]] = [[] for _ in range(files)]
     marked: list[set[int]] = [set() for _ in range(files)]
     for place in in_slug_order:
@@ -352,8 +367,8 @@ def coauthor_files(catalog: Catalog, config: ProjectConfig | None = None, keys: 
     its arguments, which hold the author's co-authors, so an edit makes again the files of the authors whose
     pages it changed, and compresses those alone."""
     memo = Memo(config, "coauthors", shards=PAGE_SHARDS) if config else None
-    authors = [a for a in catalog.authors if a.coauthors]
-    files = hashed_files(len(authors), COAUTHORS_A_FILE)
+    authors = with_coauthors(catalog)
+    files = coauthor_file_count(authors)
     members: list[list[Author]] = [[] for _ in range(files)]
     for author in authors:
         members[hashed_file(author.slug, files)].append(author)
