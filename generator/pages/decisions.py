@@ -61,10 +61,10 @@ def decision_counts(decisions: Iterable[str | None]) -> list[tuple[str, str, int
     """(key, label, papers) per kind of decision, in filter order; "No decision" last."""
     counts: Counter[str] = Counter()
     labels: dict[str, str] = {}
-    for text in decisions:
+    for text, papers in Counter(decisions).items():  # each way of writing one read once: a dozen in 11,672 papers
         decision = read_decision(text)
         key = decision.key if decision else "none"
-        counts[key] += 1
+        counts[key] += papers
         if decision is None:
             labels[key] = "No decision"
         elif key in ("other", "accepted"):

@@ -123,6 +123,11 @@ TABLE_SHARD_BYTES = SHARD_BYTES  # a table's shards as an index's (search_index.
 # result costs about one file: at 11,672 papers 2.19 KB gzipped with 16 rows a file, 0.65 KB with 4
 # (all files 1.60 -> 1.89 MB); a title typed key by key fetched 43 rows files (BENCHMARKS.md, issue 31 part 7).
 ROW_CHUNK = 4
+# Papers up to which the header search answers each key of a query typed key by key; above, where the reader
+# pauses (the head's ``answer_at_pauses``, papersite-header.js). Each key's own answer fetches its word's prefixes'
+# shards, ten rows and a titles shard: a title typed at 200 ms a key cost 241-277 KB at 11,672 papers and
+# 673-694 KB at 100k, against 348 KB pasted (BENCHMARKS.md, parts 18 and 23).
+KEYS_ANSWERED_UP_TO = 20_000
 ROW_AUTHORS = 3  # authors whose names a rows file carries (a result's author line names three)
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
 TEXT_CHUNK_FILE = SHARDS_DIR + "/texts-{}.json.gz"
@@ -699,6 +704,7 @@ class StorePieces:
         head = {key: value for key, value in store.items() if key not in ("papers", "authors", "keywords", "title_order")}
         head["paper_count"] = len(papers)
         head["page_counts"] = [len(authors), len(keywords), len(topics)]
+        head["answer_at_pauses"] = len(papers) > KEYS_ANSWERED_UP_TO
         pieces = {HEAD_FILE: _json(head)}
         self._rows_files(papers, authors)
         pieces.update({ROWS_FILE.format(n): data for n, data in enumerate(self.rows_files)})

@@ -242,6 +242,13 @@ def test_rows_files_hold_every_paper_once_in_order_with_its_first_authors_names(
     assert head["page_counts"] == [len(store["authors"]), len(store["keywords"]), len(store["topics"])]
 
 
+@pytest.mark.parametrize("up_to, at_pauses", [(150, False), (149, True)])
+def test_the_head_says_whether_a_query_typed_key_by_key_is_answered_each_key(monkeypatch, up_to, at_pauses) -> None:
+    monkeypatch.setattr(search, "KEYS_ANSWERED_UP_TO", up_to)
+    files = search.search_files(build_catalog(_many_records(150, 1)))
+    assert json.loads(gzip.decompress(files[search.HEAD_FILE]))["answer_at_pauses"] is at_pauses
+
+
 def test_the_exact_title_table_names_the_first_paper_of_each_title(many) -> None:
     files, store = many
     rows = store_papers(store)

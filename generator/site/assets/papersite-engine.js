@@ -336,13 +336,15 @@
   /* The shards of a query's words start loading as it is typed, before the question: the first
    * index's while the store still loads, and the abstracts' once they are searched (their last
    * word a prefix only as long as papersite-ranking.js asks it so). Each shard is fetched once,
-   * so a word typed key by key costs no more than the query's own shards and its prefixes'. */
+   * so a word typed key by key costs no more than the query's own shards and its prefixes'. A text
+   * ending in a space has no word being typed: its last word is warmed as a word, not a prefix. */
   function warmUp(text, whole) {
     load();
     var words = core.queryWords(text), last = words.length ? words[words.length - 1] : "";
+    var typing = !/\s$/.test(text);
     function warm() {
-      engine.meta.warm(words);
-      if (engine.abstracts) engine.abstracts.warm(words, ps.ranking.abstractPrefix(last));
+      engine.meta.warm(words, typing);
+      if (engine.abstracts) engine.abstracts.warm(words, typing && ps.ranking.abstractPrefix(last));
     }
     // A text that came whole (pasted) may be a title, shown as soon as its titles shard and row are in: that
     // shard is asked before the index shards, which would otherwise take every connection a host allows
