@@ -123,12 +123,12 @@ TABLE_SHARD_BYTES = SHARD_BYTES  # a table's shards as an index's (search_index.
 # result costs about one file: at 11,672 papers 2.19 KB gzipped with 16 rows a file, 0.65 KB with 4
 # (all files 1.60 -> 1.89 MB); a title typed key by key fetched 43 rows files (BENCHMARKS.md, issue 31 part 7).
 ROW_CHUNK = 4
+ROW_AUTHORS = 3  # authors whose names a rows file carries (a result's author line names three)
 # Papers up to which the header search answers each key of a query typed key by key; above, where the reader
 # pauses (the head's ``answer_at_pauses``, papersite-header.js). Each key's own answer fetches its word's prefixes'
-# shards, ten rows and a titles shard: a title typed at 200 ms a key cost 241-277 KB at 11,672 papers and
-# 673-694 KB at 100k, against 348 KB pasted (BENCHMARKS.md, parts 18 and 23).
+# shards, ten rows and a titles shard: a title typed 60-200 ms a key cost 238-268 KB at 11,672 papers, 318-339 KB
+# at 20,000 and 678-697 KB at 100k, where pasted it costs 370 (BENCHMARKS.md, part 23).
 KEYS_ANSWERED_UP_TO = 20_000
-ROW_AUTHORS = 3  # authors whose names a rows file carries (a result's author line names three)
 ABSTRACT_TEXT_FILE = "assets/papersite/search-abstracts.json.gz"
 TEXT_CHUNK_FILE = SHARDS_DIR + "/texts-{}.json.gz"
 # Papers' texts a snippets file holds. The snippets of a list's results come from about one file each:
