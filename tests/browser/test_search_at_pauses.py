@@ -15,7 +15,8 @@ import pytest
 
 from conftest import serve
 from search_corpus import search_site  # noqa: F401 (fixture)
-from site_ui import HEADER_SEARCH_INPUT, HEADER_SEARCH_TOGGLE, header_search_settled, paper_slug_of, result_hrefs
+from site_ui import (HEADER_SEARCH_INPUT, enter_query, header_search_settled, open_header_search, paper_slug_of, result_hrefs,
+                     wait_for_search_answer)
 
 pytestmark = pytest.mark.browser
 
@@ -45,11 +46,10 @@ def large_site(search_site, tmp_path_factory):  # noqa: F811
 
 
 def _typed(page, query: str, key_ms: int) -> None:
-    field = page.locator(HEADER_SEARCH_INPUT).first
-    if not field.count():  # on a phone, behind the header's search button
-        page.locator(HEADER_SEARCH_TOGGLE).first.click()
-    field.click()
-    field.press_sequentially(query, delay=key_ms)
+    """``query`` typed key by key at the end of the header's field, opened first where it is not focused."""
+    if not page.evaluate("() => !!document.activeElement && document.activeElement.matches('[data-ps-search-input]')"):
+        open_header_search(page)
+    enter_query(page, query, key_ms)
 
 
 # A key this late after the one before is a pause of the reader's (papersite-header.js SHORTEST_PAUSE_MS: 120)
@@ -79,10 +79,7 @@ def _typed_without_stalls(page_factory, site, viewport: dict, parts: list[str], 
 
 
 def _settled(page, query: str):
-    page.wait_for_function(
-        "q => { const l = document.querySelector('[data-ps-search-results]');"
-        " return l && l.getAttribute('data-ps-query') === q && l.getAttribute('data-ps-state') === 'full'; }",
-        arg=query)
+    wait_for_search_answer(page, query)
     page.wait_for_timeout(400)  # what the list asks once drawn (the snippets' texts) is its cost too
     return page.locator("[data-ps-search-meta]").inner_text(), page.locator(".md-search-result__item")
 
