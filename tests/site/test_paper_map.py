@@ -106,3 +106,44 @@ def test_points_from_the_last_builds_counts_are_a_clean_builds() -> None:
         texts = paper_map.map_texts(papers)
         points, kept = paper_map.layout_and_counts(texts, kept)
         assert points == paper_map.layout_of_texts(texts)
+
+
+def test_the_power_steps_basis_is_orthonormal_and_spans_the_columns() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    columns = rng.standard_normal((400, 12)).astype(np.float32) * np.linspace(1, 300, 12, dtype=np.float32)
+    basis = paper_map._orthonormal(columns)
+    assert basis.shape == columns.shape and basis.dtype == np.float32
+    assert np.allclose(basis.T @ basis, np.eye(12), atol=1e-4)
+    assert np.allclose(basis @ (basis.T @ columns), columns, rtol=1e-3, atol=1e-2)  # the same span
+
+
+def test_dependent_columns_still_give_a_basis() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    columns = rng.standard_normal((50, 4)).astype(np.float32)
+    columns = np.hstack([columns, columns[:, :2]])  # no Cholesky factor: Householder's QR instead
+    basis = paper_map._orthonormal(columns)
+    assert basis.shape == columns.shape and np.isfinite(basis).all()
+    assert np.allclose(basis @ (basis.T @ columns), columns, atol=1e-4)
+
+
+def test_papers_with_one_text_between_them_are_placed() -> None:
+    papers = [PaperRecord(id=str(i), slug=f"copy-{i:02d}", title="graph message passing", abstract="node edge molecule graphs")
+              for i in range(60)]
+    points = paper_points(papers)
+    assert set(points) == {p.slug for p in papers}
+    assert all(0 <= x < GRID and 0 <= y < GRID for x, y in points.values())
+
+
+def test_nearly_dependent_columns_are_not_taken_through_the_gram_matrix() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    columns = rng.standard_normal((80, 3))
+    columns = np.hstack([columns, columns[:, :1] + 1e-7 * rng.standard_normal((80, 1))])  # a Cholesky factor, all but singular
+    basis = paper_map._orthonormal(columns)
+    assert np.isfinite(basis).all()
+    assert np.allclose(basis.T @ basis, np.eye(4), atol=1e-5)  # Householder's Q: orthonormal whatever the rank
