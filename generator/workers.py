@@ -120,12 +120,16 @@ class Forked:
         self.reader, writer = context.Pipe(duplex=False)
         self.process = context.Process(target=_run_child, args=(writer, fn, args, nice), daemon=True)
         self.process.start()
+        self.parent = os.getpid()
         writer.close()
 
     def result(self):  # noqa: ANN201
-        """The worker's value (its last, where ``fn`` yields several: ``answer`` takes those before)."""
+        """The worker's value (its last, where ``fn`` yields several: ``answer`` takes those before). Another
+        worker forked from the parent may take it (the search worker takes related papers'); the parent then
+        ends the worker (``cancel``): only a process's parent can wait for it."""
         value = self.answer()
-        self.process.join()
+        if os.getpid() == self.parent:
+            self.process.join()
         self.process = None
         self.reader.close()
         return value

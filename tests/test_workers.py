@@ -164,3 +164,21 @@ def test_a_worker_ended_while_its_answer_waits_in_the_pipe_ends_at_once(tmp_path
     process.join(30)
     assert not process.is_alive() and process.exitcode != -signal.SIGKILL
     worker.cancel()
+
+
+def _take(worker: Forked) -> tuple[str, int]:
+    return worker.result(), os.getpid()
+
+
+def test_a_sibling_worker_may_take_a_workers_value_and_the_parent_ends_it():
+    """The search worker takes related papers' answer (site/stage.py): a process that is not the worker's
+    parent reads its value without waiting for it, which only the parent may do."""
+    import multiprocessing
+
+    answering = Forked("answer", _slow, 0.2)
+    taker = Forked("take", _take, answering)
+    value, pid = taker.result()
+    assert value == "done" and pid != os.getpid()
+    assert answering.process is not None  # the parent's: still its own to end
+    answering.cancel()
+    assert multiprocessing.active_children() == []

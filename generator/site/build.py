@@ -229,6 +229,7 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
         and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
     )
     early: dict = {}
+    staged = None
     try:
         with timings.stage("check"):
             # The same validation as `papersite check`: never build a site from pages it rejects.
@@ -257,8 +258,9 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
         with timings.stage("stage"):
             staged = stage_docs(config, parallel=True, pages=checked, checked=found, first=first, early=early)
     finally:
-        for worker in early.values():  # the stage took their answers; else (an error, Ctrl-C) none is wanted
-            worker.cancel()
+        if staged is None or staged.pending is None:  # else the search worker takes their answers: its Pending ends them
+            for worker in early.values():  # the stage took their answers; else (an error, Ctrl-C) none is wanted
+                worker.cancel()
     try:
         return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first)
     finally:

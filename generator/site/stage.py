@@ -431,20 +431,33 @@ class Pending:
     wall time. The worker starts as soon as the catalog exists, at low priority
     (it must not slow the staging), writes ``postbuild/deferred/``, and
     ``postbuild.py`` copies that into the site after the engine.
+
+    ``answering``: the workers whose answers the search worker takes (related papers and the map's, for
+    their data files): stopped once it ended, or with it. Their process is this one's child to end.
     """
 
-    def __init__(self, worker: Forked | None) -> None:
+    def __init__(self, worker: Forked | None, answering: list | None = None) -> None:
         self.worker = worker
+        self.answering = answering or []
 
     def wait(self) -> None:
-        if self.worker is not None:
-            worker, self.worker = self.worker, None
-            worker.result()
+        try:
+            if self.worker is not None:
+                worker, self.worker = self.worker, None
+                worker.result()
+        finally:
+            self._end_answering()
 
     def cancel(self) -> None:
         if self.worker is not None:
             self.worker.cancel()
             self.worker = None
+        self._end_answering()
+
+    def _end_answering(self) -> None:
+        for worker in self.answering:  # each has sent all it had (the search worker took it), or is not wanted
+            worker.cancel()
+        self.answering = []
 
 
 def _write_map_data(catalog: Catalog, map_points: "MapPoints | None", out_dir: Path) -> None:
@@ -469,8 +482,15 @@ def browser_data(catalog: Catalog, config: ProjectConfig, prints: Fingerprints |
     return {**search_files(catalog, config, prints), **citation_files(catalog, venue, config.site_name, config, prints)}
 
 
-def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path, prints: Fingerprints | None = None) -> None:
+def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path, prints: Fingerprints | None = None,
+                   related: Related | None = None, map_points: "MapPoints | None" = None) -> None:
+    """The search files and citations, then the map's and related papers' data from their workers' answers: the
+    build's main process is an edit's longest path (BENCHMARKS.md, issue 31 part 24), this one ends before it."""
     write_deferred(out_dir, browser_data(catalog, config, prints))
+    if map_points is not None:
+        _write_map_data(catalog, map_points, out_dir)
+    if related is not None:
+        _write_related_data(catalog, related, config, out_dir)
 
 
 def stage_docs(
@@ -530,8 +550,10 @@ def stage_docs(
         pending = None
         if parallel and can_fork():
             # the build's prints go with the fork (its own copy): they know each record by its page's bytes. Not
-            # niced: in an edit it is the last work to end (BENCHMARKS.md, issue 31 part 19)
-            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints))
+            # niced: in an edit it is the last work to end (BENCHMARKS.md, issue 31 part 19). It writes the map's and
+            # related papers' data too, from their workers' answers: the pending search reaps those workers
+            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, related, map_points),
+                              answering=[*early.values(), related, map_points])
             workers.append(pending)
         # after the workers started (the search index's is the edit's longest path): it is ~35 MB to write at 11,672 papers
         pages.save()
@@ -541,8 +563,9 @@ def stage_docs(
             config, catalog, source_of, shells=shells, search=pending is None,
             target=target, prints=prints, kept=kept, first=first,
         )
-        _write_map_data(catalog, map_points, deferred)
-        _write_related_data(catalog, related, config, deferred)
+        if pending is None:
+            _write_map_data(catalog, map_points, deferred)
+            _write_related_data(catalog, related, config, deferred)
         write_deferred(deferred, generated.coauthors, "manifest-coauthors.json")  # beside the engine: no page holds them
         removed_paths: list[str] = []
         written, removed = write_tree(target, generated.files, removed_paths)

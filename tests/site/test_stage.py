@@ -82,6 +82,40 @@ def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path
     assert incremental == _derived(load_config(write_project(tmp_path / "clean", edited)))
 
 
+def test_a_parallel_stage_leaves_the_map_and_related_data_to_the_search_worker(tmp_path: Path, monkeypatch) -> None:
+    """The build's main process is an edit's longest path: the search worker, which ends before it, writes them
+    from the answers of related papers' and the map's workers, and the build's wait for it ends those workers."""
+    import multiprocessing
+
+    from generator.site import stage, textwork
+    from generator.site.postbuild import copy_deferred
+
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)  # related papers and the map in workers of their own
+    writers = tmp_path / "writers"
+    real_map, real_related = stage._write_map_data, stage._write_related_data
+
+    def noted(real):  # noqa: ANN001, ANN202
+        def write(*args):  # noqa: ANN002, ANN202
+            with writers.open("a") as out:
+                out.write(f"{real.__name__} {os.getpid()}\n")
+            return real(*args)
+        return write
+
+    monkeypatch.setattr(stage, "_write_map_data", noted(real_map))
+    monkeypatch.setattr(stage, "_write_related_data", noted(real_related))
+    config = load_config(write_project(tmp_path / "project"))
+    result = stage_docs(config, parallel=True)
+    result.pending.wait()
+    assert multiprocessing.active_children() == []
+    written = dict(line.split() for line in writers.read_text().splitlines())
+    assert set(written) == {"_write_map_data", "_write_related_data"} and str(os.getpid()) not in written.values()
+    files = data_dir(config) / "deferred" / "files"
+    assert (files / MAP_DATA_FILE).is_file() and any((files / RELATED_SHARD.rsplit("/", 1)[0]).iterdir())
+    site = tmp_path / "site"
+    copy_deferred(config, site)
+    assert (site / MAP_DATA_FILE).is_file()
+
+
 def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, monkeypatch) -> None:
     """The catalog and what was read before it are kept out of the collector's walks while the docs are staged
     (``gc.freeze``), and given back when staging ends, even when it fails: ``papersite serve`` outlives builds."""

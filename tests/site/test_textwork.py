@@ -14,6 +14,7 @@ from pathlib import Path
 from generator.config import load_config
 from generator.pages.record import render_page
 from generator.site import build, textwork
+from generator.site.exports import RELATED_SHARD
 from generator.site.memo import PAGE_SHARDS, CheckedPages, Fingerprints, Memo, checked_scope
 from generator.site.paper_map import paper_points
 from generator.site.postbuild import data_dir
@@ -153,6 +154,7 @@ def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Pa
     project = write_project(tmp_path / "edited", records)
     assert build.run_build(_args(), load_config(project)) == 0
     assert started == [{}]  # a first build: no memo of pages yet, which its workers keep from the checked records
+    assert multiprocessing.active_children() == []  # the search worker took related papers' answer; the build ended them
     kept = Memo(load_config(project), textwork.PAGES_KIND, scope=checked_scope(load_config(project)), shards=PAGE_SHARDS)
     assert len(kept.old) == len(records)
     page = project / "site_src" / "papers" / "extra-2.md"
@@ -160,6 +162,7 @@ def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Pa
                            page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
     assert build.run_build(_args(), load_config(project)) == 0
     assert set(started[1]) == {"related", "map"}  # the edit's workers started early
+    assert multiprocessing.active_children() == []
     clean = tmp_path / "clean"
     clean.mkdir()
     (clean / "site_src").mkdir()
@@ -170,7 +173,9 @@ def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Pa
         (clean / "site_src" / "papers" / source.name).write_bytes(source.read_bytes())
     monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 10_000)  # no early worker
     assert build.run_build(_args(), load_config(clean)) == 0
-    for name in ("papers/extra-2/index.html", "papers/extra-1/index.html", MAP_DATA_FILE):
+    related = sorted(path.relative_to(clean / "site").as_posix() for path in (clean / "site").glob(RELATED_SHARD.format("*")))
+    assert related  # the related papers' data, which the search worker writes from the early worker's answer
+    for name in ("papers/extra-2/index.html", "papers/extra-1/index.html", MAP_DATA_FILE, *related):
         assert (project / "site" / name).read_bytes() == (clean / "site" / name).read_bytes(), name
 
 
