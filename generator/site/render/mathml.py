@@ -21,8 +21,6 @@ import re
 from functools import lru_cache
 from html.parser import HTMLParser
 
-from latex2mathml.converter import convert
-
 from generator.site.render.html import neutral_chars
 
 # The four math delimiters, tried in this order at each position. A lazy ``.+?`` runs
@@ -133,6 +131,10 @@ def latex_to_mathml(latex: str, display: bool = False) -> str | None:
     latex = _SIZES.sub("", latex)
     if not latex.strip():
         return None
+    # imported here: ~25 ms (it loads urllib.request) of every build, which renders a formula only where a page with
+    # one changed
+    from latex2mathml.converter import convert
+
     try:
         markup = convert(latex.strip(), display="block" if display else "inline")
     except Exception:  # latex2mathml raises many unrelated types on bad input
