@@ -18,7 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -137,23 +137,38 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     clean = bool(getattr(args, "clean", False))
     os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
     timings, import_timings = Timings(SITE_STAGES), Timings(IMPORT_STAGES)
-    # The import's share of the stamps is most of their cost at scale (every page's view,
-    # ingest/pagestamp.py): computed once, for the build stamp and for the import's skip.
-    checks = _CheckCache(config)
     # one for the build's stamps, saved once each covered them all: each stamp's own would keep only
     # the files it covers, and the next would read and hash the others again (11,672 pages a build)
     hashes = incremental.file_hashes(config)
+    # related papers' and the map's worker (``textwork.start_early``), by kind: the stage's to take, else ended here
+    early: dict = {}
+
+    def page_changed() -> None:
+        """The import's stamp found a changed page (before it parses it): the early worker starts now, on the core the
+        stamp leaves idle, not after it (~0.7 s later at 11,672 papers)."""
+        if not clean:
+            from generator.site.textwork import start_early
+
+            early.update(start_early(config, changed=hashes.read))
+
+    # The import's share of the stamps is most of their cost at scale (every page's view,
+    # ingest/pagestamp.py): computed once, for the build stamp and for the import's skip.
+    checks = _CheckCache(config, page_changed)
     no_import = bool(getattr(args, "no_import", False))
     settle: list[tuple[Path, str]] | None = None if clean or no_import else []
-    imported = incremental.import_inputs(config, hashes, checked=checks, settle=settle, pages=not no_import)
-    _settle_page_edits(config, quiet, settle, imported)
-    inputs = _build_inputs(args, config, hashes, imported)
-    if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs)):
-        _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
-        status = 0
-    else:
-        incremental.clear_stamp(config, incremental.BUILD_STAMP)  # trusted again only once this build ends well
-        status = _stages(args, config, quiet, clean, timings, import_timings, imported, inputs, checks, hashes)
+    try:
+        imported = incremental.import_inputs(config, hashes, checked=checks, settle=settle, pages=not no_import)
+        _settle_page_edits(config, quiet, settle, imported)
+        inputs = _build_inputs(args, config, hashes, imported)
+        if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs)):
+            _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
+            status = 0
+        else:
+            incremental.clear_stamp(config, incremental.BUILD_STAMP)  # trusted again only once this build ends well
+            status = _stages(args, config, quiet, clean, timings, import_timings, imported, inputs, checks, hashes, early)
+    finally:
+        for worker in early.values():  # ended already where the stage took their answers
+            worker.cancel()
     if getattr(args, "timings", None):
         write_timings(Path(args.timings), import_timings, timings)
     return status
@@ -181,14 +196,19 @@ def _build_inputs(args: argparse.Namespace, config: ProjectConfig, hashes: FileH
 
 class _CheckCache:
     """The check cache (``memo.CheckedPages``: 35 MB at 11,672 papers), loaded at most once a build:
-    the import stamp parses the changed pages through it, then the check reads every page through it."""
+    the import stamp parses the changed pages through it, then the check reads every page through it.
+    ``first_use``: called once, before it is first loaded (the import stamp's first changed page)."""
 
-    def __init__(self, config: ProjectConfig) -> None:
+    def __init__(self, config: ProjectConfig, first_use: Callable[[], None] | None = None) -> None:
         self.config = config
         self.memo = None
+        self.first_use = first_use
 
     def __call__(self):  # noqa: ANN204 - a CheckedPages, imported only when a page changed
         if self.memo is None:
+            if self.first_use is not None:
+                first_use, self.first_use = self.first_use, None
+                first_use()
             from generator.site.memo import CheckedPages
 
             self.memo = CheckedPages(self.config)
@@ -196,8 +216,9 @@ class _CheckCache:
 
 
 def _stages(args, config, quiet, clean, timings, import_timings, imported: str, inputs: str, checks: _CheckCache,  # noqa: ANN001
-            hashes: FileHashes) -> int:
-    """``inputs``: ``_build_inputs`` as the build began (``imported``: its import share)."""
+            hashes: FileHashes, early: dict) -> int:
+    """``inputs``: ``_build_inputs`` as the build began (``imported``: its import share). ``early``: the early
+    worker by kind, if the import's stamp started it (``_checked_stages`` may start it, and hands it on)."""
     if not getattr(args, "no_import", False):
         with timings.stage("import"):
             status = import_unless_unchanged(config, quiet, clean, import_timings, imported)
@@ -206,13 +227,17 @@ def _stages(args, config, quiet, clean, timings, import_timings, imported: str, 
         if status is not None:  # the import ran and wrote its pages: the steps below read those
             inputs = _build_inputs(args, config, hashes)
             checks = _CheckCache(config)  # and saved its own check cache
-    status = _checked_stages(args, config, quiet, clean, timings, checks, hashes)
+            for worker in early.values():  # it read the pages before the import wrote them
+                worker.cancel()
+            early.clear()
+    status = _checked_stages(args, config, quiet, clean, timings, checks, hashes, early)
     if status == 0:
         incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
     return status
 
 
-def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, hashes: FileHashes) -> int:  # noqa: ANN001
+def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, hashes: FileHashes,  # noqa: ANN001
+                    early: dict | None = None) -> int:
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
     from generator.site.memo import forget_all
@@ -228,7 +253,7 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
         and config.site_dir.is_dir()
         and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
     )
-    early: dict = {}
+    early = {} if early is None else early
     staged = None
     try:
         with timings.stage("check"):
@@ -237,7 +262,9 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
                 forget_all(config)
                 checks = _CheckCache(config)
             # on the core the check leaves idle; their answers are taken only for the pages the check read
-            early = start_early(config, changed=hashes.read)
+            checks.first_use = None  # (the import's stamp viewed no changed page, or started them)
+            if not early:
+                early.update(start_early(config, changed=hashes.read))
             # Pages whose bytes the last build checked are not parsed again (memo.py).
             checked = checks()
             found = read_pages(config, cache=checked)  # staged below as they were checked
