@@ -62,11 +62,13 @@ def _say(quiet: bool, message: str) -> None:
 
 
 def import_unless_unchanged(
-    config: ProjectConfig, quiet: bool, clean: bool, timings: Timings | None = None, imported: str | None = None
+    config: ProjectConfig, quiet: bool, clean: bool, timings: Timings | None = None, imported: str | None = None,
+    starting: Callable[[], None] | None = None,
 ) -> int | None:
     """The import step, skipped when nothing it reads changed since it last succeeded
     (``papersite import`` or a build's; ``run_import`` keeps the stamp): None when skipped,
-    else the import's exit status. ``imported``: ``incremental.import_inputs``, if the caller has it."""
+    else the import's exit status. ``imported``: ``incremental.import_inputs``, if the caller has it.
+    ``starting``: called just before the import runs."""
     from generator.ingest.importer import run_import
 
     if imported is None:
@@ -74,6 +76,8 @@ def import_unless_unchanged(
     if not clean and incremental.stamp_matches(config, incremental.IMPORT_STAMP, imported):
         _say(quiet, "import: no listing, page, state or setting changed since the last import; skipped")
         return None
+    if starting is not None:
+        starting()
     return run_import(argparse.Namespace(sources=[], report=None, quiet=quiet), config, timings)
 
 
@@ -220,16 +224,19 @@ def _stages(args, config, quiet, clean, timings, import_timings, imported: str, 
     """``inputs``: ``_build_inputs`` as the build began (``imported``: its import share). ``early``: the early
     worker by kind, if the import's stamp started it (``_checked_stages`` may start it, and hands it on)."""
     if not getattr(args, "no_import", False):
+
+        def stop_early() -> None:  # it read the pages the import is about to write
+            for worker in early.values():
+                worker.cancel()
+            early.clear()
+
         with timings.stage("import"):
-            status = import_unless_unchanged(config, quiet, clean, import_timings, imported)
+            status = import_unless_unchanged(config, quiet, clean, import_timings, imported, starting=stop_early)
         if status:
             return status
         if status is not None:  # the import ran and wrote its pages: the steps below read those
             inputs = _build_inputs(args, config, hashes)
             checks = _CheckCache(config)  # and saved its own check cache
-            for worker in early.values():  # it read the pages before the import wrote them
-                worker.cancel()
-            early.clear()
     status = _checked_stages(args, config, quiet, clean, timings, checks, hashes, early)
     if status == 0:
         incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))

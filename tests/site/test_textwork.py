@@ -216,22 +216,34 @@ def test_no_worker_starts_early_where_it_would_parse_what_the_check_parses(tmp_p
     assert build.run_build(_args(), config) == 0 and textwork.start_early(config, 0) == {}  # too few papers
 
 
-def test_an_edit_starts_the_early_worker_as_the_imports_stamp_finds_the_changed_page(tmp_path: Path, monkeypatch) -> None:
-    """`papersite build` views the changed pages for the import's stamp before the check: the early worker starts
-    then, once, before the check cache is loaded, not after the stamp (~0.7 s later at 11,672 papers)."""
-    from generator.site import memo
-
-    from generator.ingest import importer
+def _imported_project(tmp_path: Path) -> Path:
+    """The fixture project as an import last left it: its state rows are its pages, the import's stamp kept."""
     from generator.site import incremental
 
-    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
     project = write_project(tmp_path)
     (project / "corpus").mkdir()  # no listing: what the import read is as its stamp says (the pages' views)
     config = load_config(project)
-    config.state_file.parent.mkdir(parents=True, exist_ok=True)  # the pages as an import last wrote them
+    config.state_file.parent.mkdir(parents=True, exist_ok=True)
     config.state_file.write_text("".join(json.dumps({"id": r.id, "fields": r.to_front_matter()}) + "\n" for r in read_records(config)[0]),
                                  encoding="utf-8")
     incremental.write_stamp(config, incremental.IMPORT_STAMP, incremental.import_inputs(config))
+    return project
+
+
+def _retitle(project: Path) -> None:
+    page = project / "site_src" / "papers" / f"{fixture_records()[0].slug}.md"
+    page.write_text(re.sub(r"^title: .*$", "title: Graph diffusion transformers for failure modeling",
+                           page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
+
+
+def test_an_edit_starts_the_early_worker_as_the_imports_stamp_finds_the_changed_page(tmp_path: Path, monkeypatch) -> None:
+    """`papersite build` views the changed pages for the import's stamp before the check: the early worker starts
+    then, once, before the check cache is loaded, not after the stamp (~0.7 s later at 11,672 papers)."""
+    from generator.ingest import importer
+    from generator.site import memo
+
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
+    project = _imported_project(tmp_path)
     monkeypatch.setattr(importer, "run_import", lambda *a, **k: pytest.fail("a page edit the import keeps imported"))
     args = argparse.Namespace(no_import=False, quiet=True, clean=False, engine="mkdocs")
     assert build.run_build(args, load_config(project)) == 0  # keeps the memo of pages the early worker reads
@@ -244,10 +256,31 @@ def test_an_edit_starts_the_early_worker_as_the_imports_stamp_finds_the_changed_
         real_checked(self, config)
 
     monkeypatch.setattr(memo.CheckedPages, "__init__", checked)
-    page = project / "site_src" / "papers" / f"{fixture_records()[0].slug}.md"
-    page.write_text(re.sub(r"^title: .*$", "title: Graph diffusion transformers for failure modeling",
-                           page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
+    _retitle(project)
     assert build.run_build(args, load_config(project)) == 0
     assert events == ["early", "check cache"]
     assert multiprocessing.active_children() == []
     assert "Graph diffusion transformers" in (project / "site" / "papers" / fixture_records()[0].slug / "index.html").read_text(encoding="utf-8")
+
+
+def test_an_early_worker_is_stopped_before_the_import_it_read_the_pages_for_runs(tmp_path: Path, monkeypatch) -> None:
+    """A page and a listing changed: the early worker, started as the stamp viewed the page, is stopped before the
+    import rewrites the pages (it would idle until the import's end, then be thrown away)."""
+    from generator.ingest import importer
+
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
+    project = _imported_project(tmp_path)
+    args = argparse.Namespace(no_import=False, quiet=True, clean=False, engine="mkdocs")
+    monkeypatch.setattr(importer, "run_import", lambda *a, **k: pytest.fail("nothing changed for the import"))
+    assert build.run_build(args, load_config(project)) == 0  # keeps the memo of pages the early worker reads
+    started: list[dict] = []
+    real = textwork.start_early
+    monkeypatch.setattr(textwork, "start_early", lambda config, changed: started.append(real(config, changed)) or started[-1])
+    running: list[list] = []
+    monkeypatch.setattr(importer, "run_import", lambda *a, **k: running.append(multiprocessing.active_children()) or 1)
+    _retitle(project)
+    (project / "corpus" / "more.jsonl").write_text('{"title": "A listing that arrived"}\n', encoding="utf-8")
+    assert build.run_build(args, load_config(project)) == 1  # the stand-in import fails: the build stops there
+    assert started and set(started[0]) == {"related", "map"}
+    assert running == [[]]
+    assert multiprocessing.active_children() == []
