@@ -244,7 +244,7 @@ def _stages(args, config, quiet, clean, timings, import_timings, imported: str, 
 
 
 def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, hashes: FileHashes,  # noqa: ANN001
-                    early: dict | None = None) -> int:
+                    early: dict) -> int:
     # Imported here, not above: a build with nothing to do stops before them (a second of imports).
     from generator.pages.check import check_pages, errors_only, project_file_problems
     from generator.site.memo import forget_all
@@ -260,7 +260,6 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
         and config.site_dir.is_dir()
         and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
     )
-    early = {} if early is None else early
     staged = None
     try:
         with timings.stage("check"):

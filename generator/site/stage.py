@@ -553,7 +553,7 @@ def stage_docs(
             # niced: in an edit it is the last work to end (BENCHMARKS.md, issue 31 part 19). It writes the map's and
             # related papers' data too, from their workers' answers: the pending search reaps those workers
             pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, related, map_points),
-                              answering=[*early.values(), related, map_points])
+                              answering=[related, map_points])  # (each ends its early worker too)
             workers.append(pending)
         # after the workers started (the search index's is the edit's longest path): it is ~35 MB to write at 11,672 papers
         pages.save()

@@ -62,17 +62,9 @@ class _Links(dict):
         return link
 
 
-class _Shown(dict):
-    """id(node) -> what its link shows, as a tuple (what a digest is made of), made when first asked for."""
-
-    def __init__(self, links: _Links) -> None:
-        super().__init__()
-        self.links = links
-
-    def __missing__(self, key: int) -> tuple[str, str, str]:
-        link = self.links[key]
-        shown = self[key] = (link.name, link.slug, link.url)
-        return shown
+def _shown(link: Link) -> tuple[str, str, str]:
+    """What a link shows, as a digest is made of it."""
+    return (link.name, link.slug, link.url)
 
 
 class Views:
@@ -94,7 +86,6 @@ class Views:
         self.memos = Memos(catalog.cache)
         nodes = [*catalog.authors, *catalog.keywords, *catalog.areas, *(sub for area in catalog.areas for sub in area.subareas)]
         self._links = _Links({id(node): node for node in nodes})
-        self._shown = _Shown(self._links)
         self.prints = prints
         self._made_of: dict[int, tuple] = {}  # id(paper) -> (digest of its record and authors' links, those links)
         if prints is not None:
@@ -103,18 +94,18 @@ class Views:
     def _know(self, prints: Any, kept: Callable[[Author], bool] | None) -> None:
         """``kept``: whether an author's page has a key carried from the last kept build (``site/carried.py``):
         no one hashes that author, so it is not made known (nor its papers, for it)."""
-        catalog, shown = self.catalog, self._shown
+        catalog, links = self.catalog, self._links
         for author in catalog.authors:
             if kept is None or not kept(author):
-                prints.known(author, prints.of("Author", shown[id(author)], [self._made(p)[0] for p in author.papers]))
+                prints.known(author, prints.of("Author", _shown(links[id(author)]), [self._made(p)[0] for p in author.papers]))
         for keyword in catalog.keywords:
-            prints.known(keyword, prints.of("Keyword", shown[id(keyword)], [prints.digest_of(p) for p in keyword.papers]))
+            prints.known(keyword, prints.of("Keyword", _shown(links[id(keyword)]), [prints.digest_of(p) for p in keyword.papers]))
 
     def _made(self, paper: PaperRecord) -> tuple:
         made = self._made_of.get(id(paper))
         if made is None:
-            catalog, shown, prints = self.catalog, self._shown, self.prints
-            names = tuple([(key, shown[id(catalog.author_of[key])]) for key in map(catalog.fold, paper.authors) if key])
+            catalog, links, prints = self.catalog, self._links, self.prints
+            names = tuple([(key, _shown(links[id(catalog.author_of[key])])) for key in map(catalog.fold, paper.authors) if key])
             made = self._made_of[id(paper)] = (prints.of(prints.digest_of(paper), names), names)  # hashed once, not once per author
         return made
 
@@ -133,7 +124,7 @@ class Views:
             catalog.cache,
         )
         if self.prints is not None:
-            shown = [(link.name, link.slug, link.url) if link else None for link in (*view.keywords, view.area, view.subarea)]
+            shown = [_shown(link) if link else None for link in (*view.keywords, view.area, view.subarea)]
             self.prints.known(view, self.prints.of("PaperView", self._made(paper)[1], shown))
         return view
 
