@@ -36,7 +36,7 @@ from generator.problems import PapersiteError, Problem, errors_only
 class Page:
     """One page file whose front matter parsed."""
 
-    path: Path
+    path: Path | None  # None in a page checks' memo (``check.own_checks``): read_pages gives it its path
     front: FrontMatter
     record: PaperRecord | None  # None while its fields have errors
     # the check's own findings in it were made as it was parsed (``check.own_checks``): ``own_findings``, which

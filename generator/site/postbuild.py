@@ -39,6 +39,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import minify_html
 
@@ -49,6 +50,9 @@ from generator.problems import PapersiteError
 from generator.config import ProjectConfig
 from generator.site.chrome import SCRIPT as CHROME_SCRIPT, SharedChrome
 from generator.site.render.html import esc
+
+if TYPE_CHECKING:
+    from generator.site.memo import RowsWritten
 
 SHELL_SLUG = "_shell"  # python-slugify never yields a leading "_": no author or keyword can own it
 TITLE_MARK = "PapersiteShellTitle4e1d"
@@ -454,7 +458,8 @@ def _remove_page(site_dir: Path, url: str, digest: str) -> None:
 SECTION_KEY = "\0section\0"  # FILLED's key of a section: its shell's hash -> {url: (its row's line hash, its page's hash)}
 
 
-def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None, shown: dict[str, str] | None = None) -> int:
+def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | None = None, shown: dict[str, str] | None = None,
+                rows: dict[str, RowsWritten] | None = None) -> int:
     """Write every detail page of every staged section into ``site_dir``; returns how many changed.
 
     What each section's pages were filled from is kept in the memo (``memo.py``): the shell's hash,
@@ -468,6 +473,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     page again). A page no longer staged is removed; an incremental build ends with the site a
     clean build gives. ``shown``: the pages this build wrote first (``write_first``) and their hashes: a page
     holding those bytes is not written again, and one that changes is put in place whole (a server sends it).
+    ``rows``: what the stage of this process wrote into each section's data file (else its memo says).
     """
     from generator.site.memo import PAGE_SHARDS, Memo
 
@@ -495,7 +501,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
         same_shell = last_shell == shell_key
         made_dirs: set[Path] = set()
         now: dict[str, tuple[str, str]] = {}
-        with _section_rows(config, section, data) as (sources, row_of):
+        with _section_rows(config, section, data, (rows or {}).get(section)) as (sources, row_of):
             urls = [url for url, _ in sources]
             missing, parents = _missing_folders(site_dir, urls, folders if same_shell else None)
             for number, (url, source) in enumerate(sources):
@@ -613,15 +619,17 @@ def _folder_stamp(path: Path) -> list[int]:
 
 
 @contextmanager
-def _section_rows(config: ProjectConfig, section: str, data: Path) -> Iterator[tuple[list[tuple[str, str]], Callable[[int], list[str]]]]:
+def _section_rows(config: ProjectConfig, section: str, data: Path, written: RowsWritten | None = None,
+                  ) -> Iterator[tuple[list[tuple[str, str]], Callable[[int], list[str]]]]:
     """The rows of a section's data file (one per line): each row's URL and its line's hash, and a
     reader of the n-th row, which reads and parses its line only if the page has to be filled again.
 
     The stage's memo says where each line is and its hash (``memo.kept_rows``): the file is not
-    read whole (73 MB of lines at 11,672 papers) to find the handful of pages an edit changed."""
+    read whole (73 MB of lines at 11,672 papers) to find the handful of pages an edit changed. ``written``: what
+    the stage wrote into the file, as the memo would say it, while the file is that size."""
     from generator.site.memo import content_hash, kept_rows, mapped
 
-    kept = kept_rows(config, section, data)
+    kept = written.rows if written is not None and _stamp(data)[:1] == [written.size] else kept_rows(config, section, data)
     if kept is not None:
         with mapped(data) as lines:
             yield [(url, where[2]) for url, where in kept], lambda number: _kept_row_of(data, lines, kept[number][1])
@@ -811,9 +819,14 @@ def _remove_other_shards(site_dir: Path, copied: set[str]) -> None:
     if EXPORTS_FILE not in copied:
         return  # this build wrote no citations (a worker that did not run): nothing to judge by
     for folder in SHARD_DIRS:
-        for path in sorted((site_dir / folder).glob("*")):
-            if path.is_file() and f"{folder}/{path.name}" not in copied:
-                path.unlink()
+        try:  # the entries' types from the listing: no stat of each of ~2,800 files at 11,672 papers
+            with os.scandir(site_dir / folder) as entries:
+                stray = sorted(entry.path for entry in entries
+                               if f"{folder}/{entry.name}" not in copied and entry.is_file())
+        except OSError:  # no such folder (yet)
+            continue
+        for path in stray:
+            os.unlink(path)
 
 
 
@@ -989,13 +1002,14 @@ def _body_made_from(line_hash: str, kept: Path, chrome: SharedChrome | None) -> 
     return hashlib.sha1(f"{line_hash}\0{_stamp(kept)}\0{parts}".encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324
 
 
-def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None, shown: dict[str, str] | None = None) -> int:  # noqa: ANN001 (stage.Pending)
+def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None, shown: dict[str, str] | None = None,  # noqa: ANN001 (stage.Pending)
+                  rows: dict[str, RowsWritten] | None = None) -> int:
     """The whole step: fill the shells and the index pages, then wait for the stage's worker (if any)
     and copy its files. In that order: no page reads the worker's files, and an edit's search index
     is often still being made when the engine ends (the pages are filled meanwhile). ``shown``: the
     pages the stage wrote first (``write_first``)."""
     chrome = SharedChrome()
-    written = fill_shells(config, site_dir, chrome, shown) + fill_bodies(config, site_dir, chrome)
+    written = fill_shells(config, site_dir, chrome, shown, rows) + fill_bodies(config, site_dir, chrome)
     written += write_chrome(site_dir, chrome) + write_stylesheet(site_dir)
     if pending is not None:
         pending.wait()

@@ -38,7 +38,7 @@ from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest, con
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
-from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, content_hash, remove_old_formats, write_rows
+from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, content_hash, RowsWritten, remove_old_formats, write_rows
 from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
 from generator.site.render.views import Views
 from generator.site.scripts import shipped_asset
@@ -74,6 +74,7 @@ class StageResult:
     details_rendered: int = 0  # author and keyword pages rendered for the shells (the others were kept)
     papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
     shown: dict[str, str] = field(default_factory=dict)  # pages written into the site first: URL -> SHA-1 of its bytes
+    rows: dict[str, RowsWritten] = field(default_factory=dict)  # section -> what its data file holds (postbuild.fill_shells)
 
 
 def staged_docs_dir(config: ProjectConfig) -> Path:
@@ -226,6 +227,7 @@ class Generated:
     papers_rendered: int = 0  # paper pages rendered for the papers shell (the others were kept)
     shown: dict[str, str] = field(default_factory=dict)  # postbuild.write_first's
     coauthors: dict[str, bytes] = field(default_factory=dict)  # the co-author files (exports.coauthor_files)
+    rows: dict[str, RowsWritten] = field(default_factory=dict)  # section -> what write_rows wrote into its data file
 
 
 def _generate(
@@ -277,11 +279,11 @@ def _generate(
         return lists.value(f"{render.__qualname__}\0{label}", prints.of(render, args), lambda: render(*args))
 
     pages = index_pages(catalog, context, keep)
-    lists.save()
     pages[layout.STATS.staged()] = stats_page(catalog)
     pages[layout.EXPLORE.staged()] = explore_page(catalog)
-    pages[layout.MAP.staged()] = map_page(catalog)
+    pages[layout.MAP.staged()] = map_page(catalog, keep)
     pages[layout.SAVED.staged()] = saved_page()
+    lists.save()
     bodies: list[list[str]] = []  # [page URL, body] of the index pages staged as their own shell
     for path, text in pages.items():
         if path in files:  # a hand-written page in site_src wins
@@ -292,6 +294,7 @@ def _generate(
             bodies.append([staged_path[: -len("index.md")], body])
         files.setdefault(staged_path, text.encode("utf-8"))
     shell_data: dict[str, bytes | None] = {}
+    rows: dict[str, RowsWritten] = {}
     details_rendered = 0  # author and keyword pages not kept from the last build
     # each row's URL -> its key: the next builds' carried keys, if this one kept the catalog
     author_keys: dict[str, str] = {}
@@ -302,8 +305,9 @@ def _generate(
         if shells and sources:
             files[f"{shell_url(section)}index.md"] = shell_markdown(section).encode("utf-8")
             # rendered one at a time (or kept from the last build) and written at once: see memo.write_rows
+            written = rows[section] = RowsWritten()
             details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json", _row_line, prints,
-                                           author_keys if section == "authors" else None)
+                                           author_keys if section == "authors" else None, written)
             shell_data[section] = None
         else:
             for source in sources:
@@ -330,8 +334,9 @@ def _generate(
     shutil.rmtree(data_dir(config) / OLD_PAPER_ROWS_DIR, ignore_errors=True)  # a row file per page, before
     if shelled:
         files[f"{shell_url(layout.PAPERS_SECTION)}index.md"] = shell_markdown(layout.PAPERS_SECTION).encode("utf-8")
+        written = rows[layout.PAPERS_SECTION] = RowsWritten()
         papers_rendered = write_rows(config, layout.PAPERS_SECTION, shelled, data_dir(config) / f"{layout.PAPERS_SECTION}.json",
-                                     _row_line, prints, paper_keys)
+                                     _row_line, prints, paper_keys, written)
         shell_data[layout.PAPERS_SECTION] = None
     if kept is not None and kept.kept_now is not None:
         kept.keep_keys(PageKeys(context_key, areas_digest(catalog), author_keys,
@@ -347,7 +352,7 @@ def _generate(
     bodies_data = bodies_files(bodies) if bodies else None
     return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, docs_written=docs_written,
                      bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered, shown=shown,
-                     coauthors=coauthors)
+                     coauthors=coauthors, rows=rows)
 
 
 @dataclass
@@ -597,5 +602,5 @@ def stage_docs(
     return StageResult(
         docs_dir=target, catalog=catalog, written=written, removed=removed, pending=pending, removed_paths=removed_paths,
         docs_changed=docs_changed, details_rendered=generated.details_rendered, papers_rendered=generated.papers_rendered,
-        shown=generated.shown,
+        shown=generated.shown, rows=generated.rows,
     )

@@ -215,6 +215,27 @@ def test_a_row_is_rendered_only_when_its_arguments_change_and_the_rows_are_what_
     assert calls == list(bodies) and target.read_bytes() == data
 
 
+def test_what_write_rows_says_it_wrote_is_what_its_memo_gives_back_whether_appended_or_whole(config) -> None:  # noqa: ANN001
+    """``RowsWritten``, handed to the post-build step in the process that wrote the file, is ``kept_rows``' answer."""
+    from generator.site.memo import RowsWritten
+
+    target = config.build_dir / "postbuild" / "authors.json"
+    bodies = {f"authors/{n}/": f"<h1>{n}</h1>" for n in range(40)}
+
+    def rows(**more: str) -> RowsWritten:
+        written = RowsWritten()
+        units = [DetailSource(url, _Renderer([]), (url, more.get(url.split("/")[1], body))) for url, body in bodies.items()]
+        write_rows(config, "authors", units, target, _line, Fingerprints(), written=written)
+        assert written.size == target.stat().st_size
+        assert written.rows == kept_rows(config, "authors", target)
+        return written
+
+    whole = rows()
+    appended = rows(**{"7": "<h1>seven, renamed</h1>"})
+    assert appended.size > whole.size and appended.rows[7][1][0] >= whole.size  # the edited row's line was appended
+    rows(**{str(n): f"<h2>{n}</h2>" for n in range(40)})  # most rows changed: written whole
+
+
 def test_an_interrupted_row_file_leaves_the_last_whole_file_and_nothing_beside_it(config) -> None:  # noqa: ANN001
     target = config.build_dir / "postbuild" / "authors.json"
     whole = [DetailSource(f"authors/{name}/", _Renderer([]), (f"authors/{name}/", f"<h1>{name}</h1>")) for name in "abc"]

@@ -165,6 +165,39 @@ def test_an_edit_renders_again_the_topic_pages_of_the_paper_it_changed(tmp_path:
     assert sorted(rendered) == [("area_page", area.name, area.slug, subareas), ("subarea_page", area.name, area.slug, sub.name, sub.slug)]
 
 
+def test_an_edit_renders_again_the_map_lists_and_all_papers_rows_of_the_paper_it_changed(tmp_path: Path, monkeypatch) -> None:
+    """The map page's list of each topic and All papers' rows, in runs (``components.kept_chunks``), are kept by the
+    papers they show: kept by the next build (the lists' memo saved after the last of them), rendered again where an
+    edited paper is, and the pages are a clean build's."""
+    import functools
+
+    from generator.site.render import indices, map_page
+
+    records = fixture_records()
+    config = load_config(write_project(tmp_path, records))
+    stage_docs(config)
+    rendered: list[tuple] = []
+    for module, name in ((map_page, "_map_items"), (indices, "_papers_rows")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, functools.wraps(real)(
+            lambda *args, real=real: rendered.append((real.__name__, args)) or real(*args)))
+    stage_docs(config)
+    assert rendered == []  # nothing changed
+    paper = next(r for r in records if r.topic and r.topic.subarea)
+    edited = [replace(r, title=f"{r.title}, revised") if r is paper else r for r in records]
+    write_project(tmp_path, edited)
+    stage_docs(config)
+    shown = {name: [p.slug for p in next(a for a in args if isinstance(a, tuple))] for name, args in rendered}
+    assert sorted(shown) == ["_map_items", "_papers_rows"] and len(rendered) == 2
+    assert all(paper.slug in slugs for slugs in shown.values())
+    target = staged_docs_dir(config)
+    pages = {rel: (target / rel).read_bytes() for rel in ("map/index.md", "papers/index.md") if (target / rel).exists()}
+    assert pages
+    clean = load_config(write_project(tmp_path / "clean", edited))
+    stage_docs(clean)
+    assert pages == {rel: (staged_docs_dir(clean) / rel).read_bytes() for rel in pages}
+
+
 def test_a_docs_dir_no_post_build_step_reads_gets_what_the_stage_wrote_beside_the_engine(tmp_path: Path) -> None:
     """`papersite serve --engine zensical` serves the staged docs dir itself: the map's data, the related and the
     co-author files go in it (postbuild.copy_deferred_into), and no record of the site's copies is touched."""

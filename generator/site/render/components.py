@@ -8,7 +8,9 @@ thing on every page.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
+from typing import Any
 
 from generator import layout
 from generator.pages.decisions import decision_counts, read_decision
@@ -57,6 +59,26 @@ Keep = Callable[..., str]
 
 def fresh(label: str, render: Callable[..., str], *args: object) -> str:
     return render(*args)
+
+
+CHUNK_CUT = 64  # a chunk of ``kept_chunks`` ends after an item whose key hashes to 0 modulo this: ~64 items a chunk
+
+
+def kept_chunks(keep: Keep, label: str, render: Callable[..., str], items: list, key_of: Callable[[Any], str], *args: object) -> list[str]:
+    """``render(chunk, *args)`` of consecutive runs of ``items`` (each a tuple), each kept by ``keep`` (``label``
+    and the chunk's first key naming it). A chunk ends after an item whose key (``key_of``: unique, and the same
+    whatever else changes) hashes to 0 modulo ``CHUNK_CUT``, so the cuts move with the items, not with their
+    places: an edited item renders its chunk again, one that moves the chunk it left and the one it joins, and
+    every other chunk is kept. One fingerprint and one memo entry a chunk rather than an item: keeping each of
+    All papers' 11,672 rows was 0.12 CPU s of every edit."""
+    chunks: list[str] = []
+    start = 0
+    for end, item in enumerate(items, 1):
+        if end == len(items) or zlib.crc32(key_of(item).encode("utf-8", "surrogatepass")) % CHUNK_CUT == 0:
+            run = tuple(items[start:end])
+            chunks.append(keep(f"{label}\0{key_of(run[0])}", render, run, *args))
+            start = end
+    return chunks
 
 
 def paper_list(
@@ -139,7 +161,11 @@ def decision_key(paper: PaperRecord) -> str:
 def decision_filter(papers: list[PaperRecord]) -> str:
     """The decision menu of a list's controls (each kind with its count, "No decision" last), or ''
     when no paper of the list has a decision: there would be nothing to choose."""
-    counts = decision_counts(p.decision for p in papers)
+    return decision_menu(decision_counts(p.decision for p in papers))
+
+
+def decision_menu(counts: list[tuple[str, str, int]]) -> str:
+    """``decision_filter`` of papers whose ``decision_counts`` are ``counts``."""
     if not any(key != "none" for key, _, _ in counts):
         return ""
     choices = "".join(f'<option value="{esc(key)}">{esc(label)} ({n:,})</option>' for key, label, n in counts)

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
 
-from generator.pages.decisions import decision_counts, read_decision
+from generator.pages.decisions import read_decision
 from generator.pages.record import PaperRecord, topic_label
 from generator import layout
 from generator.catalog import NO_TOPIC, Author, Catalog
@@ -20,10 +20,11 @@ from generator.text import fold
 from generator.site.render.views import Views
 from generator.site.render.html import DetailPage, attr, block, esc, link, out_link, page, plain_title
 from generator.site.render.components import (
-    DETAIL_TEMPLATE, Keep, author_line, controls_box, crumbs, decision_filter, decision_key, explore_link, first_author_data, is_uncertain, item_text,
-    fresh, item_meta, list_controls, paper_list, paper_venue,
+    DETAIL_TEMPLATE, Keep, author_line, controls_box, crumbs, decision_key, decision_menu, explore_link, first_author_data, is_uncertain, item_text,
+    fresh, item_meta, kept_chunks, list_controls, paper_list, paper_venue,
 )
 from generator.site.render.paper_pages import SiteContext
+from generator.site.render.stats import paper_counts
 
 GENERATED = {"search": {"exclude": True}}
 def _front(title: str, hide_toc: bool = True) -> dict:
@@ -60,9 +61,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def _decision_summary(papers: list[PaperRecord]) -> str:
-    """'211 oral, 378 spotlight ... ; 12 without a decision' as HTML text, '' when no paper has one."""
-    counts = decision_counts(p.decision for p in papers)
+def _decision_summary(counts: list[tuple[str, str, int]]) -> str:
+    """'211 oral, 378 spotlight ... ; 12 without a decision' as HTML text (``counts``: the papers'
+    ``decision_counts``), '' when no paper has one."""
     if all(key == "none" for key, _, _ in counts):
         return ""
     accepted = sum(n for key, _, n in counts if key in ("oral", "spotlight", "poster", "accepted"))
@@ -72,9 +73,8 @@ def _decision_summary(papers: list[PaperRecord]) -> str:
     return f"{accepted:,} accepted. By decision: {', '.join(parts)}{tail}."
 
 
-def _authors_known(papers: list[PaperRecord]) -> str:
-    known = sum(1 for p in papers if p.authors)
-    return f"Authors are known for {known:,} of {_plural(len(papers), 'paper')}."
+def _authors_known(catalog: Catalog) -> str:
+    return f"Authors are known for {paper_counts(catalog).with_authors:,} of {_plural(len(catalog.papers), 'paper')}."
 
 
 def _venue_counts(papers: list[PaperRecord], site: cite.Venue) -> str:
@@ -115,7 +115,7 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
         '<input id=ps-home-q name=q type=search placeholder="Search titles, authors, keywords, abstracts" autocomplete=off>'
         '<button class="md-button md-button--primary" type=submit>Search</button></form>',
         f'<ul class=ps-cards>{cards}</ul>',
-        f'<p class=ps-coverage>{_authors_known(catalog.papers)} {_decision_summary(catalog.papers)}</p>',
+        f'<p class=ps-coverage>{_authors_known(catalog)} {_decision_summary(paper_counts(catalog).decisions)}</p>',
         _venue_counts(catalog.papers, context.venue),
         "<h2>Browse</h2>",
         '<ul class=ps-entry>'
@@ -136,26 +136,34 @@ def home_page(catalog: Catalog, context: SiteContext) -> str:
 def papers_page(catalog: Catalog, keep: Keep = fresh) -> str:
     here = layout.PAPERS.url()
     options = "".join(f'<option value="{esc(a.name)}">{esc(a.name)}</option>' for a in catalog.areas)
-    decision_select = decision_filter(catalog.papers)
-    venues = sorted({v for v in map(paper_venue, catalog.papers) if v})
+    decision_select = decision_menu(paper_counts(catalog).decisions)
+    venues = paper_counts(catalog).venues
     venue_select = ""
     if len(venues) > 1:  # one venue, or none of the papers' own, is the project's: nothing to choose
         choices = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in venues)
         venue_select = f'<label>Venue <select data-ps-venue><option value="">All venues</option>{choices}</select></label>'
     with_venue = bool(venue_select)
-    rows = [keep(f"{paper.slug}\0{with_venue:d}", _papers_row, paper, here, with_venue) for paper in catalog.papers]
+    rows = kept_chunks(keep, f"All papers\0{with_venue:d}", _papers_rows, catalog.papers, paper_slug, here, with_venue)
     area_select = f'<label>Area <select data-ps-area><option value="">All areas</option>{options}</select></label>'
     controls = controls_box("ps-all-papers", area_select + decision_select + venue_select, len(catalog.papers))
     body = block(
         "<h1>All papers</h1>",
         f"<p>{_plural(len(catalog.papers), 'paper')}, sorted by title. Type to filter; the list narrows as you type. "
-        f"{_authors_known(catalog.papers)}</p>",
+        f"{_authors_known(catalog)}</p>",
         controls,
         '<ol class="ps-papers ps-all" id=ps-all-papers>',
         *rows,
         "</ol>",
     )
     return page(_front("All papers"), body)
+
+
+def _papers_rows(papers: tuple[PaperRecord, ...], here: str, with_venue: bool) -> str:
+    return "\n".join(_papers_row(paper, here, with_venue) for paper in papers)
+
+
+def paper_slug(paper: PaperRecord) -> str:
+    return paper.slug
 
 
 def _papers_row(paper: PaperRecord, here: str, with_venue: bool) -> str:
@@ -375,7 +383,7 @@ def authors_index_page(catalog: Catalog, keep: Keep = fresh) -> str:
         "Authors",
         layout.AUTHORS.url(),
         catalog.authors,
-        f"{count}, A to Z; the number is how many papers each wrote. {_authors_known(catalog.papers)} "
+        f"{count}, A to Z; the number is how many papers each wrote. {_authors_known(catalog)} "
         "Spellings that differ only in case, accents or spacing are one author; any other difference stays a "
         "separate page.",
         keep,
@@ -393,15 +401,14 @@ def detail_page_markdown(detail: DetailPage) -> str:
 
 def about_page(catalog: Catalog, context: SiteContext) -> str:
     config = context.config
-    files = Counter(s.file for p in catalog.papers for s in p.sources)
-    entries = Counter((s.file, s.format) for p in catalog.papers for s in p.sources)
-    formats = {file: fmt for (file, fmt) in entries}
+    counts = paper_counts(catalog)
+    files, formats = counts.entries, counts.formats
     rows = "".join(
         f"<tr><td>{out_link(context.corpus_url(f), f) if context.corpus_url(f) else esc(f)}</td>"
         f"<td>{esc(formats.get(f, ''))}</td><td>{n:,}</td></tr>"
         for f, n in sorted(files.items())
     )
-    fills = Counter(f.reference for p in catalog.papers for f in p.filled_from)
+    fills = counts.fills
     reference_rows = "".join(
         f"<tr><td>{out_link(context.reference_url(name), name) if context.reference_url(name) else esc(name)}</td>"
         f"<td>{n:,}</td></tr>"
@@ -418,9 +425,7 @@ def about_page(catalog: Catalog, context: SiteContext) -> str:
         if reference_rows
         else ""
     )
-    merged = sum(1 for p in catalog.papers if len(p.sources) > 1)
-    derived = sum(1 for p in catalog.papers if p.title_derived)
-    inferred = sum(1 for p in catalog.papers if p.topic and p.topic.source == "inferred")
+    merged, derived, inferred = counts.merged, counts.derived, counts.topic_sources["inferred"]
     try:
         papers_dir = config.papers_dir.relative_to(config.root).as_posix()
     except ValueError:

@@ -20,7 +20,9 @@ from generator import layout
 from generator.catalog import NO_TOPIC, Catalog
 from generator.pages.decisions import decision_counts, read_decision
 from generator.pages.record import PaperRecord, topic_label
+from generator.site.render.components import Keep, fresh
 from generator.site.render.html import block, esc, link, page
+from generator.site.render.stats import paper_counts
 
 MAP_DATA_FILE = "assets/papersite/map.json.gz"
 MAP_DATA_VERSION = 1
@@ -109,8 +111,13 @@ def map_data(catalog: Catalog, points: dict[str, tuple[int, int]], grid: int) ->
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def map_page(catalog: Catalog) -> str:
-    """The map page's Markdown (module docstring)."""
+def _map_items(here: str, papers: tuple[PaperRecord, ...]) -> str:
+    return "\n".join(f"<li>{link(layout.relative(here, layout.paper_url(p.slug)), p.title)}</li>" for p in papers)
+
+
+def map_page(catalog: Catalog, keep: Keep = fresh) -> str:
+    """The map page's Markdown (module docstring). ``keep``: each group's list kept by its papers (an edit
+    renders the groups of the papers it changed, not 11,672 links)."""
     here = layout.MAP.url()
     groups = map_order(catalog)
     papers = sum(len(group) for _, _, group in groups)
@@ -126,14 +133,14 @@ def map_page(catalog: Catalog) -> str:
         + "".join(f'<option value="{esc(topic_label(a.name, s.name))}">\u2003{esc(s.name)}</option>' for s in a.subareas)
         for a in catalog.areas if a.name != NO_TOPIC
     )
-    decisions = decision_counts(p.decision for _, _, group in groups for p in group)
+    decisions = paper_counts(catalog).decisions  # (the groups hold every paper once)
     decision_options = "".join(f'<option value="{esc(label)}">{esc(label)} ({n:,})</option>' for _, label, n in decisions)
     lists = []
     for area in dict.fromkeys(area for area, _, _ in groups):
         parts = []
         for _, sub, group in (g for g in groups if g[0] == area and g[2]):
             heading = f"<h3>{esc(sub or ('No sub-area' if area != NO_TOPIC else NO_TOPIC))} <span class=ps-count>{len(group):,}</span></h3>"
-            items = "\n".join(f"<li>{link(layout.relative(here, layout.paper_url(p.slug)), p.title)}</li>" for p in group)
+            items = keep(f"map\0{area}\0{sub or ''}", _map_items, here, tuple(group))
             parts.append(f'{heading}<ul class="ps-map-papers">\n{items}\n</ul>')
         lists.append(f"<details><summary>{esc(area)} <span class=ps-count>{area_count[area]:,}</span></summary>{''.join(parts)}</details>")
     data_href = layout.relative(here, MAP_DATA_FILE)

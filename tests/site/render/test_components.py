@@ -90,3 +90,49 @@ def test_a_keyword_every_paper_carries_is_held_once_by_the_list_and_the_filter_r
     mixed = papers + [paper(id="x", slug="x", title="Other", keywords=["other"])]
     kept = components.paper_list(mixed, "keywords/graph-neural-networks/", build_catalog(mixed), list_id="ps-list", common="graph neural networks")
     assert kept.startswith("<ul class=ps-papers id=ps-list>") and kept.count("graph neural networks") == 12
+
+
+
+def _recording_keep(kept: dict[str, tuple], rendered: list[str]):  # noqa: ANN202
+    """A ``keep`` over ``kept`` (label -> (args, text)), as the stage's keeps by the arguments; records the
+    labels it rendered again."""
+    def keep(label: str, render, *args):  # noqa: ANN001, ANN202
+        if label in kept and kept[label][0] == args:
+            return kept[label][1]
+        rendered.append(label)
+        kept[label] = (args, render(*args))
+        return kept[label][1]
+    return keep
+
+
+def _rows(items: tuple[tuple[str, str], ...], suffix: str) -> str:
+    return "\n".join(f"<li>{text}{suffix}</li>" for _, text in items)
+
+
+def _key(item: tuple[str, str]) -> str:
+    return item[0]
+
+
+def test_kept_chunks_give_the_whole_list_and_an_edit_renders_only_the_chunks_it_touches() -> None:
+    items = [(f"paper-{n:04d}", f"Title {n}") for n in range(2000)]
+    kept: dict[str, tuple] = {}
+    rendered: list[str] = []
+    keep = _recording_keep(kept, rendered)
+    whole = components.kept_chunks(keep, "list", _rows, items, _key, "!")
+    assert "\n".join(whole) == _rows(tuple(items), "!")
+    assert 10 < len(rendered) < 200  # runs of ~CHUNK_CUT items: not one an item, nor one in all
+
+    rendered.clear()  # an edited item renders its own chunk again, and no other
+    edited = [(key, "Retitled") if key == "paper-0777" else (key, text) for key, text in items]
+    assert "\n".join(components.kept_chunks(keep, "list", _rows, edited, _key, "!")) == _rows(tuple(edited), "!")
+    assert len(rendered) == 1
+
+    rendered.clear()  # one that moves renders the chunk it left and the one it joins (one chunk if both are one)
+    moved = [item for item in edited if item[0] != "paper-0100"]
+    moved.insert(1500, edited[100])
+    assert "\n".join(components.kept_chunks(keep, "list", _rows, moved, _key, "!")) == _rows(tuple(moved), "!")
+    assert 1 <= len(rendered) <= 3
+
+    # a short list, or none, is given whole
+    assert "\n".join(components.kept_chunks(components.fresh, "list", _rows, items[:3], _key, "")) == _rows(tuple(items[:3]), "")
+    assert components.kept_chunks(components.fresh, "list", _rows, [], _key, "") == []

@@ -52,3 +52,35 @@ def test_long_author_lists_share_one_bar_and_many_sub_areas_are_cut_to_forty():
     html = stats_page(build_catalog(many))
     assert _rows(html, "authors") == [("15+ authors", "45")]
     assert "Papers per sub-area (top 40 of 45)" in html and len(_rows(html, "subareas")) == 40
+
+
+def test_the_counts_of_one_pass_are_those_of_each_pages_own_walk() -> None:
+    """``paper_counts`` walks the papers once for the About, Stats, home, All papers and map pages: what it counts
+    is what each page counted on its own walk (kept here as the pages wrote it)."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from generator.pages.decisions import decision_counts
+    from generator.pages.record import Fill
+    from generator.site.render.components import paper_venue
+    from generator.site.render.stats import paper_counts
+
+    records = fixture_records()
+    records = [replace(r, venue=["ICLR 2025", "  ICLR   2025 ", "   ", None][n % 4],
+                       sources=[*r.sources, SourceRef(file="b.csv", entry=n, format="csv")] if n % 3 == 0 else r.sources,
+                       filled_from=[Fill(reference="ref.bib", record=1, match="forum", score=1.0, fields=("authors",))] if n % 5 == 0 else [],
+                       title_derived=n % 7 == 0)
+               for n, r in enumerate(records)]
+    papers = build_catalog(records).papers
+    counts = paper_counts(build_catalog(records))
+    kinds = Counter((s.file, s.format) for p in papers for s in p.sources)
+    assert counts.entries == Counter(s.file for p in papers for s in p.sources)
+    assert counts.formats == {file: form for file, form in kinds}
+    assert counts.fills == Counter(f.reference for p in papers for f in p.filled_from)
+    assert counts.merged == sum(1 for p in papers if len(p.sources) > 1) > 0
+    assert counts.derived == sum(1 for p in papers if p.title_derived) > 0
+    assert counts.with_authors == sum(1 for p in papers if p.authors)
+    assert counts.authors == Counter(min(len(p.authors), 15) for p in papers)
+    assert counts.decisions == decision_counts(p.decision for p in papers)
+    assert counts.topic_sources == Counter(p.topic.source if p.topic else "none" for p in papers)
+    assert counts.venues == sorted({v for v in map(paper_venue, papers) if v}) == ["ICLR 2025"]
