@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from generator import layout
 from generator.catalog import Author, Catalog, CatalogUpdate
 from generator.pages.record import PaperRecord
 from generator.site.memo import content_hash
@@ -56,16 +57,20 @@ class Carried:
     def __init__(self, keys: PageKeys | None, update: CatalogUpdate | None, context: str, areas: str) -> None:
         usable = keys is not None and update is not None
         self.update = update
-        self.author_keys = dict(keys.authors) if usable else {}  # author page URL -> key, but the remade ones'
+        # author slug -> its page's key, but the remade ones': by slug, as an edit asks for every author's twice
+        # (a URL made 70k times was ~0.05 s of it at 11,672 papers)
+        head, tail = layout.AUTHOR.url("\0").split("\0")
+        self.author_keys = {url[len(head):len(url) - len(tail)]: key for url, key in keys.authors.items()
+                            if url.startswith(head) and url.endswith(tail)} if usable else {}
         self.paper_keys = keys.papers if usable and keys.context == context and keys.areas == areas else {}
         if usable:
             for name in update.authors_remade:
                 author = update.catalog.author_of.get(name)
                 if author is not None:
-                    self.author_keys.pop(author.url, None)
+                    self.author_keys.pop(author.slug, None)
 
     def author(self, author: Author) -> str | None:
-        return self.author_keys.get(author.url)
+        return self.author_keys.get(author.slug)
 
     def paper(self, paper: PaperRecord, path: str | None) -> str | None:
         kept = self.paper_keys.get(paper.slug)

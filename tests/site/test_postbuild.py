@@ -656,3 +656,36 @@ def test_a_page_written_first_is_never_written_through_a_link_in_the_site(tmp_pa
     with pytest.raises(PapersiteError, match="is a symbolic link"):
         postbuild.write_first(config, config.site_dir, "papers", [row])
     assert list(outside.iterdir()) == []
+
+
+
+def test_the_index_pages_bodies_keep_the_lines_of_unchanged_bodies_and_are_what_encoding_them_all_gives(tmp_path, monkeypatch) -> None:
+    """``bodies_files`` takes a page's line from the last BODIES where its body is the same and the line is intact
+    (its hash), encodes it again where not: the files are those of encoding every body, either way."""
+    bodies = [[f"topics/t{n}/", f"<h1>Topic {n} “{n}”</h1>\n<p>body</p>"] for n in range(6)]
+    whole = postbuild.bodies_files(bodies)
+    (tmp_path / postbuild.BODIES).write_bytes(whole[0])
+    (tmp_path / postbuild.BODIES_INDEX).write_bytes(whole[1])
+    encoded: list[str] = []
+    real = postbuild.row_line
+    monkeypatch.setattr(postbuild, "row_line", lambda row: encoded.append(row[0]) or real(row))
+
+    assert postbuild.bodies_files(bodies, tmp_path) == whole and encoded == []
+    edited = [[url, body + "<p>edited</p>" if url == "topics/t2/" else body] for url, body in bodies]
+    assert postbuild.bodies_files(edited, tmp_path) == postbuild.bodies_files(edited)
+    encoded.clear()
+    postbuild.bodies_files(edited, tmp_path)
+    assert encoded == ["topics/t2/"]
+
+    # a kept line whose bytes changed (its size kept) is encoded again, not carried over
+    (tmp_path / postbuild.BODIES).write_bytes(whole[0].replace(b"Topic 4", b"Topic X"))
+    encoded.clear()
+    assert postbuild.bodies_files(bodies, tmp_path) == whole and encoded == ["topics/t4/"]
+
+    # the index of an earlier build, without the bodies' hashes, is read as before, and every body is encoded
+    index = json.loads(whole[1])
+    (tmp_path / postbuild.BODIES).write_bytes(whole[0])
+    (tmp_path / postbuild.BODIES_INDEX).write_text(json.dumps({"size": index["size"], "rows": [r[:4] for r in index["rows"]]}))
+    assert [url for url, _, _ in postbuild._body_rows(tmp_path)] == [url for url, _ in bodies]
+    encoded.clear()
+    assert postbuild.bodies_files(bodies, tmp_path) == whole and len(encoded) == len(bodies)
