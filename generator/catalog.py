@@ -363,6 +363,7 @@ class CatalogUpdate:
     authors_remade: frozenset[str]  # authors made again (papers, name, slug or co-authors may differ)
     authors_moved: frozenset[str]  # authors whose name or slug moved, or that came or went (links to them differ)
     keywords_moved: frozenset[str]  # the same of keywords
+    keywords_remade: frozenset[str] = frozenset()  # keywords made again (their papers may differ)
 
 
 def update_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> CatalogUpdate | None:
@@ -429,7 +430,7 @@ def update_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> C
             _set_coauthors(author, rank[id(author)], [ranks_of[id(p)] for p in author.papers], link_at)
     catalog = _catalog(papers, authors, keywords, author_of, keyword_of, _folded_names(papers, folded) if added or gone else folded)
     return CatalogUpdate(catalog, frozenset(same & by_slug.keys()), frozenset(touched | again), frozenset(moved),
-                         frozenset(keywords_changed[1]))
+                         frozenset(keywords_changed[1]), frozenset(keywords_changed[0]))
 
 
 def _update_named(entries: list[Any], entry_of: dict[str, Any], gone_ids: set[int], added: list[PaperRecord],

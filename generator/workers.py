@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import GeneratorType
 
 from generator.problems import PapersiteError, Problem
@@ -108,6 +108,48 @@ def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in th
         writer.send(("error", traceback.format_exc()))
     finally:
         writer.close()
+
+
+class Token:
+    """One token for this process and the workers it forks after making it: whoever takes it first has it, and
+    every other ``take`` is refused. A byte in a pipe whose writing end is closed, read without waiting: the pipe
+    gives it to one reader (no shared memory or semaphore, which not every machine offers)."""
+
+    def __init__(self) -> None:
+        self._read, write = os.pipe()
+        os.set_blocking(self._read, False)
+        os.write(write, b"t")
+        os.close(write)
+
+    def take(self) -> bool:
+        if self._read < 0:
+            return False
+        try:
+            return os.read(self._read, 1) == b"t"
+        except OSError:  # (taken meanwhile: the pipe is empty)
+            return False
+
+    def close(self) -> None:
+        if self._read >= 0:
+            os.close(self._read)
+            self._read = -1
+
+
+class SharedJobs:
+    """Jobs this process or a worker it forks after making them may do, each done once, by whoever takes its
+    ``Token`` first: each process does the jobs no one has taken when it gets to them (``do_untaken``)."""
+
+    def __init__(self, *jobs: Callable[[], object]) -> None:
+        self.jobs = [(Token(), job) for job in jobs]
+
+    def do_untaken(self) -> None:
+        for token, job in self.jobs:
+            if token.take():
+                job()
+
+    def close(self) -> None:
+        for token, _ in self.jobs:
+            token.close()
 
 
 class Forked:

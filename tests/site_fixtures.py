@@ -270,3 +270,30 @@ def links_run_script(html: str) -> list[str]:
     return [f"<{tag} {name}={value!r}>" for tag, name, value in html_attributes(html)
             if name.startswith("on") or (name in ("href", "src", "action", "formaction")
                                           and value.strip().lower().startswith("javascript:"))]
+
+
+def hold_search_worker_until_the_build_writes_the_data(tmp_path: Path, monkeypatch) -> int:  # noqa: ANN001
+    """The build's main process writes the map's and related papers' data (``stage.Pending``): the search worker is
+    held, before its own files, until the main process has done the jobs it shares with it. Returns its pid."""
+    import os
+    import time
+
+    from generator import workers
+    from generator.site import stage
+
+    flag, main = tmp_path / "the build wrote them", os.getpid()
+    real_browser_data, real_do = stage.browser_data, workers.SharedJobs.do_untaken
+
+    def held(*args):  # noqa: ANN002, ANN202 - in the search worker
+        while not flag.exists():
+            time.sleep(0.02)
+        return real_browser_data(*args)
+
+    def do_untaken(jobs) -> None:  # noqa: ANN001
+        real_do(jobs)
+        if os.getpid() == main:
+            flag.touch()
+
+    monkeypatch.setattr(stage, "browser_data", held)
+    monkeypatch.setattr(workers.SharedJobs, "do_untaken", do_untaken)
+    return main

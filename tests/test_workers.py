@@ -182,3 +182,44 @@ def test_a_sibling_worker_may_take_a_workers_value_and_the_parent_ends_it():
     assert answering.process is not None  # the parent's: still its own to end
     answering.cancel()
     assert multiprocessing.active_children() == []
+
+
+def _take_token(token) -> bool:  # noqa: ANN001 - in a forked worker
+    return token.take()
+
+
+def test_a_token_is_had_by_the_first_process_to_take_it_and_by_no_other():
+    from generator.workers import Token
+
+    token = Token()
+    assert Forked("first", _take_token, token).result() is True  # a worker forked after it was made takes it
+    assert token.take() is False  # then no one else: not the parent
+    assert Forked("second", _take_token, token).result() is False  # nor another worker
+    token.close()
+    assert token.take() is False  # closed: nothing to take, and no error
+    token.close()  # closing twice is closing once
+
+    mine = Token()
+    assert mine.take() is True and Forked("after", _take_token, mine).result() is False  # the parent first: the worker is refused
+    mine.close()
+
+
+def _do_untaken(jobs) -> None:  # noqa: ANN001 - in a forked worker
+    jobs.do_untaken()
+
+
+def test_shared_jobs_are_each_done_once_by_whoever_takes_them_first(tmp_path):
+    from generator.workers import SharedJobs
+
+    done = tmp_path / "done"
+
+    def job(name: str):  # noqa: ANN202
+        return lambda: done.open("a").write(f"{name} {os.getpid()}\n")
+
+    jobs = SharedJobs(job("a"), job("b"))
+    jobs.jobs[0][0].take()  # "a" taken here already (and not done: a job is its taker's)
+    Forked("jobs", _do_untaken, jobs).result()
+    jobs.do_untaken()  # nothing left for this process
+    jobs.close()
+    lines = done.read_text().split()
+    assert lines[0] == "b" and lines[1] != str(os.getpid()) and len(lines) == 2

@@ -3,8 +3,8 @@ without hashing every author and paper page's arguments.
 
 In: the catalog updated from the kept one (``catalog.CatalogUpdate``: which papers are the kept ones unchanged,
 which authors and keywords were made again or moved), and the keys of the pages ``memo.write_rows`` wrote in the
-build that kept it (``PageKeys``). Out: for an author or paper page, its key where the page is made of nothing
-that changed since, else None (its arguments are then hashed, ``memo.Fingerprints``).
+build that kept it (``PageKeys``). Out: for an author, keyword or paper page, its key where the page is made of
+nothing that changed since, else None (its arguments are then hashed, ``memo.Fingerprints``).
 
 Why: at 11,672 papers an edit hashed the arguments of 35k author pages and 11.7k paper pages (and built each
 paper's view of the catalog to do it) to find the dozen whose key moved: ~1.2 s of the main process. A key is
@@ -13,6 +13,9 @@ kept one, so its key is the kept key. What each page is made of is what ``render
 
 - an author page: the author (name, slug, variants, papers and the co-authors' links), made again exactly for the
   authors ``authors_remade`` names;
+- a keyword page: the keyword (name, slug and papers), made again exactly for the keywords ``keywords_remade``
+  names, and the keywords most on its papers (their links and counts: the same while its papers are, unless a
+  keyword's name or slug moved, ``keywords_moved``);
 - a paper page: its record (unchanged for a slug in ``same``), its view (the links of its authors, keywords and
   topic: changed where an author or keyword of it moved, or where the areas' links differ) and its context (the
   settings, venue and taxonomy, and its page's path). Its related papers are not in it (the browser draws them:
@@ -25,11 +28,11 @@ read for another catalog. A page whose key is carried but whose row is missing o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator import layout
-from generator.catalog import Author, Catalog, CatalogUpdate
+from generator.catalog import Author, Catalog, CatalogUpdate, Keyword
 from generator.pages.record import PaperRecord
 from generator.site.memo import content_hash
 
@@ -42,6 +45,7 @@ class PageKeys:
     areas: str  # the areas' and sub-areas' links: ``areas_digest``
     authors: dict[str, str]  # author page URL -> key
     papers: dict[str, tuple[str, str]]  # slug -> (key, page path)
+    keywords: dict[str, str] = field(default_factory=dict)  # keyword page URL -> key
 
 
 def areas_digest(catalog: Catalog) -> str:
@@ -59,18 +63,30 @@ class Carried:
         self.update = update
         # author slug -> its page's key, but the remade ones': by slug, as an edit asks for every author's twice
         # (a URL made 70k times was ~0.05 s of it at 11,672 papers)
-        head, tail = layout.AUTHOR.url("\0").split("\0")
-        self.author_keys = {url[len(head):len(url) - len(tail)]: key for url, key in keys.authors.items()
-                            if url.startswith(head) and url.endswith(tail)} if usable else {}
+        self.author_keys = _by_slug(layout.AUTHOR, keys.authors) if usable else {}
         self.paper_keys = keys.papers if usable and keys.context == context and keys.areas == areas else {}
+        # a keyword page shows its papers and the keywords most on them: none is carried where a keyword's
+        # name or slug moved (it may be on any page's list), nor of a keyword whose papers changed
+        self.keyword_keys = _by_slug(layout.KEYWORD, keys.keywords) if usable and not update.keywords_moved else {}
         if usable:
             for name in update.authors_remade:
                 author = update.catalog.author_of.get(name)
                 if author is not None:
                     self.author_keys.pop(author.slug, None)
+            for name in update.keywords_remade:
+                keyword = update.catalog.keyword_of.get(name)
+                if keyword is not None:
+                    self.keyword_keys.pop(keyword.slug, None)
 
     def author(self, author: Author) -> str | None:
         return self.author_keys.get(author.slug)
+
+    def keyword(self, keyword: Keyword) -> str | None:
+        return self.keyword_keys.get(keyword.slug)
+
+    def detail(self, node: Author | Keyword) -> str | None:
+        """The carried key of an author's or a keyword's page."""
+        return self.author(node) if isinstance(node, Author) else self.keyword(node)
 
     def paper(self, paper: PaperRecord, path: str | None) -> str | None:
         kept = self.paper_keys.get(paper.slug)
@@ -86,6 +102,12 @@ class Carried:
         if update.keywords_moved and not update.keywords_moved.isdisjoint(map(catalog.fold, paper.keywords)):
             return None
         return key
+
+
+def _by_slug(route: layout.Route, keys: dict[str, str]) -> dict[str, str]:
+    """Page URL -> key as slug -> key, for the pages of ``route``."""
+    head, tail = route.url("\0").split("\0")
+    return {url[len(head):len(url) - len(tail)]: key for url, key in keys.items() if url.startswith(head) and url.endswith(tail)}
 
 
 NO_KEYS = Carried(None, None, "", "")

@@ -42,7 +42,7 @@ from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, con
 from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
 from generator.site.render.views import Views
 from generator.site.scripts import shipped_asset
-from generator.workers import Forked, can_fork
+from generator.workers import Forked, SharedJobs, can_fork
 from generator.site.textwork import Early, MapPoints, Related, pages_read, worth_a_worker
 from generator.site.render.paper_pages import SiteContext, needs_engine, paper_page, read_taxonomy, render_paper_page
 from generator.site.postbuild import (
@@ -257,7 +257,7 @@ def _generate(
     context_key = context_digest(prints, context)
     carried = kept.carried(context_key) if kept is not None else NO_KEYS
     # authors, keywords and paper views known by what they are made of (but the authors whose keys are carried)
-    views = Views(catalog, prints, kept=lambda author: carried.author(author) is not None)
+    views = Views(catalog, prints, kept=lambda node: carried.detail(node) is not None)
 
     def paper_args(paper: PaperRecord) -> tuple:
         return (paper, views.paper(paper), context.for_paper(paper.slug))
@@ -298,8 +298,9 @@ def _generate(
     details_rendered = 0  # author and keyword pages not kept from the last build
     # each row's URL -> its key: the next builds' carried keys, if this one kept the catalog
     author_keys: dict[str, str] = {}
+    keyword_keys: dict[str, str] = {}
     paper_keys: dict[str, str] = {}
-    for section, sources in detail_sources(catalog, views, carried.author).items():
+    for section, sources in detail_sources(catalog, views, carried.author, carried.keyword).items():
         # a hand-written page in site_src wins here too
         sources = [d for d in sources if f"{d.url}index.md" not in files and f"{d.url[:-1]}.md" not in files]
         if shells and sources:
@@ -307,7 +308,7 @@ def _generate(
             # rendered one at a time (or kept from the last build) and written at once: see memo.write_rows
             written = rows[section] = RowsWritten()
             details_rendered += write_rows(config, section, sources, data_dir(config) / f"{section}.json", _row_line, prints,
-                                           author_keys if section == "authors" else None, written)
+                                           {"authors": author_keys, "keywords": keyword_keys}.get(section), written)
             shell_data[section] = None
         else:
             for source in sources:
@@ -341,7 +342,7 @@ def _generate(
     if kept is not None and kept.kept_now is not None:
         kept.keep_keys(PageKeys(context_key, areas_digest(catalog), author_keys,
                                 {p.slug: (paper_keys[url], source_of.get(p.slug))
-                                 for p in catalog.papers if (url := layout.paper_url(p.slug)) in paper_keys}))
+                                 for p in catalog.papers if (url := layout.paper_url(p.slug)) in paper_keys}, keyword_keys))
     # the authors' pages' keys know their co-authors: a file of them is made again where a key moved
     coauthors = coauthor_files(catalog, config, author_keys if shells else None)
     if search:
@@ -437,19 +438,28 @@ class Pending:
     (it must not slow the staging), writes ``postbuild/deferred/``, and
     ``postbuild.py`` copies that into the site after the engine.
 
-    ``answering``: the workers whose answers the search worker takes (related papers and the map's, for
-    their data files): stopped once it ended, or with it. Their process is this one's child to end.
+    ``answering``: the workers whose answers go into the map's and related papers' data files: stopped once the
+    search worker ended, or with it. Their process is this one's child to end. ``jobs``: writing those files, done
+    by the search worker once its own files are written or by this process when it has nothing left to do but
+    wait for it (``wait``), whichever comes to it first: either may be the edit's longest path (BENCHMARKS.md,
+    issue 31 part 25).
     """
 
-    def __init__(self, worker: Forked | None, answering: list | None = None) -> None:
+    def __init__(self, worker: Forked | None, answering: list | None = None, jobs: SharedJobs | None = None) -> None:
         self.worker = worker
         self.answering = answering or []
+        self.jobs = jobs
 
     def wait(self) -> None:
         try:
+            if self.jobs is not None:
+                self.jobs.do_untaken()
             if self.worker is not None:
                 worker, self.worker = self.worker, None
                 worker.result()
+        except BaseException:
+            self.cancel()
+            raise
         finally:
             self._end_answering()
 
@@ -460,9 +470,11 @@ class Pending:
         self._end_answering()
 
     def _end_answering(self) -> None:
-        for worker in self.answering:  # each has sent all it had (the search worker took it), or is not wanted
+        for worker in self.answering:  # each has sent all it had (the data files are written), or is not wanted
             worker.cancel()
         self.answering = []
+        if self.jobs is not None:
+            self.jobs.close()
 
 
 def _write_map_data(catalog: Catalog, map_points: "MapPoints | None", out_dir: Path) -> None:
@@ -487,15 +499,19 @@ def browser_data(catalog: Catalog, config: ProjectConfig, prints: Fingerprints |
     return {**search_files(catalog, config, prints), **citation_files(catalog, venue, config.site_name, config, prints)}
 
 
+def _write_derived_data(catalog: Catalog, related: Related, map_points: "MapPoints", config: ProjectConfig, out_dir: Path) -> None:
+    """The map's and related papers' data files, from their workers' answers."""
+    _write_map_data(catalog, map_points, out_dir)
+    _write_related_data(catalog, related, config, out_dir)
+
+
 def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path, prints: Fingerprints | None = None,
-                   related: Related | None = None, map_points: "MapPoints | None" = None) -> None:
-    """The search files and citations, then the map's and related papers' data from their workers' answers: the
-    build's main process is an edit's longest path (BENCHMARKS.md, issue 31 part 24), this one ends before it."""
+                   jobs: SharedJobs | None = None) -> None:
+    """The search files and citations, then those of ``jobs`` (the map's and related papers' data) the build has
+    not taken (``Pending``)."""
     write_deferred(out_dir, browser_data(catalog, config, prints))
-    if map_points is not None:
-        _write_map_data(catalog, map_points, out_dir)
-    if related is not None:
-        _write_related_data(catalog, related, config, out_dir)
+    if jobs is not None:
+        jobs.do_untaken()
 
 
 def stage_docs(
@@ -555,10 +571,14 @@ def stage_docs(
         pending = None
         if parallel and can_fork():
             # the build's prints go with the fork (its own copy): they know each record by its page's bytes. Not
-            # niced: in an edit it is the last work to end (BENCHMARKS.md, issue 31 part 19). It writes the map's and
-            # related papers' data too, from their workers' answers: the pending search reaps those workers
-            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, related, map_points),
-                              answering=[related, map_points])  # (each ends its early worker too)
+            # niced: in an edit it is the last work to end (BENCHMARKS.md, issue 31 part 19). It or this process,
+            # whichever is free first, writes the map's and related papers' data from their workers' answers
+            # (``Pending``); the pending search reaps those workers
+            # one job, not one a file: both files' answers come through the early worker's one pipe, which whoever
+            # reads first empties
+            jobs = SharedJobs(partial(_write_derived_data, catalog, related, map_points, config, deferred))
+            pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, jobs),
+                              answering=[related, map_points], jobs=jobs)  # (each ends its early worker too)
             workers.append(pending)
         # after the workers started (the search index's is the edit's longest path): it is ~35 MB to write at 11,672 papers
         pages.save()

@@ -11,17 +11,18 @@ from hypothesis import given, settings, strategies as st
 from generator.catalog import build_catalog, kept_catalog, update_catalog
 from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest
 from generator.site.memo import Fingerprints
-from generator.site.render.indices import _author_page
+from generator.site.render.indices import _author_page, _keyword_page, related_keywords
 from generator.site.render.paper_pages import paper_page
 from generator.site.render.views import Views
 from test_catalog import _paper, edited
 
 
 def _page_keys(catalog, paths: dict[str, str], context: str) -> dict[str, str]:
-    """Every author and paper page's key as a build computes it (the context stands in for ``SiteContext``)."""
+    """Every author, keyword and paper page's key as a build computes it (the context stands in for ``SiteContext``)."""
     prints = Fingerprints()
     views = Views(catalog, prints)
     keys = {a.url: prints.of(_author_page, (a, views.memos)) for a in catalog.authors}
+    keys.update((k.url, prints.of(_keyword_page, (k, views.memos, views.links(related_keywords(catalog, k))))) for k in catalog.keywords)
     for p in catalog.papers:
         keys[p.slug] = prints.of(paper_page, (p, views.paper(p), (context, paths.get(p.slug))))
     return keys
@@ -30,7 +31,7 @@ def _page_keys(catalog, paths: dict[str, str], context: str) -> dict[str, str]:
 def _kept(catalog, paths, context) -> PageKeys:
     keys = _page_keys(catalog, paths, context)
     return PageKeys(context, areas_digest(catalog), {a.url: keys[a.url] for a in catalog.authors},
-                    {p.slug: (keys[p.slug], paths.get(p.slug)) for p in catalog.papers})
+                    {p.slug: (keys[p.slug], paths.get(p.slug)) for p in catalog.papers}, {k.url: keys[k.url] for k in catalog.keywords})
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
@@ -66,15 +67,22 @@ def test_a_carried_key_is_the_key_the_page_has_now(seed, start, steps):
         for author in update.catalog.authors:
             key = carried.author(author)
             assert key is None or key == fresh[author.url], author.name
+        for keyword in update.catalog.keywords:
+            key = carried.keyword(keyword)
+            assert key is None or key == fresh[keyword.url], keyword.name
         for paper in update.catalog.papers:
             key = carried.paper(paper, paths.get(paper.slug))
             assert key is None or key == fresh[paper.slug], paper.slug
-        # the authors whose keys are carried are not made known; the others' keys are as a whole build's
+        # the authors and keywords whose keys are carried are not made known; the others' keys are as a whole build's
         prints = Fingerprints()
-        views = Views(update.catalog, prints, kept=lambda author: carried.author(author) is not None)
+        views = Views(update.catalog, prints, kept=lambda node: carried.detail(node) is not None)
         for author in update.catalog.authors:
             if carried.author(author) is None:
                 assert prints.of(_author_page, (author, views.memos)) == fresh[author.url]
+        for keyword in update.catalog.keywords:
+            if carried.keyword(keyword) is None:
+                related = views.links(related_keywords(update.catalog, keyword))
+                assert prints.of(_keyword_page, (keyword, views.memos, related)) == fresh[keyword.url]
 
 
 def _corpus():
@@ -94,16 +102,27 @@ def _carried_after(change, context="settings", areas=None, records=None):
     by_slug = {p.slug: p for p in update.catalog.papers}
     papers = {slug for slug, p in by_slug.items() if carried.paper(p, paths[slug]) is not None}
     authors = {a.name for a in update.catalog.authors if carried.author(a) is not None}
-    return papers, authors, update.catalog
+    keywords = {k.name for k in update.catalog.keywords if carried.keyword(k) is not None}
+    return papers, authors, update.catalog, keywords
 
 
 def test_a_title_edit_carries_every_key_but_the_pages_that_show_the_paper():
     records = _corpus()
-    papers, authors, catalog = _carried_after({"p3": dataclasses.replace(records[3], title="Retitled")})
+    papers, authors, catalog, keywords = _carried_after({"p3": dataclasses.replace(records[3], title="Retitled")})
     # p3 alone: no paper page shows another's title (its related papers are drawn by the browser)
     assert {p.slug for p in catalog.papers} - papers == {"p3"}
     # its authors (their pages list it); every other author page's key is carried
     assert {a.name for a in catalog.authors} - authors == set(records[3].authors)
+    # and its keywords (their pages list it); every other keyword page's key is carried
+    assert {k.name for k in catalog.keywords} - keywords == set(records[3].keywords)
+
+
+def test_a_keyword_whose_name_moved_carries_no_keyword_key():
+    """A keyword page lists the keywords most on its papers, by name: one renamed may be on any of them."""
+    records = _corpus()
+    renamed = {"p2": dataclasses.replace(records[2], keywords=["a keyword of its own"])}
+    _, _, catalog, keywords = _carried_after(renamed, records=records)
+    assert keywords == set() and len(catalog.keywords) > 1
 
 
 def test_an_author_whose_name_moved_drops_the_keys_of_the_pages_that_link_to_it():
@@ -113,7 +132,7 @@ def test_an_author_whose_name_moved_drops_the_keys_of_the_pages_that_link_to_it(
     records = [_paper(slug, f"Title {slug}", names) for slug, names in rows.items()]
     accented = {slug: dataclasses.replace(r, authors=["José García" if n == "Jose Garcia" else n for n in r.authors])
                 for slug, r in zip(rows, records) if slug in ("p2", "p3")}
-    papers, authors, _ = _carried_after(accented, records=records)
+    papers, authors, _, _ = _carried_after(accented, records=records)
     assert papers == {"p4", "p5"}
     # Ann's and Kim's pages list their co-author by name: only Ola's page is made of nothing that moved
     assert authors == {"Ola Berg"}
@@ -124,7 +143,7 @@ def test_a_keyword_whose_name_moved_drops_the_keys_of_the_papers_that_show_it():
     rows = {"p1": ["ML"], "p2": ["ML"], "p3": ["ml"], "p4": ["Graphs"]}
     records = [_paper(slug, f"Title {slug}", [f"Author {slug}"], words) for slug, words in rows.items()]
     respelt = {"p2": dataclasses.replace(records[1], keywords=["ml"])}
-    papers, authors, catalog = _carried_after(respelt, records=records)
+    papers, authors, catalog, _ = _carried_after(respelt, records=records)
     assert catalog.keyword_of["ml"].name == "ml"
     assert papers == {"p4"}
     assert authors == {"Author p1", "Author p3", "Author p4"}  # an author page shows no keyword

@@ -19,7 +19,7 @@ from generator.site.postbuild import data_dir
 from generator.site.stage import directory_page, stage_docs, staged_docs_dir, write_tree
 from generator.site.termcounts import COUNTS_VERSION
 from generator.site.textwork import Related
-from site_fixtures import fixture_records, write_project
+from site_fixtures import fixture_records, hold_search_worker_until_the_build_writes_the_data, write_project
 
 
 def test_every_generated_page_is_staged_at_its_route(tmp_path: Path) -> None:
@@ -82,9 +82,9 @@ def test_after_an_edit_the_related_lists_and_the_map_are_a_clean_builds(tmp_path
     assert incremental == _derived(load_config(write_project(tmp_path / "clean", edited)))
 
 
-def test_a_parallel_stage_leaves_the_map_and_related_data_to_the_search_worker(tmp_path: Path, monkeypatch) -> None:
-    """The build's main process is an edit's longest path: the search worker, which ends before it, writes them
-    from the answers of related papers' and the map's workers, and the build's wait for it ends those workers."""
+def _parallel_stage_writers(tmp_path: Path, monkeypatch, before_wait) -> tuple[dict[str, str], object]:  # noqa: ANN001
+    """A parallel stage's map and related data files: which process wrote each (pid), once ``before_wait(result)``
+    has run and the build's wait for the search worker has ended; the project's config."""
     import multiprocessing
 
     from generator.site import stage, textwork
@@ -105,15 +105,41 @@ def test_a_parallel_stage_leaves_the_map_and_related_data_to_the_search_worker(t
     monkeypatch.setattr(stage, "_write_related_data", noted(real_related))
     config = load_config(write_project(tmp_path / "project"))
     result = stage_docs(config, parallel=True)
+    before_wait(result)
     result.pending.wait()
     assert multiprocessing.active_children() == []
-    written = dict(line.split() for line in writers.read_text().splitlines())
-    assert set(written) == {"_write_map_data", "_write_related_data"} and str(os.getpid()) not in written.values()
     files = data_dir(config) / "deferred" / "files"
     assert (files / MAP_DATA_FILE).is_file() and any((files / RELATED_SHARD.rsplit("/", 1)[0]).iterdir())
     site = tmp_path / "site"
     copy_deferred(config, site)
     assert (site / MAP_DATA_FILE).is_file()
+    return dict(line.split() for line in writers.read_text().splitlines()), config
+
+
+def test_a_search_worker_that_ends_first_writes_the_map_and_related_data(tmp_path: Path, monkeypatch) -> None:
+    """The search worker writes them from the answers of related papers' and the map's workers when it is done
+    before the build waits for it, and the build's wait ends those workers."""
+    import time
+
+    def worker_done(result) -> None:  # noqa: ANN001
+        deadline = time.monotonic() + 120
+        while result.pending.worker.process.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    written, _ = _parallel_stage_writers(tmp_path, monkeypatch, worker_done)
+    assert set(written) == {"_write_map_data", "_write_related_data"} and str(os.getpid()) not in written.values()
+
+
+def test_a_build_that_waits_first_writes_the_map_and_related_data_itself(tmp_path: Path, monkeypatch) -> None:
+    """The main process writes them when it has nothing left but to wait for a search worker still at work (the
+    worker is held here until they are written): then the worker does not, and the files are the same."""
+    main = hold_search_worker_until_the_build_writes_the_data(tmp_path, monkeypatch)
+    written, config = _parallel_stage_writers(tmp_path, monkeypatch, lambda result: None)
+    assert set(written) == {"_write_map_data", "_write_related_data"} and set(written.values()) == {str(main)}
+    clean = load_config(write_project(tmp_path / "clean"))
+    stage_docs(clean)  # no worker: the main process writes them
+    files, clean_files = data_dir(config) / "deferred" / "files", data_dir(clean) / "deferred" / "files"
+    assert (files / MAP_DATA_FILE).read_bytes() == (clean_files / MAP_DATA_FILE).read_bytes()
 
 
 def test_what_a_stage_keeps_from_the_collector_is_given_back(tmp_path: Path, monkeypatch) -> None:

@@ -26,7 +26,7 @@ from generator.site.render.map_page import MAP_DATA_FILE
 from generator.site.stage import read_records, stage_docs, staged_docs_dir
 from generator.site.termcounts import COUNTS_VERSION
 from generator.site.textwork import Early, MapPoints, Related, page_items, pages_read
-from site_fixtures import fixture_records, write_project
+from site_fixtures import fixture_records, hold_search_worker_until_the_build_writes_the_data, write_project
 
 
 def test_the_map_is_laid_out_again_only_when_what_it_reads_changes(tmp_path: Path) -> None:
@@ -145,8 +145,31 @@ def _args() -> argparse.Namespace:
     return argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs")
 
 
-def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Path, monkeypatch) -> None:
+def _let_the_search_worker_end_first(monkeypatch) -> None:
+    """The search worker writes the map's and related papers' data: the build waits for it to end first."""
+    import time
+
+    from generator.site import stage
+
+    real_wait = stage.Pending.wait
+
+    def wait(pending) -> None:  # noqa: ANN001
+        deadline = time.monotonic() + 120
+        while pending.worker is not None and pending.worker.process.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        real_wait(pending)
+
+    monkeypatch.setattr(stage.Pending, "wait", wait)
+
+
+@pytest.mark.parametrize("writer", ["search worker", "build"])
+def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Path, monkeypatch, writer: str) -> None:
+    """Whichever process writes the map's and related papers' data from the early worker's answers."""
     monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
+    if writer == "build":
+        hold_search_worker_until_the_build_writes_the_data(tmp_path, monkeypatch)
+    else:
+        _let_the_search_worker_end_first(monkeypatch)
     records = fixture_records() + [
         replace(fixture_records()[0], id=f"x{i}", slug=f"extra-{i}", title=f"Diffusion shortcut flows {i}", keywords=[])
         for i in range(4)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from generator.pages.record import PaperRecord
-from generator.catalog import Author, Catalog, Link
+from generator.catalog import Author, Catalog, Keyword, Link
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Views:
     view is its record's authors, keywords and topic as links. ``tests/site/render/test_views.py``
     checks, over edits, that equal digests are equal values."""
 
-    def __init__(self, catalog: Catalog, prints: Any = None, kept: Callable[[Author], bool] | None = None) -> None:
+    def __init__(self, catalog: Catalog, prints: Any = None, kept: Callable[[Author | Keyword], bool] | None = None) -> None:
         self.catalog = catalog
         self.memos = Memos(catalog.cache)
         nodes = [*catalog.authors, *catalog.keywords, *catalog.areas, *(sub for area in catalog.areas for sub in area.subareas)]
@@ -91,15 +91,16 @@ class Views:
         if prints is not None:
             self._know(prints, kept)
 
-    def _know(self, prints: Any, kept: Callable[[Author], bool] | None) -> None:
-        """``kept``: whether an author's page has a key carried from the last kept build (``site/carried.py``):
-        no one hashes that author, so it is not made known (nor its papers, for it)."""
+    def _know(self, prints: Any, kept: Callable[[Author | Keyword], bool] | None) -> None:
+        """``kept``: whether an author's or keyword's page has a key carried from the last kept build
+        (``site/carried.py``): no one hashes that author or keyword, so it is not made known (nor its papers, for it)."""
         catalog, links = self.catalog, self._links
         for author in catalog.authors:
             if kept is None or not kept(author):
                 prints.known(author, prints.of("Author", _shown(links[id(author)]), [self._made(p)[0] for p in author.papers]))
         for keyword in catalog.keywords:
-            prints.known(keyword, prints.of("Keyword", _shown(links[id(keyword)]), [prints.digest_of(p) for p in keyword.papers]))
+            if kept is None or not kept(keyword):
+                prints.known(keyword, prints.of("Keyword", _shown(links[id(keyword)]), [prints.digest_of(p) for p in keyword.papers]))
 
     def _made(self, paper: PaperRecord) -> tuple:
         made = self._made_of.get(id(paper))
