@@ -819,8 +819,11 @@ def _remove_other_shards(site_dir: Path, copied: set[str]) -> None:
     if EXPORTS_FILE not in copied:
         return  # this build wrote no citations (a worker that did not run): nothing to judge by
     for folder in SHARD_DIRS:
+        place = _site_file(site_dir, folder)
+        if place is None or place.is_symlink():  # a folder linked out of the site is none of ours to empty
+            continue
         try:  # the entries' types from the listing: no stat of each of ~2,800 files at 11,672 papers
-            with os.scandir(site_dir / folder) as entries:
+            with os.scandir(place) as entries:
                 stray = sorted(entry.path for entry in entries
                                if f"{folder}/{entry.name}" not in copied and entry.is_file())
         except OSError:  # no such folder (yet)

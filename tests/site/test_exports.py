@@ -295,6 +295,24 @@ def test_a_shard_a_paper_left_is_removed_from_the_site_when_the_next_build_copie
     assert schema["shards"] == ["z"]
 
 
+def test_stray_shards_are_never_removed_through_a_folder_linked_out_of_the_site(tmp_path) -> None:
+    from generator.site import postbuild
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "project"))
+    site, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.json.gz").write_bytes(b"not the site's")
+    (site / exports.CITATION_SHARD.rsplit("/", 2)[0]).mkdir(parents=True)
+    (site / exports.CITATION_SHARD.rsplit("/", 1)[0]).symlink_to(elsewhere, target_is_directory=True)
+    files = exports.citation_files(build_catalog([paper(slug="zeta")]), SITE, "X", config)
+    deferred = postbuild.data_dir(config) / "deferred"
+    postbuild.write_deferred(deferred, {name: data for name, data in files.items() if not name.startswith(exports.CITATION_SHARD.rsplit("/", 1)[0])})
+    postbuild.copy_deferred(config, site)
+    assert (elsewhere / "keep.json.gz").read_bytes() == b"not the site's"
+
+
 @pytest.mark.parametrize(("abstract", "on_page"), [
     ("Plain & <simple> text.", True),
     ("Two\n\nparagraphs,  spaced\there.", True),
