@@ -1,7 +1,9 @@
 """One edit's cost, two versions of papersite side by side: the probe paper's title (or its abstract)
-edited, then `papersite build --no-import`, alternated between two projects each built by its own code.
+edited, then `papersite build --no-import` (`papersite build` with --checked-import), alternated between two
+projects each built by its own code.
 
     python bench/edit_pair.py --before PROJECT CODE --after PROJECT CODE [--rounds 6] [--edit abstract|moved-title]
+        [--checked-import]
 
 PROJECT: a project both codes can build (make one with `bench/run.py`'s `new_project`, import it, copy
 it, and build each copy once with its code); CODE: the folder holding that version's `generator`
@@ -54,12 +56,13 @@ def edit_moved_title(project: Path, mark: int) -> None:
 EDITS = {"title": edit_title, "abstract": edit_abstract, "moved-title": edit_moved_title}
 
 
-def timed_build(project: Path, code: Path) -> tuple[float, float]:
+def timed_build(project: Path, code: Path, checked_import: bool = False) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     # run from CODE: `python -m` puts the working folder first on the path, before PYTHONPATH, so a run from
     # another checkout would time that checkout's code on both sides
-    subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(project.resolve()), "build", "--no-import", "--quiet"],
+    command = ["build", "--quiet"] if checked_import else ["build", "--no-import", "--quiet"]
+    subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(project.resolve()), *command],
                    cwd=code.resolve(), env={**os.environ, "PYTHONPATH": str(code.resolve())}, check=True)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -72,6 +75,8 @@ def main() -> None:
     parser.add_argument("--after", nargs=2, metavar=("PROJECT", "CODE"), required=True)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--edit", choices=sorted(EDITS), default="title", help="what each round edits (default: the title)")
+    parser.add_argument("--checked-import", action="store_true",
+                        help="`papersite build` (its import's stamp checked, as the benchmark table's edit), not --no-import")
     args = parser.parse_args()
     sides = [("before", Path(args.before[0]), Path(args.before[1])), ("after", Path(args.after[0]), Path(args.after[1]))]
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in sides}
@@ -80,7 +85,7 @@ def main() -> None:
         for name, project, code in sides if number % 2 == 0 else sides[::-1]:
             mark += 1
             EDITS[args.edit](project, mark)
-            wall, cpu = timed_build(project, code)
+            wall, cpu = timed_build(project, code, args.checked_import)
             figures[name].append((wall, cpu))
             print(f"{name}: {wall:.2f} s wall, {cpu:.2f} CPU s (load {os.getloadavg()[0]:.2f})", flush=True)
     medians = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)) for name, runs in figures.items()}

@@ -168,8 +168,7 @@ def project_place_problems(config: "ProjectConfig") -> list[str]:
 
     links: list[Path] = []
     if config.build_dir.is_dir():
-        for dirpath, dirnames, filenames in os.walk(config.build_dir):
-            links += [Path(dirpath) / name for name in dirnames + filenames if os.path.islink(os.path.join(dirpath, name))]
+        links += map(Path, _links_under(str(config.build_dir)))
     for folder in (config.site_dir, config.state_file.parent):
         if folder.is_dir():
             links += [entry for entry in folder.iterdir() if entry.is_symlink()]
@@ -179,6 +178,22 @@ def project_place_problems(config: "ProjectConfig") -> list[str]:
         if problem is not None:
             problems.append(f"{link}:1: {problem}; papersite will not write through it: remove the link")
     return problems
+
+
+def _links_under(folder: str) -> list[str]:
+    """Every symlink under ``folder`` (links to folders are not followed). By the entries' types as the folder
+    lists them: no stat a file, where build_dir holds ~11,000 files at 11,672 papers."""
+    found = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:  # gone or unreadable meanwhile: nothing to write through there
+        return found
+    for entry in entries:
+        if entry.is_symlink():
+            found.append(entry.path)
+        elif entry.is_dir(follow_symlinks=False):
+            found += _links_under(entry.path)
+    return found
 
 
 def check_project_places(config: "ProjectConfig") -> None:

@@ -57,7 +57,7 @@ def test_a_link_a_fifo_or_a_folder_is_refused_and_left_as_it_was(tmp_path, kind,
     assert (tmp_path / "victim.txt").read_text(encoding="utf-8") == "keep me"
 
 
-@pytest.mark.parametrize("place", ["build/docs", "build/memo", "site/papers", ".papersite/lock"])
+@pytest.mark.parametrize("place", ["build/docs", "build/memo", "build/postbuild/deferred/files/search", "site/papers", ".papersite/lock"])
 def test_a_link_out_of_the_project_where_the_build_writes_is_named(tmp_path, place):
     root = tmp_path / "project"
     root.mkdir()

@@ -152,10 +152,10 @@ def _lines_holding(data: bytes, needles: list[bytes]) -> list[bytes]:
     return lines
 
 
-def _regular(path: Path) -> os.stat_result | None:
+def _regular(path: Path, lstat: Callable[[Path], os.stat_result]) -> os.stat_result | None:
     """Its stat if it is a regular file, not a link: readable (``inputs.readable_file``) in a folder inside the project."""
     try:
-        seen = os.lstat(path)
+        seen = lstat(path)
     except OSError:
         return None
     return seen if stat.S_ISREG(seen.st_mode) else None
@@ -163,7 +163,7 @@ def _regular(path: Path) -> os.stat_result | None:
 
 def pages_view(
     config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], last: Memo, memo: Callable[[], Memo] | None = None,
-    settle: list[tuple[Path, str]] | None = None,
+    settle: list[tuple[Path, str]] | None = None, lstat: Callable[[Path], os.stat_result] = os.lstat,
 ) -> str:
     """A digest of every page's view; only pages whose bytes changed since ``last`` was saved are parsed,
     through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build.
@@ -171,13 +171,14 @@ def pages_view(
 
     ``settle``: a list the caller then writes (``pages.store.write_together``) before anything else:
     each page the import would write only to record a maintainer's edit (``settled_text``), with
-    the text it would write; the digest is then the one those pages give once written."""
+    the text it would write; the digest is then the one those pages give once written. ``lstat``: ``os.lstat``, or the
+    build's (``FileHashes.lstat_of``)."""
     kept = last.old
     folder_inside = lies_inside(config.papers_dir, config.root)
     views: dict[str, tuple] = {}
     changed: dict[Path, str] = {}
     for path in page_files(config):
-        seen = _regular(path) if folder_inside else None
+        seen = _regular(path, lstat) if folder_inside else None
         if seen is None and not page_paths(config, [path]):
             views[path.name] = ("", "unreadable")
             continue

@@ -156,10 +156,12 @@ def read_pages(
     paths: Iterable[Path] | None = None,
     texts: Mapping[Path, str] | None = None,
     cache: PageMemo | None = None,
+    lstat: Callable[[Path], os.stat_result] = os.lstat,
 ) -> Pages:
     """Every page of ``papers_dir`` (or of ``paths``); ``texts`` stand in for the files they name.
 
     With a ``cache`` a page whose bytes did not change since the last build is not parsed again.
+    ``lstat``: ``os.lstat``, or the build's (``FileHashes.lstat_of``: one a page for its stamps and its check).
     """
     found = Pages()
     texts = texts or {}
@@ -173,7 +175,7 @@ def read_pages(
     for path in page_files(config) if paths is None else paths:
         label = labels.of(path, in_folder=whole_folder)
         in_folder = whole_folder or path.parent == config.papers_dir
-        if (whole_folder or path not in texts) and not (folder_inside and in_folder and _regular(path)):
+        if (whole_folder or path not in texts) and not (folder_inside and in_folder and _regular(path, lstat)):
             try:  # before any read: a FIFO would hang it, a link out of the project would publish its target
                 readable_file(path, config.root, label)
             except PapersiteError as error:
@@ -211,9 +213,9 @@ class PageLabels:
         return display_path(path, self.config.root)
 
 
-def _regular(path: Path) -> bool:
+def _regular(path: Path, lstat: Callable[[Path], os.stat_result] = os.lstat) -> bool:
     try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
+        return stat.S_ISREG(lstat(path).st_mode)
     except OSError:
         return False
 

@@ -144,25 +144,23 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     # one for the build's stamps, saved once each covered them all: each stamp's own would keep only
     # the files it covers, and the next would read and hash the others again (11,672 pages a build)
     hashes = incremental.file_hashes(config)
-    # related papers' and the map's worker (``textwork.start_early``), by kind: the stage's to take, else ended here
+    # related papers' and the map's worker (``textwork.start_early``), by kind: the stage's to take, else ended here.
+    # Started before the stamps know whether anything changed: they are one core's work (~0.7 s of an edit at 11,672
+    # papers) and the other core idles meanwhile; a build with nothing to do ends it unasked, one with many changed
+    # files before the check (``_checked_stages``)
     early: dict = {}
+    if not clean:
+        from generator.site.textwork import start_early
 
-    def page_changed() -> None:
-        """The import's stamp found a changed page (before it parses it): the early worker starts now, on the core the
-        stamp leaves idle, not after it (~0.7 s later at 11,672 papers)."""
-        if not clean:
-            from generator.site.textwork import start_early
-
-            early.update(start_early(config, changed=hashes.read))
-
+        early.update(start_early(config, changed=0))
     # The import's share of the stamps is most of their cost at scale (every page's view,
     # ingest/pagestamp.py): computed once, for the build stamp and for the import's skip.
-    checks = _CheckCache(config, page_changed)
+    checks = _CheckCache(config, hashes)
     no_import = bool(getattr(args, "no_import", False))
     settle: list[tuple[Path, str]] | None = None if clean or no_import else []
     try:
         imported = incremental.import_inputs(config, hashes, checked=checks, settle=settle, pages=not no_import)
-        _settle_page_edits(config, quiet, settle, imported)
+        _settle_page_edits(config, quiet, settle, imported, hashes)
         inputs = _build_inputs(args, config, hashes, imported)
         if not clean and incremental.stamp_matches(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs)):
             _say(quiet, f"build: nothing changed since the last build; {display(config.site_dir, config.root)} is up to date")
@@ -178,7 +176,8 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     return status
 
 
-def _settle_page_edits(config: ProjectConfig, quiet: bool, settle: list[tuple[Path, str]] | None, imported: str) -> None:
+def _settle_page_edits(config: ProjectConfig, quiet: bool, settle: list[tuple[Path, str]] | None, imported: str,
+                       hashes: FileHashes) -> None:
     """Write the pages the import would write only to record a maintainer's edit of a value a
     reference filled (``pagestamp.settled_text``), as it would write them, when that is all the
     import would do: its stamp, which counts them as written, matches. Else the import runs and
@@ -186,6 +185,7 @@ def _settle_page_edits(config: ProjectConfig, quiet: bool, settle: list[tuple[Pa
     if not settle or not incremental.stamp_matches(config, incremental.IMPORT_STAMP, imported):
         return
     write_together(settle, config)
+    hashes.forget_stats()
     names = ", ".join(display(path, config.root) for path, _ in settle[:3]) + (" ..." if len(settle) > 3 else "")
     _say(quiet, f"import: {len(settle)} edited page(s) no longer credit a reference with a value a maintainer "
                 f"replaced ({names}); no listing changed, nothing else to import")
@@ -200,22 +200,17 @@ def _build_inputs(args: argparse.Namespace, config: ProjectConfig, hashes: FileH
 
 class _CheckCache:
     """The check cache (``memo.CheckedPages``: 35 MB at 11,672 papers), loaded at most once a build:
-    the import stamp parses the changed pages through it, then the check reads every page through it.
-    ``first_use``: called once, before it is first loaded (the import stamp's first changed page)."""
+    the import stamp parses the changed pages through it, then the check reads every page through it."""
 
-    def __init__(self, config: ProjectConfig, first_use: Callable[[], None] | None = None) -> None:
-        self.config = config
+    def __init__(self, config: ProjectConfig, hashes: FileHashes) -> None:
+        self.config, self.hashes = config, hashes
         self.memo = None
-        self.first_use = first_use
 
     def __call__(self):  # noqa: ANN204 - a CheckedPages, imported only when a page changed
         if self.memo is None:
-            if self.first_use is not None:
-                first_use, self.first_use = self.first_use, None
-                first_use()
             from generator.site.memo import CheckedPages
 
-            self.memo = CheckedPages(self.config)
+            self.memo = CheckedPages(self.config, self.hashes.stat_of)
         return self.memo
 
 
@@ -235,8 +230,9 @@ def _stages(args, config, quiet, clean, timings, import_timings, imported: str, 
         if status:
             return status
         if status is not None:  # the import ran and wrote its pages: the steps below read those
+            hashes.forget_stats()
             inputs = _build_inputs(args, config, hashes)
-            checks = _CheckCache(config)  # and saved its own check cache
+            checks = _CheckCache(config, hashes)  # and saved its own check cache
     status = _checked_stages(args, config, quiet, clean, timings, checks, hashes, early)
     if status == 0:
         incremental.write_stamp(config, incremental.BUILD_STAMP, incremental.build_stamp(config, inputs))
@@ -249,7 +245,7 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
     from generator.pages.check import check_pages, errors_only, project_file_problems
     from generator.site.memo import forget_all
     from generator.site.stage import stage_docs
-    from generator.site.textwork import start_early
+    from generator.site.textwork import EARLY_AT_MOST_CHANGED, start_early
 
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config), hashes)
@@ -266,14 +262,17 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
             # The same validation as `papersite check`: never build a site from pages it rejects.
             if clean:  # a full build trusts nothing the last one kept
                 forget_all(config)
-                checks = _CheckCache(config)
+                checks = _CheckCache(config, hashes)
             # on the core the check leaves idle; their answers are taken only for the pages the check read
-            checks.first_use = None  # (the import's stamp viewed no changed page, or started them)
-            if not early:
+            if hashes.read > EARLY_AT_MOST_CHANGED:  # the worker started with the build would parse them beside the check
+                for worker in early.values():
+                    worker.cancel()
+                early.clear()
+            if not early:  # (the import ran, which ended it)
                 early.update(start_early(config, changed=hashes.read))
             # Pages whose bytes the last build checked are not parsed again (memo.py).
             checked = checks()
-            found = read_pages(config, cache=checked)  # staged below as they were checked
+            found = read_pages(config, cache=checked, lstat=hashes.lstat_of)  # staged below as they were checked
             errors = errors_only(project_file_problems(config) + check_pages(config, cache=checked, found=found))
             if errors:  # else the stage saves it, once its first worker has started
                 checked.save()

@@ -92,7 +92,8 @@ def import_inputs(
         state = hashlib.sha256()
         hashes.fold_tree(state, config.state_file, config.root)
         views = Memo(config, VIEWS_KIND, scope=state.hexdigest(), versioned=False, shards=PAGE_SHARDS)
-        digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config)), settle).encode())
+        digest.update(pages_view(config, hashes.file_hash, views, checked or (lambda: _checked_pages(config)), settle,
+                                 hashes.lstat_of).encode())
     else:
         digest.update(b"pages not viewed\0")
     if own:

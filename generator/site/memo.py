@@ -779,18 +779,20 @@ def checked_scope(config: ProjectConfig) -> str:
 class CheckedPages(Memo):
     """``check_pages``' ``cache``: a page's own checks, kept for its bytes and the taxonomy."""
 
-    def __init__(self, config: ProjectConfig) -> None:
+    def __init__(self, config: ProjectConfig, stat: Callable[[Path], os.stat_result] = os.stat) -> None:
+        """``stat``: ``os.stat``, or the build's (``FileHashes.stat_of``: one a page for its stamps and its check)."""
         from generator.pages.check import own_checks
 
         super().__init__(config, "checked", scope=checked_scope(config), shards=PAGE_SHARDS)
         self.checked_alone = own_checks(config)  # what is kept of a page: checked alone as it is parsed
+        self.stat = stat
 
     def page(self, path: Path, label: str, compute: Callable[[bytes | None], Any]) -> Any:
         """``Memo.page``, but a page whose stat is the one it had when it was last read is not read again
         (11,672 files at every build): its digest is the one kept with that stat. The stamps' file hashes
         follow the same rule (``filehashes.py``); a file changed within ``RACY_NS`` of its reading keeps no stat."""
         try:
-            seen = os.stat(path)
+            seen = self.stat(path)
         except OSError:
             return compute(None)  # it says what is wrong with the file
         stat_key, stamp = f"{STAT}{label}", stat_stamp(seen)

@@ -224,5 +224,38 @@ def test_a_page_to_settle_is_left_to_the_import_when_a_listing_changed_too(autho
     settle: list = []
     imported = incremental.import_inputs(config, settle=settle)
     assert [p for p, _ in settle] == [path]
-    build._settle_page_edits(config, True, settle, imported)
+    build._settle_page_edits(config, True, settle, imported, incremental.file_hashes(config))
     assert path.read_bytes() == edited
+
+
+@pytest.mark.parametrize("listing_changed", [False, True], ids=["settled by the build", "imported"])
+def test_the_check_reads_the_pages_a_build_wrote_before_it(authoritative: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            listing_changed: bool) -> None:
+    """The build's stamps and check take each page's stat from one listing of the papers folder; a page the build
+    wrote before its check (settled, or the import's) is looked at anew, not by the stat it had when listed: the
+    check reads it as written, and the build's stamp is of it as written.
+    Every stat trusted at once (no racy margin), as on a page written more than two seconds before the build."""
+    from types import SimpleNamespace
+
+    from generator.pages.record import parse_page
+    from generator.site import build, memo, stage, textwork
+
+    for module in (memo, filehashes, textwork):
+        monkeypatch.setattr(module, "RACY_NS", 0)
+    args = Namespace(no_import=False, quiet=True, clean=False, engine="mkdocs", timings=None)
+    checked: list = []
+    monkeypatch.setattr(stage, "stage_docs", lambda config, **kwargs: checked.append(kwargs["checked"]) or SimpleNamespace(pending=None))
+    monkeypatch.setattr(build, "_engine_and_postbuild", lambda *args, **kwargs: 0)
+    assert build.run_build(args, load_config(authoritative)) == 0  # keeps every page's stat with its check
+    path = _retitle_to_listed(authoritative)
+    if listing_changed:
+        listing = authoritative / "corpus" / "papers.jsonl"
+        listing.write_text(listing.read_text(encoding="utf-8").replace("Copying", "Copy"), encoding="utf-8")
+    edited = path.read_bytes()
+    assert build.run_build(args, load_config(authoritative)) == 0
+    assert path.read_bytes() != edited  # the build (or its import) wrote the page
+    (page,) = checked[-1].pages
+    assert page.record == parse_page(path.read_text(encoding="utf-8"))
+    staged = len(checked)
+    assert build.run_build(args, load_config(authoritative)) == 0
+    assert len(checked) == staged  # its stamp was of the pages as written: nothing changed since

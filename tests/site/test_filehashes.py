@@ -74,3 +74,25 @@ def test_added_removed_and_missing_files_change_the_digest(folder: Path) -> None
     (folder / "in" / "sub" / "b.md").unlink()
     removed = tree_digest(hashes, folder / "in")
     assert len({first, added, removed, tree_digest(hashes, folder / "gone")}) == 4
+
+
+def test_a_files_stat_is_taken_once_from_its_folders_listing_until_forgotten(folder: Path) -> None:
+    """``lstat_of``/``stat_of`` are ``os.lstat``/``os.stat`` as the folder was listed: a file added since is asked
+    for itself, a missing one raises as os.lstat does, a link is followed by ``stat_of``; a file written since is
+    seen anew only after ``forget_stats`` (the build's, once it wrote pages)."""
+    inside = folder / "in"
+    (inside / "link.md").symlink_to(inside / "a.md")
+    hashes = hashes_of(folder)
+    for name in ("a.md", "sub", "link.md"):
+        assert hashes.lstat_of(inside / name) == os.lstat(inside / name), name
+        assert hashes.stat_of(str(inside / name)) == os.stat(inside / name), name
+    assert hashes.stat_of(inside / "link.md") != hashes.lstat_of(inside / "link.md")
+    (inside / "new.md").write_text("new", encoding="utf-8")  # after the folder was listed
+    assert hashes.lstat_of(inside / "new.md") == os.lstat(inside / "new.md")
+    with pytest.raises(FileNotFoundError):
+        hashes.lstat_of(inside / "never.md")
+    listed = hashes.lstat_of(inside / "a.md")
+    (inside / "a.md").write_text("a, written again", encoding="utf-8")
+    assert hashes.lstat_of(inside / "a.md") == listed  # as listed
+    hashes.forget_stats()
+    assert hashes.lstat_of(inside / "a.md") == os.lstat(inside / "a.md") != listed

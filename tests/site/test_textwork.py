@@ -179,7 +179,9 @@ def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Pa
     monkeypatch.setattr(textwork, "start_early", lambda config, changed: started.append(real(config, changed)) or started[-1])
     project = write_project(tmp_path / "edited", records)
     assert build.run_build(_args(), load_config(project)) == 0
-    assert started == [{}]  # a first build: no memo of pages yet, which its workers keep from the checked records
+    # a first build: no memo of pages yet (as the build begins, nor at the check), which its workers keep from the
+    # checked records
+    assert started == [{}, {}]
     assert multiprocessing.active_children() == []  # the search worker took related papers' answer; the build ended them
     kept = Memo(load_config(project), textwork.PAGES_KIND, scope=checked_scope(load_config(project)), shards=PAGE_SHARDS)
     assert len(kept.old) == len(records)
@@ -187,7 +189,7 @@ def test_a_build_with_early_workers_is_a_clean_builds_after_an_edit(tmp_path: Pa
     page.write_text(re.sub(r"^title: .*$", "title: Graph diffusion transformers for failure modeling",
                            page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
     assert build.run_build(_args(), load_config(project)) == 0
-    assert set(started[1]) == {"related", "map"}  # the edit's workers started early
+    assert len(started) == 3 and set(started[2]) == {"related", "map"}  # the edit's workers started with the build
     assert multiprocessing.active_children() == []
     clean = tmp_path / "clean"
     clean.mkdir()
@@ -218,6 +220,37 @@ def test_a_build_that_fails_its_check_stops_the_early_workers(tmp_path: Path, mo
     assert started[-1] and all(early.worker.worker is None for early in started[-1].values())
     assert multiprocessing.active_children() == []
     assert "problem(s) in the paper pages" in capsys.readouterr().err
+
+
+def test_the_worker_started_with_the_build_ends_unasked_when_nothing_or_many_files_changed(tmp_path: Path, monkeypatch) -> None:
+    """It starts before the stamps know what changed: a build with nothing to do ends it, and so does one where
+    more files changed than an early worker should parse beside the check (the stage's workers then start
+    from the checked records, as in a clean build)."""
+    monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
+    started: list[dict] = []
+    real = textwork.start_early
+    monkeypatch.setattr(textwork, "start_early", lambda config, changed: started.append(real(config, changed)) or started[-1])
+    asked: list[str] = []
+    real_answer = Early.value_if_read
+    monkeypatch.setattr(Early, "value_if_read", lambda early, read: asked.append(early.kind.KIND) or real_answer(early, read))
+    project = write_project(tmp_path)
+    assert build.run_build(_args(), load_config(project)) == 0
+    started.clear()
+    assert build.run_build(_args(), load_config(project)) == 0  # nothing changed
+    assert len(started) == 1 and set(started[0]) == {"related", "map"}
+    assert all(early.worker.worker is None for early in started[0].values()) and asked == []
+    assert multiprocessing.active_children() == []
+    monkeypatch.setattr(textwork, "EARLY_AT_MOST_CHANGED", 0)  # one changed page is then too many
+    page = project / "site_src" / "papers" / f"{fixture_records()[0].slug}.md"
+    page.write_text(re.sub(r"^title: .*$", "title: Many files changed meanwhile", page.read_text(encoding="utf-8"),
+                           count=1, flags=re.M), encoding="utf-8")
+    started.clear()
+    assert build.run_build(_args(), load_config(project)) == 0
+    assert len(started) == 2 and set(started[0]) == {"related", "map"} and started[1] == {}
+    assert all(early.worker.worker is None for early in started[0].values()) and asked == []  # never asked
+    assert multiprocessing.active_children() == []
+    shown = (project / "site" / "papers" / fixture_records()[0].slug / "index.html").read_text(encoding="utf-8")
+    assert "Many files changed meanwhile" in shown
 
 
 def test_no_worker_starts_early_where_it_would_parse_what_the_check_parses(tmp_path: Path, monkeypatch) -> None:
@@ -259,11 +292,11 @@ def _retitle(project: Path) -> None:
                            page.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
 
 
-def test_an_edit_starts_the_early_worker_as_the_imports_stamp_finds_the_changed_page(tmp_path: Path, monkeypatch) -> None:
-    """`papersite build` views the changed pages for the import's stamp before the check: the early worker starts
-    then, once, before the check cache is loaded, not after the stamp (~0.7 s later at 11,672 papers)."""
+def test_an_edit_starts_the_early_worker_as_the_build_begins(tmp_path: Path, monkeypatch) -> None:
+    """`papersite build`: the early worker starts once, before the stamps (one core's work, at 11,672 papers ~0.7 s
+    of an edit) and so before the check cache is loaded."""
     from generator.ingest import importer
-    from generator.site import memo
+    from generator.site import incremental, memo
 
     monkeypatch.setattr(textwork, "RELATED_IN_WORKER_FROM", 1)
     project = _imported_project(tmp_path)
@@ -271,17 +304,18 @@ def test_an_edit_starts_the_early_worker_as_the_imports_stamp_finds_the_changed_
     args = argparse.Namespace(no_import=False, quiet=True, clean=False, engine="mkdocs")
     assert build.run_build(args, load_config(project)) == 0  # keeps the memo of pages the early worker reads
     events: list[str] = []
-    real_start, real_checked = textwork.start_early, memo.CheckedPages.__init__
+    real_start, real_checked, real_stamp = textwork.start_early, memo.CheckedPages.__init__, incremental.import_inputs
     monkeypatch.setattr(textwork, "start_early", lambda config, changed: events.append("early") or real_start(config, changed))
+    monkeypatch.setattr(incremental, "import_inputs", lambda *a, **k: events.append("stamp") or real_stamp(*a, **k))
 
-    def checked(self, config) -> None:  # noqa: ANN001
+    def checked(self, config, *rest) -> None:  # noqa: ANN001
         events.append("check cache")
-        real_checked(self, config)
+        real_checked(self, config, *rest)
 
     monkeypatch.setattr(memo.CheckedPages, "__init__", checked)
     _retitle(project)
     assert build.run_build(args, load_config(project)) == 0
-    assert events == ["early", "check cache"]
+    assert events == ["early", "stamp", "check cache"]
     assert multiprocessing.active_children() == []
     assert "Graph diffusion transformers" in (project / "site" / "papers" / fixture_records()[0].slug / "index.html").read_text(encoding="utf-8")
 
