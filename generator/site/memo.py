@@ -121,8 +121,10 @@ class Memo:
         self.old: dict[str, tuple[str, Any]] = {}
         self.new: dict[str, tuple[str, Any]] = {}
         self.changed = True  # until the file is read as it was saved
-        self._sizes: dict[int, int] = {}  # shard -> how many entries its file holds
+        self._held: dict[int, dict[str, tuple[str, Any]]] = {}  # shard -> the entries its file holds
         self._dirty: set[int] = set()  # shards whose file could not be read
+        self._put: set[str] = set()  # keys put since the last save
+        self._new_made = self.new  # (a caller may put another dict in its place)
         if shards == 1:
             entries = self._read(self.path)
             if entries is not None:
@@ -135,7 +137,7 @@ class Memo:
             entries = self._read(self._shard_path(number))
             if entries is not None:
                 self.old.update(entries)
-                self._sizes[number] = len(entries)
+                self._held[number] = entries
                 self._dirty.discard(number)
         self.changed = bool(self._dirty)
 
@@ -168,6 +170,7 @@ class Memo:
 
     def put(self, key: str, digest: str, value: Any) -> None:
         self.new[key] = (digest, value)
+        self._put.add(key)
         self.changed = True
 
     def value(self, key: str, digest: str, compute: Callable[[], Any]) -> Any:
@@ -213,26 +216,42 @@ class Memo:
     def _save_shards(self) -> None:
         """Write the shards holding an entry that is not the one read from their file, or fewer entries
         than it (an entry kept is the very object read: ``get``, or a caller that copies it)."""
-        parts: list[dict[str, tuple[str, Any]]] = [{} for _ in range(self.shards)]
-        dirty, old, shard_of = set(self._dirty), self.old, self._shard_of
-        for key, entry in self.new.items():
-            number = shard_of(key)
-            parts[number][key] = entry
-            if old.get(key) is not entry:
-                dirty.add(number)
-        dirty.update(n for n, part in enumerate(parts) if len(part) != self._sizes.get(n))
+        dirty = self._dirty_by_puts()
+        if dirty is not None:
+            parts = {number: {key: self.new[key] for key in self._held[number]} for number in dirty}
+        else:
+            every: list[dict[str, tuple[str, Any]]] = [{} for _ in range(self.shards)]
+            dirty, old, shard_of = set(self._dirty), self.old, self._shard_of
+            for key, entry in self.new.items():
+                number = shard_of(key)
+                every[number][key] = entry
+                if old.get(key) is not entry:
+                    dirty.add(number)
+            dirty.update(n for n, part in enumerate(every) if n not in self._held or len(part) != len(self._held[n]))
+            parts = {number: every[number] for number in dirty}
         incomplete = self.path / INCOMPLETE
         if not dirty and not incomplete.exists():
+            self._put = set()
             return
         if self.path.is_symlink() or self.path.is_file():
             self.path.unlink()
         self.path.mkdir(parents=True, exist_ok=True)
         for number in sorted(dirty):
             self._write(self._shard_path(number), parts[number])
-            self._sizes[number] = len(parts[number])
+            self._held[number] = parts[number]
         incomplete.unlink(missing_ok=True)
         self.path.with_name(f"{self.path.name}.pickle").unlink(missing_ok=True)  # the kind in one file, before
-        self.old, self.changed, self._dirty = dict(self.new), False, set()
+        self.old, self.changed, self._dirty, self._put = dict(self.new), False, set(), set()
+
+    def _dirty_by_puts(self) -> set[int] | None:
+        """The shards to write, from the keys put since the last save alone, where this build's entries have the
+        keys the files hold (every one read or kept, none gone or added: each shard's keys are its file's): those
+        of a put entry that is not the one its file holds. None where the files' entries must be walked: a shard
+        not read, keys dropped or added, ``new`` put in place by a caller (a key in it may not have been put)."""
+        if self._dirty or self.new is not self._new_made or self.new.keys() != self.old.keys():
+            return None
+        old, new = self.old, self.new
+        return {self._shard_of(key) for key in self._put if old.get(key) is not new.get(key)}
 
     def _write(self, path: Path, entries: dict) -> None:
         with replaced_whole(path) as handle:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import pickle
 import shutil
 import time
 from dataclasses import dataclass, field, replace
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from generator import layout
 from generator.config import load_config
@@ -493,3 +496,47 @@ def test_what_a_memo_file_held_is_kept_out_of_the_collectors_walks(tmp_path) -> 
         assert len(read) == 1000 and gc.get_freeze_count() >= 1000 and gc.isenabled()  # the list's tuples among them
     finally:
         gc.unfreeze()
+
+
+# (a build's operations on 20 kept entries and a few new ones: "skip" leaves an entry out, as a deleted page's)
+_OPERATIONS = st.lists(st.tuples(st.sampled_from(["get", "put", "put", "copy"]), st.integers(0, 19)), min_size=2, max_size=12) | \
+    st.lists(st.tuples(st.sampled_from(["get", "put", "skip", "copy", "new whole"]), st.integers(0, 24)), max_size=30)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(builds=st.lists(_OPERATIONS, min_size=1, max_size=4))
+@example(builds=[[("put", 3), ("put", 4), ("put", 5), ("put", 9)], [("skip", 4), ("put", 22)], [("put", 1), ("copy", 2)]])
+def test_a_sharded_kind_saved_after_any_builds_reads_back_as_what_each_build_kept(config, builds) -> None:  # noqa: ANN001
+    """Whatever each build gets, puts, leaves out (``skip``: a deleted page's entry), copies back as read (as
+    CheckedPages and the early worker do) or fills ``new`` with itself: the files then hold exactly what it kept,
+    and a file is rewritten only where one of its entries differs from what it held."""
+    shutil.rmtree(config.root / "build", ignore_errors=True)
+    first = Memo(config, "pages", shards=4)
+    for n in range(20):
+        first.put(f"p{n}", "d", n)
+    first.save()
+    version = 0
+    for operations in builds:
+        memo_ = Memo(config, "pages", shards=4)
+        skipped = {n for op, n in operations if op == "skip"}
+        for op, n in operations:
+            key, version = f"p{n}", version + 1
+            if op == "get":
+                memo_.get(key, "d")
+            elif op == "put":
+                memo_.put(key, "d", (n, version))
+            elif op == "copy" and key in memo_.old:
+                memo_.new[key] = memo_.old[key]
+            elif op == "new whole":
+                memo_.new = dict(memo_.new)
+        for key in memo_.old:  # every other entry kept as read, as a build reads every page
+            if int(key[1:]) not in skipped:
+                memo_.new.setdefault(key, memo_.old[key])
+        expected = dict(memo_.new)
+        held = {f: f.read_bytes() for f in memo_.path.glob("*.pickle")}
+        memo_.save()
+        assert Memo(config, "pages", shards=4).old == expected
+        for path, data in held.items():
+            shard = {key: entry for key, entry in expected.items() if memo_._shard_of(key) == int(path.stem)}
+            if path.read_bytes() != data:  # rewritten: it held other entries
+                assert shard != pickle.loads(data)[2] or shard.keys() != pickle.loads(data)[2].keys()
