@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from run import PROBE_TITLE, _slug  # noqa: E402 - beside this script
+from run import PROBE_TITLE, _slug, measured_env  # noqa: E402 - beside this script
 
 
 def _edit_probe(project: Path, pattern: str, replacement: str, what: str) -> None:
@@ -63,7 +63,7 @@ def timed_build(project: Path, code: Path, checked_import: bool = False) -> tupl
     # another checkout would time that checkout's code on both sides
     command = ["build", "--quiet"] if checked_import else ["build", "--no-import", "--quiet"]
     subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(project.resolve()), *command],
-                   cwd=code.resolve(), env={**os.environ, "PYTHONPATH": str(code.resolve())}, check=True)
+                   cwd=code.resolve(), env=measured_env({"PYTHONPATH": str(code.resolve())}), check=True)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -137,6 +137,15 @@ def _tree_pss_kb(pid: int) -> int:
     return _tree_sum_kb(_tree_pids(pid), "smaps_rollup", "Pss:")
 
 
+def measured_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """A measured command's environment: this one's and ``extra``, but Python's bytecode caches written and read as
+    in a default setup (``PYTHONDONTWRITEBYTECODE`` dropped): where it is set (as in some sandboxes), every papersite
+    and mkdocs process compiled the modules it imports afresh, ~0.1 s of each edit at 11,672 papers."""
+    env = {**os.environ, **(extra or {})}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_measured(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Measured:
     """Run a command; wall time, CPU time and peak RSS of it and its descendants.
 
@@ -147,7 +156,7 @@ def run_measured(command: list[str], cwd: Path, env: dict[str, str] | None = Non
     """
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env={**os.environ, **(env or {})})
+                               env=measured_env(env))
     tree_peak, pss_peak = [0], [0]
     running = threading.Event()
     running.set()
