@@ -43,11 +43,11 @@ class FileHashes:
         """``os.lstat(path)``, taken once a file from one listing of its folder until ``forget_stats``: the stamps
         and the check each looked at every page (five stats a page, ~0.35 s of an edit at 11,672 papers). Raises
         ``OSError`` as ``os.lstat`` does; a file that was not there when its folder was listed is asked for itself."""
-        folder, _, name = str(path).rpartition(os.sep)
+        folder, name = os.path.split(path)
         entries = self.listed.get(folder)
         if entries is None:
             try:
-                with os.scandir(folder or os.sep) as listing:
+                with os.scandir(folder or ".") as listing:
                     entries = {entry.name: entry for entry in listing}
             except OSError:
                 entries = {}

@@ -76,7 +76,7 @@ def test_added_removed_and_missing_files_change_the_digest(folder: Path) -> None
     assert len({first, added, removed, tree_digest(hashes, folder / "gone")}) == 4
 
 
-def test_a_files_stat_is_taken_once_from_its_folders_listing_until_forgotten(folder: Path) -> None:
+def test_a_files_stat_is_taken_once_from_its_folders_listing_until_forgotten(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``lstat_of``/``stat_of`` are ``os.lstat``/``os.stat`` as the folder was listed: a file added since is asked
     for itself, a missing one raises as os.lstat does, a link is followed by ``stat_of``; a file written since is
     seen anew only after ``forget_stats`` (the build's, once it wrote pages)."""
@@ -96,3 +96,5 @@ def test_a_files_stat_is_taken_once_from_its_folders_listing_until_forgotten(fol
     assert hashes.lstat_of(inside / "a.md") == listed  # as listed
     hashes.forget_stats()
     assert hashes.lstat_of(inside / "a.md") == os.lstat(inside / "a.md") != listed
+    monkeypatch.chdir(inside)  # a name alone is in the working folder
+    assert hashes.lstat_of("a.md") == os.lstat(inside / "a.md") and hashes.stat_of(Path("link.md")) == os.stat(inside / "a.md")
