@@ -350,7 +350,8 @@ INCOMPLETE = "incomplete"  # in a sharded kind's folder: a step rewriting what i
 PAGE_SHARDS = 32  # files of a kind with an entry per page (Memo's shards)
 
 
-KEPT_BY_CLEAN = ("stamps", "files", "page-views", "filled")  # the stamps decide what they are worth; filled: what site/ holds
+# the stamps decide what they are worth; filled and deferred-copied: what site/ holds
+KEPT_BY_CLEAN = ("stamps", "files", "page-views", "filled", "deferred-copied")
 
 
 class Fingerprints:

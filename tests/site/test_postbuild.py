@@ -12,6 +12,7 @@ import pytest
 
 from generator.site import postbuild, search
 from generator.site.chrome import SharedChrome
+from generator.site.memo import Memo, memo_dir
 from generator.site.postbuild import minify_page, squeeze_html
 from generator.site.render.html import esc, meta_text, plain_title
 from site_fixtures import HOSTILE_ABSTRACT, HOSTILE_RAW_LINKS, HOSTILE_TITLE
@@ -299,10 +300,18 @@ def test_deferred_files_are_written_where_they_changed_and_removed_where_they_we
     outside.mkdir()
     (outside / "keep.json.gz").write_bytes(b"k")
     (site / "linked").symlink_to(outside, target_is_directory=True)
-    (postbuild.data_dir(config) / postbuild.DEFERRED_COPIED).write_text(
-        json.dumps(["../outside/keep.json.gz", "linked/keep.json.gz", str(outside / "keep.json.gz"), 7]), encoding="utf-8")
+    damaged = ["../outside/keep.json.gz", "linked/keep.json.gz", str(outside / "keep.json.gz"), 7]
+    record = Memo(config, postbuild.DEFERRED_COPIED, versioned=False)
+    record.put(postbuild.DEFERRED_COPIED, "", {"files": damaged, "stamps": {"linked/keep.json.gz": "damaged"}})
+    record.save()
     postbuild.copy_deferred(config, site)
     assert (outside / "keep.json.gz").read_bytes() == b"k"
+    # and so does the JSON record of builds before the memo, where the memo has none
+    memo_dir(config).joinpath(f"{postbuild.DEFERRED_COPIED}.pickle").unlink()
+    old = postbuild.data_dir(config) / postbuild.OLD_DEFERRED_COPIED
+    old.write_text(json.dumps(damaged), encoding="utf-8")
+    postbuild.copy_deferred(config, site)
+    assert (outside / "keep.json.gz").read_bytes() == b"k" and not old.exists()  # read once, then the memo's
 
 
 def test_deferred_files_as_they_were_copied_are_not_read_again_and_a_changed_copy_is(tmp_path, monkeypatch) -> None:

@@ -12,7 +12,7 @@ from generator import layout
 from generator.catalog import build_catalog
 from generator.config import load_config
 from generator.site.exports import RELATED_SHARD
-from generator.site.memo import Fingerprints, Memo
+from generator.site.memo import Fingerprints, Memo, memo_dir
 from generator.site.related import related_papers
 from generator.site.render.map_page import MAP_DATA_FILE
 from generator.site.postbuild import data_dir
@@ -237,4 +237,4 @@ def test_a_docs_dir_no_post_build_step_reads_gets_what_the_stage_wrote_beside_th
         assert list((staged.docs_dir / folder.rsplit("/", 1)[0]).glob("*.json.gz")), folder
     assert (staged.docs_dir / MAP_DATA_FILE).is_file()
     assert copy_deferred_into(config, staged.docs_dir) == 0, "only what differs is written"
-    assert not (data_dir(config) / DEFERRED_COPIED).exists()
+    assert not (memo_dir(config) / f"{DEFERRED_COPIED}.pickle").exists()
