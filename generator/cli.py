@@ -106,9 +106,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, held: list | None = None) -> int:
+    """``held``: a list whose items the caller keeps until its process exits (``entry``)."""
     try:
-        return _run(argv)
+        return _run(argv, held)
     except KeyboardInterrupt as stop:  # Ctrl-C in any command, any stage: one line, no traceback
         # a second Ctrl-C must not interrupt the last words either
         with contextlib.suppress(ValueError):  # (not the main thread: an embedding program's)
@@ -119,8 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED
 
 
-def _run(argv: list[str] | None) -> int:
+def _run(argv: list[str] | None, held: list | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.held_to_exit = held  # (build.held_to_exit)
     if getattr(args, "when_asked", False):
         from generator.site.serve import wait_until_asked
 
@@ -187,7 +189,8 @@ def entry() -> None:
     edit at 11,672 papers), and an interpreter that frees them one by one on its way out took a second
     more than the build; every file is closed and every worker reaped by then. ``main`` itself returns,
     for whoever calls it in a process that goes on."""
-    status = main()
+    held: list = []  # what the build would free on its way back here, dropped with the process instead
+    status = main(held=held)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # a closed or broken stream has nothing left to say
             stream.flush()

@@ -193,3 +193,20 @@ def test_the_command_leaves_at_once_with_mains_status_and_all_it_wrote(tmp_path:
     missing = subprocess.run([sys.executable, "-m", "generator.cli", "--project", str(tmp_path / "nowhere"), "check"],
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode != 0 and "nowhere" in missing.stderr, missing
+
+
+def test_a_build_hands_what_it_read_to_the_caller_that_ends_its_process(tmp_path: Path) -> None:
+    """``cli.entry`` keeps what a build read (``build.held_to_exit``) until ``os._exit``: freeing it as the
+    build's calls returned was the last ~0.1 s of an edit at 11,672 papers. A caller that goes on holds nothing."""
+    from generator.pages.folder import Pages
+    from generator.site.stage import StageResult
+
+    project = tmp_path / "p"
+    assert main(["init", str(project)]) == 0
+    held: list = []
+    assert main(["--project", str(project), "build", "--quiet"], held=held) == 0
+    staged = [item for item in held if isinstance(item, StageResult)]
+    assert len(staged) == 1 and staged[0].catalog.papers
+    assert any(isinstance(item, Pages) and item.pages for item in held)
+    (project / "site_src" / "papers" / next(p.name for p in (project / "site_src" / "papers").glob("*.md"))).touch()
+    assert main(["--project", str(project), "build", "--quiet", "--no-import"]) == 0  # nothing held, nothing asked

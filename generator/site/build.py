@@ -115,6 +115,15 @@ def build_gc() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
+def held_to_exit(args: argparse.Namespace, *objects: object) -> None:
+    """Keep ``objects`` alive until the process exits, where the command's caller ends it at once (``cli.entry``):
+    the catalog, pages and memos a build read are millions of objects, and freeing them as the build's calls
+    return was ~0.1 s at the very end of an edit at 11,672 papers, after the site was complete."""
+    held = getattr(args, "held_to_exit", None)
+    if held is not None:
+        held.extend(objects)
+
+
 def run_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     # One import or build at a time per project; the import inside re-enters the lock.
     try:
@@ -171,6 +180,7 @@ def _locked_build(args: argparse.Namespace, config: ProjectConfig) -> int:
     finally:
         for worker in early.values():  # ended already where the stage took their answers
             worker.cancel()
+        held_to_exit(args, hashes, checks)
     if getattr(args, "timings", None):
         write_timings(Path(args.timings), import_timings, timings)
     return status
@@ -298,6 +308,7 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
+        held_to_exit(args, staged, found, checked)
 
 
 def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001
