@@ -364,7 +364,7 @@ def _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engi
             )
     with timings.stage("post-build"):
         touched.now()
-        return run_postbuild(config, config.site_dir, staged.pending, staged.shown, staged.rows)
+        return run_postbuild(config, config.site_dir, staged.pending, staged.shown, staged.rows, engine_skipped=skip_engine)
 
 
 class _Touched:

@@ -338,6 +338,30 @@ def test_deferred_files_as_they_were_copied_are_not_read_again_and_a_changed_cop
     assert (site / "s/a.json.gz").read_bytes() == b"aaa" and (site / "s/b.json.gz").read_bytes() == b"BBB"
 
 
+def test_a_build_that_ran_no_engine_stats_only_the_deferred_copies(tmp_path, monkeypatch) -> None:
+    """``site_as_left`` (the engine skipped: nothing wrote the site since the last copy): the site's copies are
+    taken as recorded, so only the deferred files are stat'ed; one written again is still copied. A build whose
+    engine ran stats both, and finds a copy damaged in the site."""
+    from generator.config import load_config
+    from site_fixtures import write_project
+
+    config = load_config(write_project(tmp_path / "project"))
+    site = tmp_path / "site"
+    files = postbuild.data_dir(config) / "deferred"
+    postbuild.write_deferred(files, {"s/a.json.gz": b"aaa", "s/b.json.gz": b"bbb"})
+    assert postbuild.copy_deferred(config, site) == 2
+    stamped: list[str] = []
+    real = postbuild._stamp
+    monkeypatch.setattr(postbuild, "_stamp", lambda path: stamped.append(str(path)) or real(path))
+
+    (site / "s/a.json.gz").write_bytes(b"xxx")  # as only something outside papersite would
+    postbuild.write_deferred(files, {"s/a.json.gz": b"aaa", "s/b.json.gz": b"BBB"})
+    assert postbuild.copy_deferred(config, site, site_as_left=True) == 1
+    assert (site / "s/b.json.gz").read_bytes() == b"BBB"
+    assert [p for p in stamped if p.startswith(str(site))] == [str(site / "s/b.json.gz")], stamped  # the one copied
+    assert postbuild.copy_deferred(config, site) == 1 and (site / "s/a.json.gz").read_bytes() == b"aaa"
+
+
 def test_deferred_files_recorded_as_written_are_not_read_back_and_a_changed_one_is(tmp_path, monkeypatch) -> None:
     """write_deferred compares a file with its new bytes by reading it only when its stat or the bytes' hash
     differ from what it recorded (8,630 files an edit at 11,672 papers): a file changed since, or a link put
