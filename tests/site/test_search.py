@@ -400,3 +400,6 @@ def test_store_pieces_updated_by_the_changed_rows_are_those_of_the_whole_store(m
         else:
             papers.pop(rng.randrange(len(papers)))
         assert state.update(store) == search.store_pieces(store)
+        state = search.StorePieces.from_kept(state.kept())  # as the next build reads it back
+    assert search.StorePieces.from_kept(state.kept()[:-5]) is None and search.StorePieces.from_kept(b"x") is None
+    assert search.StorePieces.from_kept(search.marshal.dumps(("store-pieces 0", (3, 11), *[[]] * 7))) is None
