@@ -32,11 +32,13 @@ import dataclasses
 import gc
 import hashlib
 import io
+import marshal
 import mmap
 import os
 import pickle
 import shutil
 import stat
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -67,6 +69,25 @@ def code_version() -> str:
             digest.update(path.relative_to(_PACKAGE_DIR).as_posix().encode() + b"\0")
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
+
+
+def marshalled(form: str, value: Any) -> bytes:
+    """``value`` (builtin types only: lists, dicts, tuples, strings, bytes, numbers) in ``marshal``'s form, as a
+    memo entry that every edit reads and writes whole: ``marshal`` makes and reads them in about two thirds of
+    pickle's time (the search store's 20 MB at 11,672 papers: ~0.3 -> ~0.2 s). It keeps only this Python's
+    form of them, so ``unmarshalled`` takes another Python's as none."""
+    return marshal.dumps((form, sys.version_info[:2], value))
+
+
+def unmarshalled(form: str, data: object) -> Any:
+    """What ``marshalled(form, value)`` gave ``data`` from; None where it is not that (another form or Python, damage)."""
+    if not isinstance(data, bytes):
+        return None
+    try:
+        found, version, value = marshal.loads(data)
+    except (ValueError, TypeError, EOFError):
+        return None
+    return value if (found, version) == (form, tuple(sys.version_info[:2])) else None
 
 
 def content_hash(data: bytes) -> str:

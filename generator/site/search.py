@@ -83,10 +83,8 @@ from __future__ import annotations
 
 import gzip
 import json
-import marshal
 import re
 import struct
-import sys
 import unicodedata
 import zlib
 from bisect import insort
@@ -102,10 +100,10 @@ from generator import layout
 from generator.config import ProjectConfig
 from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
-from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
+from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash, marshalled, unmarshalled
 from generator.site.render.cite import author_order_words
 from generator.site.scripts import shipped_script
-from generator.site.search_index import COMMON_PAPERS, SHARD_BYTES, KeyedTable, index_state
+from generator.site.search_index import COMMON_PAPERS, SHARD_BYTES, IndexState, KeyedTable, index_state
 from generator.text import fold
 from generator.site.render.html import block, esc, page
 from generator.pages.decisions import KEY_ORDER, read_decision
@@ -478,12 +476,13 @@ class _SearchCache:
         # the state in a memo of its own (one file): the abstracts' is read only when an abstract changed
         states = Memo(self.config, f"search-{name}") if self.config else None
         kept = states.get(STATE_KEY, STATE_KEY) if states else None
-        last, compressed = kept if kept is not None else (None, {})
+        last_kept, compressed = kept if kept is not None else (None, {})
+        last = IndexState.from_kept(last_kept)
         state = index_state(fields, papers, last, common)
         files = state.shard_files()
         found = {key: compressed.get(data) or gzipped(data) for key, data in files.items()}
         if states is not None and state is not last:  # else the entry ``get`` took stays, as it was read
-            states.put(STATE_KEY, STATE_KEY, (state, {data: found[key] for key, data in files.items()}))
+            states.put(STATE_KEY, STATE_KEY, (state.kept(), {data: found[key] for key, data in files.items()}))
             states.save()
         return found
 
@@ -753,23 +752,18 @@ class StorePieces:
         return pieces
 
     def kept(self) -> bytes:
-        """What the memo keeps of it: its lists and dicts in ``marshal``'s form, not pickled. Read and written on every
-        edit, they were 20 MB of pickle at 11,672 papers, ~0.3 s of the search worker's 1.4; ``marshal`` makes and
-        reads them in two thirds of that (it knows only builtin types, and only this Python's form of them:
-        ``from_kept`` takes another's as none)."""
+        """What the memo keeps of it (``memo.marshalled``): its lists and dicts, read and written on every edit."""
         tables = {pattern: (table.rows, table.firsts, table.order) for pattern, table in self.tables.items()}
-        return marshal.dumps((_KEPT_FORM, sys.version_info[:2], self.papers, self.authors, self.rows_files,
-                              *((holders.items, holders.holders) for holders in (self.titles, self.typed, self.names)),
-                              tables))
+        return marshalled(_KEPT_FORM, (self.papers, self.authors, self.rows_files,
+                                       *((holders.items, holders.holders) for holders in (self.titles, self.typed, self.names)),
+                                       tables))
 
     @classmethod
     def from_kept(cls, kept: object) -> "StorePieces | None":
-        """The pieces ``kept`` gave; None where it is not what ``kept`` makes (another form, another Python, damage)."""
-        if not isinstance(kept, bytes):
-            return None
+        """The pieces ``kept`` gave; None where it is not what ``kept`` makes."""
         try:
-            form, version, papers, authors, rows_files, titles, typed, names, tables = marshal.loads(kept)
-            if (form, version) != (_KEPT_FORM, tuple(sys.version_info[:2])) or tables.keys() != {TITLES_SHARD, TYPED_SHARD, NAMES_SHARD}:
+            papers, authors, rows_files, titles, typed, names, tables = unmarshalled(_KEPT_FORM, kept)
+            if tables.keys() != {TITLES_SHARD, TYPED_SHARD, NAMES_SHARD}:
                 return None
             state = cls()
             state.papers, state.authors, state.rows_files = papers, authors, rows_files
@@ -778,7 +772,7 @@ class StorePieces:
             for pattern, (rows, firsts, order) in tables.items():
                 table = state.tables[pattern]
                 table.rows, table.firsts, table.order = rows, firsts, order
-        except (ValueError, TypeError, EOFError, AttributeError):
+        except (ValueError, TypeError, AttributeError):
             return None
         return state
 

@@ -402,4 +402,4 @@ def test_store_pieces_updated_by_the_changed_rows_are_those_of_the_whole_store(m
         assert state.update(store) == search.store_pieces(store)
         state = search.StorePieces.from_kept(state.kept())  # as the next build reads it back
     assert search.StorePieces.from_kept(state.kept()[:-5]) is None and search.StorePieces.from_kept(b"x") is None
-    assert search.StorePieces.from_kept(search.marshal.dumps(("store-pieces 0", (3, 11), *[[]] * 7))) is None
+    assert search.StorePieces.from_kept(search.marshalled("store-pieces 0", ([],) * 7)) is None
