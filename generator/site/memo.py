@@ -167,7 +167,7 @@ class Memo:
             read = READ_AHEAD.take(path)
             if read is None:
                 with open_regular(path) as handle, _collector_paused():
-                    read = pickle.load(handle)
+                    read = _load_file(handle)
             form, scope, entries = read
             if form == FORMAT and scope == self.scope and isinstance(entries, dict):
                 return entries
@@ -276,7 +276,36 @@ class Memo:
 
     def _write(self, path: Path, entries: dict) -> None:
         with replaced_whole(path) as handle:
-            pickle.dump((FORMAT, self.scope, entries), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            _dump_file((FORMAT, self.scope, entries), handle)
+
+
+# A memo file whose entries are all of builtin types (most kinds: hashes, stats, where rows lie, rendered text,
+# compressed files) is kept in ``marshal``'s form after this line, which no pickle begins with; one holding
+# objects of a class (records, a catalog's state) is pickled. ``marshal`` writes and reads such values in about
+# half and three quarters of pickle's time; its form may change between Python versions, so the line names
+# this one's, and another's file is no memo (as one that cannot be unpickled).
+_MARSHAL_HEAD = f"papersite-marshal {sys.version_info[0]}.{sys.version_info[1]}\n".encode()
+
+
+def _dump_file(value: Any, handle: BinaryIO) -> None:
+    try:
+        data = marshal.dumps(value)
+    except ValueError:  # an object marshal does not know: a class's, or a subclass of a builtin type
+        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        return
+    handle.write(_MARSHAL_HEAD)
+    handle.write(data)
+
+
+def _load_file(handle: BinaryIO) -> Any:
+    # mapped, not read: its bytes are not copied once more before marshal copies out each value (the search
+    # worker's 48 MB of compressed files at 11,672 papers: 0.03 -> 0.02 s, and no 48 MB of fresh pages)
+    with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        if mapped[: len(_MARSHAL_HEAD)] == _MARSHAL_HEAD:
+            with memoryview(mapped)[len(_MARSHAL_HEAD) :] as body:
+                return marshal.loads(body)
+    handle.seek(0)
+    return pickle.load(handle)
 
 
 def _file_state(path: Path) -> tuple[int, ...] | None:
@@ -313,7 +342,7 @@ class ReadAhead:
                 continue
             try:
                 with path.open("rb") as handle, _collector_paused():
-                    value = pickle.load(handle)
+                    value = _load_file(handle)
             except Exception:  # noqa: BLE001 - a file that cannot be read is read again by its Memo, which says so
                 continue
             if _file_state(path) == state:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import marshal
 import os
 import pickle
 import shutil
@@ -399,8 +400,8 @@ def test_a_memo_file_read_ahead_is_handed_out_once_and_only_while_it_is_the_file
     sharded.save()
     assert ahead.read(memo.memo_dir(config)) == 5  # the whole kind's file and the sharded kind's four
     loads = []
-    real_load = memo.pickle.load
-    monkeypatch.setattr(memo.pickle, "load", lambda handle: loads.append(handle.name) or real_load(handle))
+    real_load = memo._load_file
+    monkeypatch.setattr(memo, "_load_file", lambda handle: loads.append(handle.name) or real_load(handle))
     first = Memo(config, "things")
     assert first.get("a", "d") == ["one"] and not loads  # read ahead: not read again
     first.get("a", "d").append("changed by its reader")
@@ -539,7 +540,9 @@ def test_a_sharded_kind_saved_after_any_builds_reads_back_as_what_each_build_kep
         for path, data in held.items():
             shard = {key: entry for key, entry in expected.items() if memo_._shard_of(key) == int(path.stem)}
             if path.read_bytes() != data:  # rewritten: it held other entries
-                assert shard != pickle.loads(data)[2] or shard.keys() != pickle.loads(data)[2].keys()
+                head = memo._MARSHAL_HEAD
+                before = (marshal.loads(data[len(head):]) if data.startswith(head) else pickle.loads(data))[2]
+                assert shard != before or shard.keys() != before.keys()
 
 
 def test_a_marshalled_entry_is_read_back_only_in_its_form_and_python(monkeypatch) -> None:
@@ -556,3 +559,19 @@ def test_a_marshalled_entry_is_read_back_only_in_its_form_and_python(monkeypatch
     assert memo.unmarshalled("form 1", data[:-3]) is None and memo.unmarshalled("form 1", None) is None
     monkeypatch.setattr(sys, "version_info", (3, 99, 0))
     assert memo.unmarshalled("form 1", data) is None
+
+
+def test_a_memo_of_builtin_values_is_marshalled_and_one_of_objects_pickled(config, monkeypatch) -> None:  # noqa: ANN001
+    """A memo file is in marshal's form when every entry is of builtin types, else pickled; each reads back as it
+    was written, and a marshalled file of another Python version is no memo (its form may differ)."""
+    plain, objects = Memo(config, "plain"), Memo(config, "objects")
+    plain.put("k", "d", {"rows": [(1, 2, "h")], "set": {3}, "bytes": b"\0", "none": None})
+    objects.put("k", "d", memo.RowsWritten(3, [("u", (0, 3, "h"))]))
+    plain.save()
+    objects.save()
+    assert plain.path.read_bytes().startswith(memo._MARSHAL_HEAD)
+    assert not objects.path.read_bytes().startswith(memo._MARSHAL_HEAD)
+    assert Memo(config, "plain").get("k", "d") == {"rows": [(1, 2, "h")], "set": {3}, "bytes": b"\0", "none": None}
+    assert Memo(config, "objects").get("k", "d") == memo.RowsWritten(3, [("u", (0, 3, "h"))])
+    monkeypatch.setattr(memo, "_MARSHAL_HEAD", b"papersite-marshal 3.99\n")
+    assert Memo(config, "plain").get("k", "d") is None and Memo(config, "plain").changed
