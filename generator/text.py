@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 _TYPOGRAPHY = str.maketrans(
@@ -116,6 +117,14 @@ def fold(text: str) -> str:
     spaced = _SPACES.sub(" ", stripped).strip().casefold()
     # "J.Smith" and "J. Smith", "Jean - Pierre" and "Jean-Pierre" are spacing variants.
     return _PUNCT_SPACING.sub(r"\1", spaced)
+
+
+def fold_joined(texts: Iterable[str]) -> str:
+    """``fold(" ".join(texts))``, made of each text's own ``fold`` (cached: the same names are in many lists),
+    the spacing around punctuation where two meet folded as ``fold`` folds it: a paper list's items fold their
+    authors' and keywords' names joined (a long new text each, so never cached), half of rendering a keyword
+    page of a thousand papers."""
+    return _PUNCT_SPACING.sub(r"\1", " ".join([folded for folded in map(fold, texts) if folded]))
 
 
 # Greek letters that read as Latin ones (capitals and omicron); a word may mix μ or β with Latin (μP, β-VAE).

@@ -99,3 +99,20 @@ def test_the_renderers_subsets_are_parts_of_the_one_rule() -> None:
     assert set(BIDI_CONTROLS) == {"\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
     for c in sorted(controls | set(BIDI_CONTROLS)):
         assert is_invisible(c) and c not in neutral_chars(f"a{c}b"), f"U+{ord(c):04X}"
+
+
+from hypothesis import example, given, strategies as st  # noqa: E402
+
+from generator.text import fold, fold_joined  # noqa: E402
+
+_NAME_CHARS = st.sampled_from(list("aZß ıİéE\u0301\u00a0\t.-'’ Ǆﬁ½\u2028x") + ["\u3000", "\u0300"])
+
+
+@given(st.lists(st.text(_NAME_CHARS, max_size=8), max_size=6))
+@example(["Smith Jr.", "Anna"])
+@example(["x", "   ", "-y", "z'"])
+@example(["\u0301a", "b\u0300"])
+def test_folding_names_one_by_one_and_joining_them_is_folding_them_joined(names: list[str]) -> None:
+    """``fold_joined`` (a paper list item's folded names, from each name's cached fold) is ``fold`` of the names
+    joined, whatever spacing, punctuation, accents or case they hold at either end."""
+    assert fold_joined(names) == fold(" ".join(names))

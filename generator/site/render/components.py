@@ -18,7 +18,7 @@ from generator.pages.record import PaperRecord, Topic
 from generator.catalog import NO_TOPIC, Catalog
 from generator.site.render import cite
 from generator.site.render.html import attr, esc, link
-from generator.text import fold
+from generator.text import fold, fold_joined
 
 UNCERTAIN_BELOW = 0.5  # an inferred topic's confidence under which the page says so
 
@@ -175,7 +175,7 @@ def decision_menu(counts: list[tuple[str, str, int]]) -> str:
 def item_text(paper: PaperRecord, common: str = "") -> str:
     """What a list's filter box matches besides the title, folded: its authors and keywords (but
     ``common``, folded, which the list holds once: see ``paper_list``)."""
-    return fold(" ".join([*paper.authors, *(k for k in paper.keywords if not common or fold(k) != common)]))
+    return fold_joined([*paper.authors, *(k for k in paper.keywords if not common or fold(k) != common)])
 
 
 def paper_venue(paper: PaperRecord) -> str:
