@@ -100,7 +100,8 @@ def title_key(title: str | None) -> str:
 
 
 _SPACES = re.compile(r"\s+")
-_PUNCT_SPACING = re.compile(r"\s*([.\-'’])\s*")
+_PUNCTUATION = ".-'’"  # the spacing around these is folded away (``fold``)
+_PUNCT_SPACING = re.compile(rf"\s*([{re.escape(_PUNCTUATION)}])\s*")
 
 
 # Every page renderer folds every author and keyword name it links (millions of calls at 12k
@@ -124,7 +125,11 @@ def fold_joined(texts: Iterable[str]) -> str:
     the spacing around punctuation where two meet folded as ``fold`` folds it: a paper list's items fold their
     authors' and keywords' names joined (a long new text each, so never cached), half of rendering a keyword
     page of a thousand papers."""
-    return _PUNCT_SPACING.sub(r"\1", " ".join([folded for folded in map(fold, texts) if folded]))
+    joined = ""
+    for folded in map(fold, texts):
+        if folded:  # joined by a space, but where punctuation meets it (as _PUNCT_SPACING folds it)
+            joined += folded if not joined or joined[-1] in _PUNCTUATION or folded[0] in _PUNCTUATION else f" {folded}"
+    return joined
 
 
 # Greek letters that read as Latin ones (capitals and omicron); a word may mix μ or β with Latin (μP, β-VAE).
