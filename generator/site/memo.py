@@ -71,25 +71,6 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def marshalled(form: str, value: Any) -> bytes:
-    """``value`` (builtin types only: lists, dicts, tuples, strings, bytes, numbers) in ``marshal``'s form, as a
-    memo entry that every edit reads and writes whole: ``marshal`` makes and reads them in about two thirds of
-    pickle's time (the search store's 20 MB at 11,672 papers: ~0.3 -> ~0.2 s). It keeps only this Python's
-    form of them, so ``unmarshalled`` takes another Python's as none."""
-    return marshal.dumps((form, sys.version_info[:2], value))
-
-
-def unmarshalled(form: str, data: object) -> Any:
-    """What ``marshalled(form, value)`` gave ``data`` from; None where it is not that (another form or Python, damage)."""
-    if not isinstance(data, bytes):
-        return None
-    try:
-        found, version, value = marshal.loads(data)
-    except (ValueError, TypeError, EOFError):
-        return None
-    return value if (found, version) == (form, tuple(sys.version_info[:2])) else None
-
-
 def content_hash(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()  # noqa: S324 - a change detector
 

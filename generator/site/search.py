@@ -100,7 +100,7 @@ from generator import layout
 from generator.config import ProjectConfig
 from generator.pages.record import PER_PAPER_FIELDS, PaperRecord, topic_label
 from generator.catalog import Catalog
-from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash, marshalled, unmarshalled
+from generator.site.memo import PAGE_SHARDS, Fingerprints, Memo, content_hash
 from generator.site.render.cite import author_order_words
 from generator.site.scripts import shipped_script
 from generator.site.search_index import COMMON_PAPERS, SHARD_BYTES, IndexState, KeyedTable, index_state
@@ -751,19 +751,19 @@ class StorePieces:
             pieces.update({pattern.format(key): data for key, data in table.shard_files(TABLE_SHARD_BYTES).items()})
         return pieces
 
-    def kept(self) -> bytes:
-        """What the memo keeps of it (``memo.marshalled``): its lists and dicts, read and written on every edit."""
+    def kept(self) -> tuple:
+        """What the memo keeps of it: its lists and dicts, which every edit reads and writes whole (20 MB at 11,672
+        papers), as builtin values a memo file holds in ``marshal``'s form (``memo._dump_file``), not pickled objects."""
         tables = {pattern: (table.rows, table.firsts, table.order) for pattern, table in self.tables.items()}
-        return marshalled(_KEPT_FORM, (self.papers, self.authors, self.rows_files,
-                                       *((holders.items, holders.holders) for holders in (self.titles, self.typed, self.names)),
-                                       tables))
+        return (_KEPT_FORM, self.papers, self.authors, self.rows_files,
+                *((holders.items, holders.holders) for holders in (self.titles, self.typed, self.names)), tables)
 
     @classmethod
     def from_kept(cls, kept: object) -> "StorePieces | None":
         """The pieces ``kept`` gave; None where it is not what ``kept`` makes."""
         try:
-            papers, authors, rows_files, titles, typed, names, tables = unmarshalled(_KEPT_FORM, kept)
-            if tables.keys() != {TITLES_SHARD, TYPED_SHARD, NAMES_SHARD}:
+            form, papers, authors, rows_files, titles, typed, names, tables = kept  # type: ignore[misc]
+            if form != _KEPT_FORM or tables.keys() != {TITLES_SHARD, TYPED_SHARD, NAMES_SHARD}:
                 return None
             state = cls()
             state.papers, state.authors, state.rows_files = papers, authors, rows_files

@@ -58,8 +58,6 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 
-from generator.site.memo import marshalled, unmarshalled
-
 # Bytes of JSON a shard holds on average (about a third of that gzipped; ``_cut``: from half to twice
 # that, unless one term's postings alone are more). Measured at 11,672 papers with shards cut at a
 # running count (BENCHMARKS.md, issue 31), budgets of 4,000 / 12,000 /
@@ -287,20 +285,17 @@ class IndexState:
 
     KEPT_FORM = "index-state 1"
 
-    def kept(self) -> bytes:
-        """What the memo keeps of it (``memo.marshalled``): a title edit reads and writes it whole (9 MB at 11,672
-        papers)."""
-        return marshalled(self.KEPT_FORM, (self.fields, self.papers, self.entries, self.lengths, self.order, self.shipped,
-                                           self.common))
+    def kept(self) -> tuple:
+        """What the memo keeps of it: builtin values (a memo file holds them in ``marshal``'s form, not pickled), read
+        and written whole by a title edit (9 MB at 11,672 papers)."""
+        return (self.KEPT_FORM, self.fields, self.papers, self.entries, self.lengths, self.order, self.shipped, self.common)
 
     @classmethod
     def from_kept(cls, kept: object) -> "IndexState | None":
         """The state ``kept`` gave; None where it is not what ``kept`` makes."""
-        found = unmarshalled(cls.KEPT_FORM, kept)
-        try:
-            return cls(*found)
-        except TypeError:  # (None, or another shape)
+        if not (isinstance(kept, tuple) and len(kept) == 8 and kept[0] == cls.KEPT_FORM):
             return None
+        return cls(*kept[1:])
 
     def update(self, papers: list[dict[str, list[str]]]) -> "IndexState":
         """The state of ``papers`` (each one's terms by field name), made from this one. Where most papers

@@ -545,22 +545,6 @@ def test_a_sharded_kind_saved_after_any_builds_reads_back_as_what_each_build_kep
                 assert shard != before or shard.keys() != before.keys()
 
 
-def test_a_marshalled_entry_is_read_back_only_in_its_form_and_python(monkeypatch) -> None:
-    """``memo.marshalled``: builtin values read back as they were; another form, another Python's bytes, damaged
-    bytes or no bytes at all are none (marshal's form may change between Python versions)."""
-    import sys
-
-    from generator.site import memo
-
-    value = ([1, "a", b"b"], {"k": (2.5, None)}, "x" * 1000)
-    data = memo.marshalled("form 1", value)
-    assert memo.unmarshalled("form 1", data) == value
-    assert memo.unmarshalled("form 2", data) is None
-    assert memo.unmarshalled("form 1", data[:-3]) is None and memo.unmarshalled("form 1", None) is None
-    monkeypatch.setattr(sys, "version_info", (3, 99, 0))
-    assert memo.unmarshalled("form 1", data) is None
-
-
 def test_a_memo_of_builtin_values_is_marshalled_and_one_of_objects_pickled(config, monkeypatch) -> None:  # noqa: ANN001
     """A memo file is in marshal's form when every entry is of builtin types, else pickled; each reads back as it
     was written, and a marshalled file of another Python version is no memo (its form may differ)."""
