@@ -314,10 +314,8 @@ def test_deferred_files_are_written_where_they_changed_and_removed_where_they_we
     assert (outside / "keep.json.gz").read_bytes() == b"k" and not old.exists()  # read once, then the memo's
 
 
-def test_deferred_files_as_they_were_copied_are_not_read_again_and_a_changed_copy_is(tmp_path, monkeypatch) -> None:
-    """copy_deferred keeps the stat of both copies of what it copied: a second build with nothing written
-    compares nothing; a site file overwritten since (same size, other bytes) or a deferred file written
-    again is compared and, where it differs, copied."""
+def _two_files_copied(tmp_path: Path) -> tuple:
+    """A project whose stage wrote two deferred files, copied into its site once: (config, site, deferred folder)."""
     from generator.config import load_config
     from site_fixtures import write_project
 
@@ -326,7 +324,14 @@ def test_deferred_files_as_they_were_copied_are_not_read_again_and_a_changed_cop
     files = postbuild.data_dir(config) / "deferred"
     postbuild.write_deferred(files, {"s/a.json.gz": b"aaa", "s/b.json.gz": b"bbb"})
     assert postbuild.copy_deferred(config, site) == 2
+    return config, site, files
 
+
+def test_deferred_files_as_they_were_copied_are_not_read_again_and_a_changed_copy_is(tmp_path, monkeypatch) -> None:
+    """copy_deferred keeps the stat of both copies of what it copied: a second build with nothing written
+    compares nothing; a site file overwritten since (same size, other bytes) or a deferred file written
+    again is compared and, where it differs, copied."""
+    config, site, files = _two_files_copied(tmp_path)
     compared: list[Path] = []
     real = postbuild.write_if_changed
     monkeypatch.setattr(postbuild, "write_if_changed", lambda path, data, *rest: compared.append(path) or real(path, data, *rest))
@@ -342,14 +347,7 @@ def test_a_build_that_ran_no_engine_stats_only_the_deferred_copies(tmp_path, mon
     """``site_as_left`` (the engine skipped: nothing wrote the site since the last copy): the site's copies are
     taken as recorded, so only the deferred files are stat'ed; one written again is still copied. A build whose
     engine ran stats both, and finds a copy damaged in the site."""
-    from generator.config import load_config
-    from site_fixtures import write_project
-
-    config = load_config(write_project(tmp_path / "project"))
-    site = tmp_path / "site"
-    files = postbuild.data_dir(config) / "deferred"
-    postbuild.write_deferred(files, {"s/a.json.gz": b"aaa", "s/b.json.gz": b"bbb"})
-    assert postbuild.copy_deferred(config, site) == 2
+    config, site, files = _two_files_copied(tmp_path)
     stamped: list[str] = []
     real = postbuild._stamp
     monkeypatch.setattr(postbuild, "_stamp", lambda path: stamped.append(str(path)) or real(path))
