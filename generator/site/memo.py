@@ -299,9 +299,9 @@ def _file_state(path: Path) -> tuple[int, ...] | None:
 
 
 class ReadAhead:
-    """Memo files unpickled before the build that reads them has begun: a warm ``papersite serve`` build
+    """Memo files read before the build that reads them has begun: a warm ``papersite serve`` build
     process reads them while it waits for an edit (``serve.wait_until_asked``), and its build, and the
-    workers it forks, then skip ~1.2 CPU s of unpickling at 11,672 papers.
+    workers it forks, then skip ~1.2 CPU s of reading them at 11,672 papers.
 
     Each file's value is handed out once, and only while the file is the one that was read (same inode,
     size and times): the build gets what reading the file would give it, never an object an earlier

@@ -678,9 +678,6 @@ class _Holders:
         return touched
 
 
-_KEPT_FORM = "store-pieces 1"  # ``StorePieces.kept``'s: another is read as none
-
-
 class StorePieces:
     """The store's pieces as the last build wrote them (``store_pieces``), and what they were made of:
     ``update`` writes again only the rows files whose papers changed and, in the tables of titles, typed
@@ -751,11 +748,13 @@ class StorePieces:
             pieces.update({pattern.format(key): data for key, data in table.shard_files(TABLE_SHARD_BYTES).items()})
         return pieces
 
+    KEPT_FORM = "store-pieces 1"  # ``kept``'s: another is read as none
+
     def kept(self) -> tuple:
         """What the memo keeps of it: its lists and dicts, which every edit reads and writes whole (20 MB at 11,672
         papers), as builtin values a memo file holds in ``marshal``'s form (``memo._dump_file``), not pickled objects."""
         tables = {pattern: (table.rows, table.firsts, table.order) for pattern, table in self.tables.items()}
-        return (_KEPT_FORM, self.papers, self.authors, self.rows_files,
+        return (self.KEPT_FORM, self.papers, self.authors, self.rows_files,
                 *((holders.items, holders.holders) for holders in (self.titles, self.typed, self.names)), tables)
 
     @classmethod
@@ -763,7 +762,7 @@ class StorePieces:
         """The pieces ``kept`` gave; None where it is not what ``kept`` makes."""
         try:
             form, papers, authors, rows_files, titles, typed, names, tables = kept  # type: ignore[misc]
-            if form != _KEPT_FORM or tables.keys() != {TITLES_SHARD, TYPED_SHARD, NAMES_SHARD}:
+            if form != cls.KEPT_FORM or tables.keys() != {TITLES_SHARD, TYPED_SHARD, NAMES_SHARD}:
                 return None
             state = cls()
             state.papers, state.authors, state.rows_files = papers, authors, rows_files
