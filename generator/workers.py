@@ -10,6 +10,7 @@ serve`` runs each rebuild as a ``papersite build`` child process for that reason
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -74,6 +75,28 @@ def _send_each(writer, values: Iterator) -> None:  # noqa: ANN001 (a multiproces
     sent()  # the last value whole before the worker ends
 
 
+def _send_on_channels(writers: dict, pairs: Iterator) -> None:  # noqa: ANN001 (name -> multiprocessing Connection)
+    """Each ``(channel, value)`` pair's value sent on its channel's pipe by a thread of its own, while the next is
+    made: values on different channels are taken by whoever asks for each, in any order (``Forked.answer``), so no
+    send waits for another. Returns once every value was taken; a value pickle refuses is raised here."""
+    sending: list[threading.Thread] = []
+    failed: list[BaseException] = []
+
+    def send(writer, value: object) -> None:  # noqa: ANN001
+        try:
+            writer.send(("ok", value))
+        except BaseException as error:  # noqa: BLE001 - handed to the worker's own thread
+            failed.append(error)
+
+    for channel, value in pairs:
+        sending.append(threading.Thread(target=send, args=(writers[channel], value), daemon=True))
+        sending[-1].start()
+    for thread in sending:
+        thread.join()
+    if failed:
+        raise failed[0]
+
+
 class _Stopped(SystemExit):
     """Raised in a worker that its parent ends (``cancel``, or multiprocessing at exit); a SystemExit,
     so that no ``except Exception`` holds it and multiprocessing ends the child without a word."""
@@ -83,7 +106,7 @@ def _stop(signum, frame) -> None:  # noqa: ANN001
     raise _Stopped
 
 
-def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in the forked child)
+def _run_child(writer, fn, args, nice: int, channels: dict) -> None:  # noqa: ANN001 (runs in the forked child)
     # Ctrl-C reaches the whole process group: the parent says "interrupted" once and ends this
     # worker (cancel, or multiprocessing at exit); a child's own traceback would be noise.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -98,7 +121,10 @@ def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in th
     one_thread_of_math()
     try:
         value = fn(*args)
-        if isinstance(value, GeneratorType):
+        if channels:
+            _send_on_channels(channels, value)
+            writer.send(("ok", None))
+        elif isinstance(value, GeneratorType):
             _send_each(writer, value)
         else:
             writer.send(("ok", value))
@@ -108,6 +134,8 @@ def _run_child(writer, fn, args, nice: int) -> None:  # noqa: ANN001 (runs in th
         writer.send(("error", traceback.format_exc()))
     finally:
         writer.close()
+        for channel in channels.values():
+            channel.close()
 
 
 class Token:
@@ -154,16 +182,25 @@ class SharedJobs:
 
 class Forked:
     """``fn(*args)`` in a forked child; ``result()`` waits for its value, and raises
-    ``PapersiteError`` with the child's traceback if it failed."""
+    ``PapersiteError`` with the child's traceback if it failed.
 
-    def __init__(self, what: str, fn, *args, nice: int = 0) -> None:  # noqa: ANN001
+    ``channels``: names of pipes of their own, on which a generator ``fn`` sends what it yields as
+    ``(channel, value)`` pairs: each value is taken by ``answer(channel)``, by the parent or a worker it forks
+    later, whoever asks first, whatever the order the values were made in."""
+
+    def __init__(self, what: str, fn, *args, nice: int = 0, channels: tuple[str, ...] = ()) -> None:  # noqa: ANN001
         context = multiprocessing.get_context("fork")
         self.what = what
         self.reader, writer = context.Pipe(duplex=False)
-        self.process = context.Process(target=_run_child, args=(writer, fn, args, nice), daemon=True)
+        pipes = {channel: context.Pipe(duplex=False) for channel in channels}
+        self.channels = {channel: reader for channel, (reader, _) in pipes.items()}
+        writers = {channel: channel_writer for channel, (_, channel_writer) in pipes.items()}
+        self.process = context.Process(target=_run_child, args=(writer, fn, args, nice, writers), daemon=True)
         self.process.start()
         self.parent = os.getpid()
         writer.close()
+        for channel_writer in writers.values():  # the child's alone: its end ends the channel (EOF)
+            channel_writer.close()
 
     def result(self):  # noqa: ANN201
         """The worker's value (its last, where ``fn`` yields several: ``answer`` takes those before). Another
@@ -173,17 +210,29 @@ class Forked:
         if os.getpid() == self.parent:
             self.process.join()
         self.process = None
-        self.reader.close()
+        self._close()
         return value
 
-    def answer(self):  # noqa: ANN201
-        """The next value the worker sends: its only one, or the next one a generator ``fn`` yields."""
+    def _close(self) -> None:
+        self.reader.close()
+        for reader in self.channels.values():
+            reader.close()
+
+    def answer(self, channel: str | None = None):  # noqa: ANN201
+        """The next value the worker sends: its only one, or the next one a generator ``fn`` yields; with
+        ``channel``, the value it sent on that channel."""
         if self.process is None:
             raise PapersiteError(f"{self.what}: the worker was stopped")
         try:
-            status, value = self.reader.recv()  # before join: a large result would fill the pipe
+            # before join: a large result would fill the pipe
+            status, value = (self.reader if channel is None else self.channels[channel]).recv()
         except EOFError:
             status, value = "error", "the worker ended without a result"
+            if channel is not None:  # it ended: why is on its own pipe (an error), if no one took that already
+                with contextlib.suppress(EOFError, OSError):
+                    status, value = self.reader.recv()
+                if status == "ok":
+                    status, value = "error", f"the worker ended without a value for {channel}"
         if status != "ok":
             self.cancel()
             raise PapersiteError(Problem("", 0, f"{self.what} failed in its worker:", detail=value))
@@ -197,4 +246,4 @@ class Forked:
                 self.process.kill()
                 self.process.join()
             self.process = None
-            self.reader.close()
+            self._close()

@@ -223,3 +223,35 @@ def test_shared_jobs_are_each_done_once_by_whoever_takes_them_first(tmp_path):
     jobs.close()
     lines = done.read_text().split()
     assert lines[0] == "b" and lines[1] != str(os.getpid()) and len(lines) == 2
+
+
+def _on_channels(fail: bool):  # noqa: ANN202 - a generator of (channel, value), as a worker with channels is
+    yield "first", b"x" * 4_000_000  # far more than a pipe holds: it waits there for whoever takes it
+    if fail:
+        raise ValueError("no second value")
+    yield "second", "the second value"
+
+
+def _take_channel(worker: Forked, channel: str) -> object:  # noqa: ANN401 - in a forked worker
+    return worker.answer(channel)
+
+
+def test_values_on_channels_are_taken_in_any_order_by_the_parent_or_a_worker_it_forked():
+    """The early worker's answers (site/textwork.py): the second value is taken while the first, larger than a
+    pipe holds, still waits for its taker, and a worker forked after it takes one of them."""
+    import multiprocessing
+
+    worker = Forked("answers", _on_channels, False, channels=("first", "second"))
+    assert worker.answer("second") == "the second value"
+    assert len(Forked("take", _take_channel, worker, "first").result()) == 4_000_000
+    assert worker.result() is None  # every value taken: the worker ends
+    assert worker.process is None and multiprocessing.active_children() == []
+
+
+def test_a_channel_whose_worker_failed_says_why():
+    from generator.problems import PapersiteError
+
+    worker = Forked("answers", _on_channels, True, channels=("first", "second"))
+    with pytest.raises(PapersiteError, match="answers failed in its worker") as failed:
+        worker.answer("second")
+    assert "no second value" in str(failed.value.lines()) and worker.process is None

@@ -499,12 +499,6 @@ def browser_data(catalog: Catalog, config: ProjectConfig, prints: Fingerprints |
     return {**search_files(catalog, config, prints), **citation_files(catalog, venue, config.site_name, config, prints)}
 
 
-def _write_derived_data(catalog: Catalog, related: Related, map_points: "MapPoints", config: ProjectConfig, out_dir: Path) -> None:
-    """The map's and related papers' data files, from their workers' answers."""
-    _write_map_data(catalog, map_points, out_dir)
-    _write_related_data(catalog, related, config, out_dir)
-
-
 def _search_worker(config: ProjectConfig, catalog: Catalog, out_dir: Path, prints: Fingerprints | None = None,
                    jobs: SharedJobs | None = None) -> None:
     """The search files and citations, then those of ``jobs`` (the map's and related papers' data) the build has
@@ -574,9 +568,10 @@ def stage_docs(
             # niced: in an edit it is the last work to end (BENCHMARKS.md, issue 31 part 19). It or this process,
             # whichever is free first, writes the map's and related papers' data from their workers' answers
             # (``Pending``); the pending search reaps those workers
-            # one job, not one a file: both files' answers come through the early worker's one pipe, which whoever
-            # reads first empties
-            jobs = SharedJobs(partial(_write_derived_data, catalog, related, map_points, config, deferred))
+            # a job a file, the larger first: each worker's answer comes on a pipe of its own (textwork.EarlyWorker),
+            # so this process and the search worker may each write one as they end together
+            jobs = SharedJobs(partial(_write_map_data, catalog, map_points, deferred),
+                              partial(_write_related_data, catalog, related, config, deferred))
             pending = Pending(Forked("search index", _search_worker, config, catalog, deferred, prints, jobs),
                               answering=[related, map_points], jobs=jobs)  # (each ends its early worker too)
             workers.append(pending)

@@ -206,25 +206,25 @@ class Early:
 
 class EarlyWorker:
     """One worker for every kind, answering each as it is made (``_answers_from_pages``): one process loads numpy
-    and scipy (~0.3 CPU s each time at 11,672 papers) and shares the cores with the check, not two."""
+    and scipy (~0.3 CPU s each time at 11,672 papers) and shares the cores with the check, not two. Each kind's
+    answer comes on a pipe of its own, so the build and its search worker may each take one (stage.Pending)."""
 
     def __init__(self, config: ProjectConfig) -> None:
-        self.worker: Forked | None = Forked("related papers and the paper map", _answers_from_pages, KINDS, config)
-        self.answers: dict[str, tuple[dict[str, str], Any]] = {}
-        self.received = 0
+        self.worker: Forked | None = Forked("related papers and the paper map", _answers_from_pages, KINDS, config,
+                                            channels=tuple(kind.KIND for kind in KINDS))
+        self.taken: set[str] = set()
 
     def answer(self, kind: type[KeptWork]) -> tuple[dict[str, str], Any]:
-        """The pages the worker read for ``kind`` and its result (each kind's is taken once)."""
-        while kind.KIND not in self.answers:
-            if self.worker is None:
-                raise PapersiteError(f"{kind.LABEL}: the worker was stopped")
-            last = self.received == len(KINDS) - 1
-            name, answer = self.worker.result() if last else self.worker.answer()  # the last: the worker ends
-            self.received += 1
-            self.answers[name] = answer
-            if last:
-                self.worker = None
-        return self.answers.pop(kind.KIND)
+        """The pages the worker read for ``kind`` and its result (each kind's is taken once, by one process; the
+        one that took them all ends the worker)."""
+        if self.worker is None:
+            raise PapersiteError(f"{kind.LABEL}: the worker was stopped")
+        answer = self.worker.answer(kind.KIND)
+        self.taken.add(kind.KIND)
+        if len(self.taken) == len(KINDS):
+            self.worker.result()  # it ends once its last answer was taken
+            self.worker = None
+        return answer
 
     def cancel(self) -> None:
         if self.worker is not None:
