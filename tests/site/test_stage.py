@@ -238,3 +238,26 @@ def test_a_docs_dir_no_post_build_step_reads_gets_what_the_stage_wrote_beside_th
     assert (staged.docs_dir / MAP_DATA_FILE).is_file()
     assert copy_deferred_into(config, staged.docs_dir) == 0, "only what differs is written"
     assert not (memo_dir(config) / f"{DEFERRED_COPIED}.pickle").exists()
+
+
+def test_after_a_settings_change_the_next_edit_carries_the_paper_keys_again(tmp_path: Path, monkeypatch) -> None:
+    """The paper keys a build carries are those of the kept catalog's build, for its context (``KeptCatalog.carried``):
+    a build under another context (here the site's name) carries none, and keeps the catalog again with its own
+    keys, so the edit after it carries them (else every edit would fingerprint every paper page again)."""
+    from generator.site import stage
+
+    records = fixture_records()
+    config = load_config(write_project(tmp_path, records))
+    stage_docs(config)
+    carried: list = []
+    real = stage.KeptCatalog.carried
+    monkeypatch.setattr(stage.KeptCatalog, "carried", lambda kept, context: carried.append(real(kept, context)) or carried[-1])
+    config = load_config(write_project(tmp_path, records, site_name="Renamed Papers"))
+    stage_docs(config)
+    assert carried[-1].paper_keys == {}  # the kept keys were made for the other name
+    paper = records[0]
+    write_project(tmp_path, [replace(r, title=f"{r.title}, revised") if r is paper else r for r in records], site_name="Renamed Papers")
+    stage_docs(config)
+    others = [r for r in records if r is not paper]
+    assert all(carried[-1].paper(r, f"site_src/papers/{r.slug}.md") is not None for r in others)
+    assert carried[-1].paper(replace(paper, title=f"{paper.title}, revised"), f"site_src/papers/{paper.slug}.md") is None
