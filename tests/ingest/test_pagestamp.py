@@ -111,10 +111,20 @@ def test_a_state_row_with_a_line_separator_in_a_string_is_read_whole(tmp_path: P
 @pytest.mark.parametrize("wanted", [["a1"], ["q\"x/y"], ["a1", "b2", "q\"x/y", "gone"], [f"n{i}" for i in range(40)]])
 def test_the_state_rows_of_a_few_ids_are_those_the_whole_state_gives(tmp_path: Path, wanted: list[str]) -> None:
     """An edit parses only the state lines that can hold its page's id: whatever escapes a line uses for it."""
+    from generator.ingest.pagestamp import _state_rows
+
+    config = _tricky_state(tmp_path)
+    whole = _state_rows(config)
+    assert whole["q\"x/y"] == {"title": "quoted again, the last row wins"} and whole["b2"] == {"title": "b2 escaped"}
+    assert whole["n1"] == {"n": 1}  # (its last line has a key twice: refused)
+    assert _state_rows(config, set(wanted)) == {i: whole[i] for i in wanted if i in whole}
+
+
+def _tricky_state(tmp_path: Path):  # noqa: ANN202 - a ProjectConfig
+    """A project whose state escapes ids, repeats them, and holds lines that are no row."""
     import json
 
     from generator.config import load_config
-    from generator.ingest.pagestamp import _state_rows
 
     (tmp_path / "papersite.yml").write_text("site_name: x\n", encoding="utf-8")
     (tmp_path / ".papersite").mkdir()
@@ -124,12 +134,26 @@ def test_the_state_rows_of_a_few_ids_are_those_the_whole_state_gives(tmp_path: P
              '{"id": "q\\"x\\/y", "slug": "u", "fields": {"title": "quoted again, the last row wins"}}',
              "not json a1",
              json.dumps({"id": "c3", "slug": "v", "fields": {"abstract": "names a1 in its text"}}, ensure_ascii=False),
-             *(json.dumps({"id": f"n{i}", "slug": f"n{i}", "fields": {"n": i}}) for i in range(50))]
+             *(json.dumps({"id": f"n{i}", "slug": f"n{i}", "fields": {"n": i}}) for i in range(50)),
+             '{"id": "n1", "slug": "n1", "fields": {"n": 2}, "fields": {"n": 3}}']
     (tmp_path / ".papersite" / "last_import.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    config = load_config(tmp_path)
-    whole = _state_rows(config)
-    assert whole["q\"x/y"] == {"title": "quoted again, the last row wins"} and whole["b2"] == {"title": "b2 escaped"}
-    assert _state_rows(config, set(wanted)) == {i: whole[i] for i in wanted if i in whole}
+    return load_config(tmp_path)
+
+
+@pytest.mark.parametrize("wanted", [["a1"], ["q\"x/y"], ["n1"], ["a1", "b2", "q\"x/y", "gone"], [f"n{i}" for i in range(40)]])
+def test_the_state_rows_read_where_the_page_views_say_are_those_a_search_finds(tmp_path: Path, wanted: list[str]) -> None:
+    """An edit reads its page's state row from its line alone (``_state_rows_at``), as the page views kept it; a
+    place that holds no such row (another file, a damaged memo) has the state searched instead."""
+    from generator.ingest.pagestamp import _state_lines, _state_rows, _state_rows_at
+
+    config = _tricky_state(tmp_path)
+    searched = _state_rows(config, set(wanted))
+    rows, where = _state_rows_at(config, set(wanted), None)  # none kept: searched, and the places made
+    assert rows == searched and where == _state_lines(config.state_file.read_bytes())
+    rows, kept = _state_rows_at(config, set(wanted), where)
+    assert rows == searched and kept == where
+    for damaged in ({i: (o + 1, n) for i, (o, n) in where.items()}, {i: "here" for i in where}, {i: (0, 10**9) for i in where}):
+        assert _state_rows_at(config, set(wanted), damaged)[0] == searched
 
 
 @pytest.mark.parametrize("tail", ["", "\n", "\n\n"])
@@ -259,3 +283,18 @@ def test_the_check_reads_the_pages_a_build_wrote_before_it(authoritative: Path, 
     staged = len(checked)
     assert build.run_build(args, load_config(authoritative)) == 0
     assert len(checked) == staged  # its stamp was of the pages as written: nothing changed since
+
+
+def test_an_edit_after_an_import_reads_its_pages_state_row_from_its_line_alone(imported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import's stamp keeps where each state row lies beside the page views (it viewed every page); an edit then
+    reads its page's row from there, not searching the state, and its stamp is the one a search gives."""
+    from generator.ingest import pagestamp
+
+    monkeypatch.setattr(filehashes, "RACY_NS", 0)  # the files were written just now
+    searched: list = []
+    real = pagestamp._state_rows
+    monkeypatch.setattr(pagestamp, "_state_rows", lambda config, ids=None: searched.append(ids) or real(config, ids))
+    edit(imported / PAPERS / "graph-things.md", title="Graph Things, Revisited")
+    assert stamp_matches(imported) and searched == []
+    edit(imported / PAPERS / "graph-things.md", title="Graph Things, Revisited Again", id="a-new-id")
+    assert not stamp_matches(imported) and searched == []  # an id no row holds: as a search finds
