@@ -240,10 +240,11 @@ class Forked:
 
     def cancel(self) -> None:
         if self.process is not None:
-            self.process.terminate()
-            self.process.join(STOP_WAIT)  # it unwinds (removing what it was writing) between two steps
-            if self.process.is_alive():  # held in one long native call
-                self.process.kill()
-                self.process.join()
+            if os.getpid() == self.parent:  # in a sibling that took a value, its pipes only: the parent ends it
+                self.process.terminate()
+                self.process.join(STOP_WAIT)  # it unwinds (removing what it was writing) between two steps
+                if self.process.is_alive():  # held in one long native call
+                    self.process.kill()
+                    self.process.join()
             self.process = None
             self._close()

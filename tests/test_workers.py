@@ -255,3 +255,24 @@ def test_a_channel_whose_worker_failed_says_why():
     with pytest.raises(PapersiteError, match="answers failed in its worker") as failed:
         worker.answer("second")
     assert "no second value" in str(failed.value.lines()) and worker.process is None
+
+
+def _take_failed_channel(worker: Forked) -> str:
+    from generator.problems import PapersiteError
+
+    try:
+        worker.answer("second")
+    except PapersiteError as error:  # the worker's own error, not the sibling's failure to end it
+        return " ".join(error.lines())
+    return "no error"
+
+
+def test_a_worker_forked_after_one_that_failed_hears_its_error_and_leaves_it_to_the_parent():
+    import multiprocessing
+
+    worker = Forked("answers", _on_channels, True, channels=("first", "second"))
+    said = Forked("take", _take_failed_channel, worker).result()
+    assert "answers failed in its worker" in said and "no second value" in said
+    assert worker.process is not None  # still the parent's to end
+    worker.cancel()
+    assert multiprocessing.active_children() == []
