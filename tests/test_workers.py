@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from generator.workers import Forked, can_fork
+from generator.workers import STOP_WAIT, Forked, can_fork
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no fork on this platform")
 
@@ -276,3 +276,24 @@ def test_a_worker_forked_after_one_that_failed_hears_its_error_and_leaves_it_to_
     assert worker.process is not None  # still the parent's to end
     worker.cancel()
     assert multiprocessing.active_children() == []
+
+
+def _big_on_a_channel(mark) -> object:  # noqa: ANN001
+    yield "first", b"x" * 4_000_000  # waits in its pipe: no one takes it
+    mark.write_text("every value made")
+
+
+def test_a_worker_ended_while_a_channels_value_waits_ends_at_once(tmp_path):
+    """Ended while it waits for a value on a channel to be taken (its sender thread blocked on the pipe), the worker
+    unwinds at once rather than waiting to be killed."""
+    mark = tmp_path / "mark"
+    worker = Forked("answers", _big_on_a_channel, mark, channels=("first",))
+    deadline = time.monotonic() + 30
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process = worker.process
+    began = time.monotonic()
+    process.terminate()
+    process.join(30)
+    assert not process.is_alive() and process.exitcode != -signal.SIGKILL and time.monotonic() - began < STOP_WAIT
+    worker.cancel()
