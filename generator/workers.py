@@ -240,7 +240,7 @@ class Forked:
 
     def cancel(self) -> None:
         if self.process is not None:
-            if os.getpid() == self.parent:  # in a sibling that took a value, its pipes only: the parent ends it
+            if os.getpid() == self.parent:  # only a parent may end its child: a sibling that took a value closes its pipes
                 self.process.terminate()
                 self.process.join(STOP_WAIT)  # it unwinds (removing what it was writing) between two steps
                 if self.process.is_alive():  # held in one long native call
