@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.config import ProjectConfig
 from generator.ingest.threeway import merge_fields
-from generator.inputs import InputError, lies_inside, load_json
+from generator.inputs import InputError, lies_inside, load_json, open_regular, read_regular, readable_file
 from generator.pages.folder import Page, display_path, page_files, page_paths, read_pages
 from generator.pages.record import PaperRecord, parse_page, render_page
 from generator.problems import PapersiteError
@@ -109,9 +109,8 @@ def _state_rows(config: ProjectConfig, ids: Collection[str] | None = None) -> di
     it as ``json.dumps`` writes it, unless it escapes a character as ``\\u`` or ``\\/``. Those lines are
     found by searching the file's bytes (``_lines_holding``), not line by line: 27 MB at 11,672 papers."""
     rows: dict[str, Any] = {}
-    try:
-        data = config.state_file.read_bytes()
-    except OSError:
+    data = _state_bytes(config)
+    if data is None:
         return rows
     # a few ids are looked for in the file; many (after an import rewrote the pages) are parsed out of every line
     if ids is None or len(ids) > FEW_IDS:
@@ -143,15 +142,23 @@ def _state_rows_at(config: ProjectConfig, ids: Collection[str], where: Any) -> t
     (``where``, kept beside the page views, whose memo is scoped to the state file's bytes), a few ids are read from
     their own lines: searching the whole file for them was ~0.09 s of an edit at 11,672 papers. A line that is not
     the row ``where`` says it is (a damaged memo) has the file searched, as without ``where``."""
-    if len(ids) <= FEW_IDS and isinstance(where, dict):
+    if len(ids) <= FEW_IDS and isinstance(where, dict) and _state_bytes(config, read=False) is not None:
         rows = _rows_where(config.state_file, ids, where)
         if rows is not None:
             return rows, where
     rows = _state_rows(config, ids)
+    data = _state_bytes(config)
+    return rows, _state_lines(data) if data is not None else None
+
+
+def _state_bytes(config: ProjectConfig, read: bool = True) -> bytes | None:
+    """The state file's bytes (``b""`` unread, with ``read=False``), or None where it is not a regular file inside the
+    project (``inputs.readable_file``: a FIFO would hang the read; the import says what is wrong with it)."""
     try:
-        return rows, _state_lines(config.state_file.read_bytes())
-    except OSError:
-        return rows, None
+        readable_file(config.state_file, config.root)
+        return read_regular(config.state_file) if read else b""
+    except (PapersiteError, OSError):
+        return None
 
 
 def _state_lines(data: bytes) -> dict[str, tuple[int, int]]:
@@ -174,7 +181,7 @@ def _rows_where(path: Path, ids: Collection[str], where: dict) -> dict[str, Any]
     """The state rows of ``ids``, each read from its own line (``_state_lines``); None where a line is not that row."""
     rows: dict[str, Any] = {}
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             for wanted in ids:
                 at = where.get(wanted)
                 if at is None:  # no row holds it

@@ -298,3 +298,34 @@ def test_an_edit_after_an_import_reads_its_pages_state_row_from_its_line_alone(i
     assert stamp_matches(imported) and searched == []
     edit(imported / PAPERS / "graph-things.md", title="Graph Things, Revisited Again", id="a-new-id")
     assert not stamp_matches(imported) and searched == []  # an id no row holds: as a search finds
+
+
+@pytest.mark.parametrize("state_is", ["a FIFO", "a link out of the project"])
+def test_a_state_file_put_in_place_after_the_settings_were_read_is_never_read_by_the_stamp(
+        imported: Path, tmp_path: Path, state_is: str) -> None:
+    """The settings refuse a state file that is no regular file in the project; one swapped in after they were read
+    is not read either by the stamp of an edit, which reads the page's state row: a FIFO would hang that read, a link
+    out of the project would read another folder's file. The stamp then differs, and the import says what is wrong."""
+    import os
+    import threading
+
+    from generator.ingest.pagestamp import _state_rows
+
+    config = load_config(imported)
+    before = incremental.import_inputs(config)
+    row_id = next(iter(_state_rows(config)))
+    outside = tmp_path / "elsewhere.jsonl"
+    outside.write_bytes(config.state_file.read_bytes())
+    config.state_file.unlink()
+    if state_is == "a FIFO":
+        os.mkfifo(config.state_file)
+    else:
+        config.state_file.symlink_to(outside)
+    edit(imported / PAPERS / "graph-things.md", title="Graph Things, Revisited")
+    done: list = []
+    stamper = threading.Thread(target=lambda: done.append((incremental.import_inputs(config), _state_rows(config, {row_id}))),
+                               daemon=True)
+    stamper.start()
+    stamper.join(30)
+    assert done, f"the stamp hung on {state_is}"
+    assert done[0][0] != before and done[0][1] == {}
