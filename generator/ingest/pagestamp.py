@@ -101,15 +101,16 @@ def settled_text(page: Page | None, base: dict[str, Any] | None) -> str | None:
 FEW_IDS = 32  # looked for as text in each line of the state, below that many
 
 
-def _state_rows(config: ProjectConfig, ids: Collection[str] | None = None) -> dict[str, Any]:
+def _state_rows(config: ProjectConfig, ids: Collection[str] | None = None, data: bytes | None = None) -> dict[str, Any]:
     """The state's fields by id (``ids``: of those ids only); rows that are not state records are the import's to report.
 
     With ``ids`` (the papers of the pages that changed: one, after an edit), only the lines that can
     hold one of them are parsed, not the 11,672 rows of the whole state: a line holding an id holds
     it as ``json.dumps`` writes it, unless it escapes a character as ``\\u`` or ``\\/``. Those lines are
-    found by searching the file's bytes (``_lines_holding``), not line by line: 27 MB at 11,672 papers."""
+    found by searching the file's bytes (``_lines_holding``), not line by line: 27 MB at 11,672 papers.
+    ``data``: the state file's bytes, where the caller read them already (``_state_bytes``)."""
     rows: dict[str, Any] = {}
-    data = _state_bytes(config)
+    data = data if data is not None else _state_bytes(config)
     if data is None:
         return rows
     # a few ids are looked for in the file; many (after an import rewrote the pages) are parsed out of every line
@@ -146,9 +147,10 @@ def _state_rows_at(config: ProjectConfig, ids: Collection[str], where: Any) -> t
         rows = _rows_where(config.state_file, ids, where)
         if rows is not None:
             return rows, where
-    rows = _state_rows(config, ids)
-    data = _state_bytes(config)
-    return rows, _state_lines(data) if data is not None else None
+    data = _state_bytes(config)  # read once for the search and the places
+    if data is None:
+        return {}, None
+    return _state_rows(config, ids, data), _state_lines(data)
 
 
 def _state_bytes(config: ProjectConfig, read: bool = True) -> bytes | None:
