@@ -201,6 +201,7 @@ def test_the_404_page_is_styled_and_its_links_work_wherever_the_site_is_served(p
     link = page.locator("main article").get_by_role("link", name="Topics", exact=True)
     with page.expect_navigation():
         link.click()
+    page.get_by_role("heading", name="Topics", exact=True).wait_for(state="visible")  # drawn after the load event at times
     assert page.url == local.url("topics/") and page.get_by_role("heading", name="Topics", exact=True).is_visible()
 
 
