@@ -126,9 +126,16 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+class QuietServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # a browser drops requests it no longer wants (a page navigated away): no fault of the site, and
+        # socketserver's traceback for it in a passing run's output reads like one
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 @dataclass
@@ -142,7 +149,7 @@ class LocalSite:
         return self.base_url + path.lstrip("/")
 
 
-_SERVERS: dict[Path, tuple[_Server, LocalSite]] = {}
+_SERVERS: dict[Path, tuple[QuietServer, LocalSite]] = {}
 
 
 def serve(root: Path) -> LocalSite:
@@ -150,7 +157,7 @@ def serve(root: Path) -> LocalSite:
     root = root.resolve()
     if root not in _SERVERS:
         handler = functools.partial(_QuietHandler, directory=str(root))
-        server = _Server(("127.0.0.1", 0), handler)
+        server = QuietServer(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, name=f"serve {root}", daemon=True).start()
         _SERVERS[root] = server, LocalSite(root=root, base_url=f"http://127.0.0.1:{server.server_address[1]}/")
     return _SERVERS[root][1]

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from conftest import LocalSite, REPO
+from conftest import LocalSite, QuietServer, REPO
 from site_fixtures import sitemap_locs
 
 pytestmark = pytest.mark.browser
@@ -143,16 +143,16 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
 def pages_site(site_dir, site_url):
     prefix = urlsplit(site_url).path
     handler = functools.partial(type("Handler", (_PagesHandler,), {"prefix": prefix}), directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield LocalSite(root=site_dir, base_url=f"http://127.0.0.1:{server.server_address[1]}{prefix}")
     server.shutdown()
     server.server_close()
 
 
-def _pages_server(site_dir: Path, prefix: str) -> tuple[http.server.ThreadingHTTPServer, LocalSite]:
+def _pages_server(site_dir: Path, prefix: str) -> tuple[QuietServer, LocalSite]:
     handler = functools.partial(type("Handler", (_PagesHandler,), {"prefix": prefix}), directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, LocalSite(root=site_dir, base_url=f"http://127.0.0.1:{server.server_address[1]}{prefix}")
 
