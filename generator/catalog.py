@@ -236,6 +236,28 @@ def _folded_names(papers: list[PaperRecord], known: dict[str, str]) -> dict[str,
     return folded
 
 
+def _folded_updated(folded: dict[str, str], added: list[PaperRecord], touched: set[str], author_of: dict[str, Author],
+                    keyword_of: dict[str, Keyword], papers: list[PaperRecord]) -> dict[str, str]:
+    """``_folded_names(papers, folded)`` of a kept catalog's ``folded`` (updated in place), where the papers changed
+    are ``added`` and the authors and keywords made again ``touched`` (by folded name, ``_update_named``): a name a
+    gone paper gave folds to a touched name, so only the names of those are looked for in their papers (walking
+    every paper's names was 0.05 s of an edit at 11,672 papers). A name that folds to nothing has no entry to look
+    in: where one is kept, the names are walked whole."""
+    for record in added:
+        for name in chain(record.authors, record.keywords):
+            if name not in folded:
+                folded[name] = fold(name)
+    if "" in folded.values():
+        return _folded_names(papers, folded)
+    for name in [name for name, key in folded.items() if key in touched]:
+        key = folded[name]
+        author, keyword = author_of.get(key), keyword_of.get(key)
+        if not ((author is not None and any(name in p.authors for p in author.papers))
+                or (keyword is not None and any(name in p.keywords for p in keyword.papers))):
+            del folded[name]
+    return folded
+
+
 def _ranks(paper: PaperRecord, rank: dict[int, int], author_of: dict[str, Author]) -> list[int]:
     """The paper's distinct authors, as their ranks in author order."""
     return sorted({rank[id(author_of[k])] for k in map(fold, paper.authors) if k})
@@ -428,7 +450,9 @@ def update_catalog(kept: bytes, records: list[PaperRecord], same: set[str]) -> C
                 if id(p) not in ranks_of:
                     ranks_of[id(p)] = _ranks(p, rank, author_of)
             _set_coauthors(author, rank[id(author)], [ranks_of[id(p)] for p in author.papers], link_at)
-    catalog = _catalog(papers, authors, keywords, author_of, keyword_of, _folded_names(papers, folded) if added or gone else folded)
+    if added or gone:
+        folded = _folded_updated(folded, added, touched | keywords_changed[0], author_of, keyword_of, papers)
+    catalog = _catalog(papers, authors, keywords, author_of, keyword_of, folded)
     return CatalogUpdate(catalog, frozenset(same & by_slug.keys()), frozenset(touched | again), frozenset(moved),
                          frozenset(keywords_changed[1]), frozenset(keywords_changed[0]))
 

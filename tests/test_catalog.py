@@ -125,9 +125,11 @@ def shape(catalog: Catalog, records: list[PaperRecord]) -> tuple:
 
 # spelling variants of one person, names whose slugs collide ("J. Smith", "J Smith"; "J Smith 2" is
 # what the second one is pushed to; "Index" is reserved), and plain names
+# (and a name that folds to nothing, and a keyword spelt as an author: the catalog's folded names hold both)
 _EDIT_NAMES = ["Ada Lovelace", "ada  lovelace", "Adá Lovelace", "ADA LOVELACE", "J. Smith", "J Smith", "J Smith 2",
-               "j smith", "Index", "Index X", "Alan Turing", "Grace Hopper", "Émile Borel", "Emile Borel"]
-_KEYWORDS = ["ML", "ml", "M.L.", "M L", "Deep learning", "deep-learning", "Deep  Learning", "Graphs", "Search", "search-x"]
+               "j smith", "Index", "Index X", "Alan Turing", "Grace Hopper", "Émile Borel", "Emile Borel", "  "]
+_KEYWORDS = ["ML", "ml", "M.L.", "M L", "Deep learning", "deep-learning", "Deep  Learning", "Graphs", "Search", "search-x",
+             "Alan Turing"]
 _TOPICS = [None, Topic("Deep Learning", None, "listing"), Topic("Deep Learning", "Graphs", "listing"),
            Topic("Deep Learning", "graphs", "listing"), Topic("Theory", "Graphs", "maintainer"), Topic("Index", None, "listing")]
 _TITLES = ["Attention", "attention", "Zebra", "Ärger", "A study", "a Study", "Mid"]
@@ -227,6 +229,22 @@ def test_ordinary_edits_update_the_catalog_without_building_it_whole():
     ):
         updated, _ = _step(records, change)
         assert updated is not None, change
+
+
+def test_an_update_keeps_the_folded_names_of_the_papers_it_holds_and_no_other():
+    # a spelling only the edited paper gave goes; one another paper gives too, or as a keyword, stays
+    records = [_paper("a", "A", ["Adá Lovelace", "Ada Lovelace", "Alan Turing"]), _paper("b", "B", ["Ada Lovelace"]),
+               _paper("c", "C", ["Grace Hopper"], ["Alan Turing"])]
+    for change in ({"a": dataclasses.replace(records[0], authors=["Ada Lovelace"])}, {"a": None},
+                   {"c": dataclasses.replace(records[2], keywords=[])},
+                   {"d": _paper("d", "D", ["  ", "Émile Borel"])}):  # a name that folds to nothing
+        updated, now = _step(records, change)  # (its folded names checked there, with all the rest)
+        assert updated is not None, change
+    updated, now = _step(records, {"a": dataclasses.replace(records[0], authors=["Ada Lovelace"])})
+    assert "Adá Lovelace" not in updated.folded and {"Ada Lovelace", "Alan Turing"} <= updated.folded.keys()
+    with_blank = [*records, _paper("d", "D", ["  "])]
+    updated, now = _step(with_blank, {"d": None})
+    assert "  " not in updated.folded
 
 
 def test_a_display_name_that_moves_gives_its_coauthors_the_new_link():

@@ -416,7 +416,7 @@ class _SearchCache:
 
         if self.terms is None or self.rows is None:
             return row_of(paper), made()
-        known = self.prints.of(paper)
+        known = self.prints.digest_of(paper)  # (what ``of(paper)`` hashes, without pickling and hashing it again)
         return (self.rows.value(paper.slug, f"{known}\0{numbering}", lambda: row_of(paper)),
                 self.terms.value(paper.slug, known, made))
 
@@ -441,7 +441,7 @@ class _SearchCache:
         def of_paper(paper: PaperRecord) -> tuple[list[str], bytes]:  # its terms, and its text as a chunk's item
             def made() -> tuple[list[str], bytes]:
                 return _abstract_terms(paper.abstract or "", terms), _json(_abstract_text(paper))
-            return memo.value(paper.slug, self.prints.of(paper), made) if memo is not None else made()
+            return memo.value(paper.slug, self.prints.digest_of(paper), made) if memo is not None else made()
 
         made = [of_paper(paper) for paper in papers]
         index = self.index_files("abstracts", ABSTRACT_FIELDS, [{"b": paper_terms} for paper_terms, _ in made], COMMON_PAPERS)
