@@ -326,3 +326,19 @@ def test_a_keyed_table_updated_key_by_key_is_the_table_made_whole() -> None:
         rows.update(changed)
         table.update(changed)
         assert table.shard_files(200) == keyed_shards([row for held in rows.values() for row in held], shard_bytes=200), step
+
+
+def test_a_papers_kept_terms_give_back_its_terms_and_no_two_papers_share_them() -> None:
+    """What IndexState keeps of a paper's terms (one string: ``_paper_key``) gives back each field's terms, and differs
+    for any two papers whose terms differ, even where a term holds a separator or is empty (the search's own terms
+    never do: the kept form then falls back to their repr)."""
+    from generator.site.search_index import _key_terms, _paper_key
+
+    fields = [("t", 10), ("a", 5), ("k", 1)]
+    papers = [{}, {"t": []}, {"t": [""]}, {"t": ["", ""]}, {"t": ["a", "b"]}, {"t": ["a\x1fb"]}, {"t": ["ab"]},
+              {"a": ["a\x1eb", "c"]}, {"a": ["a"], "k": ["b", "c"]}, {"t": ["\0x"]}, {"k": ["x"]}, {"a": ["x"]}]
+    keys = [_paper_key(paper, fields) for paper in papers]
+    for paper, key in zip(papers, keys):
+        assert _key_terms(key) == [list(paper.get(name, ())) for name, _ in fields], paper
+    distinct = {tuple(tuple(paper.get(name, ())) for name, _ in fields) for paper in papers}
+    assert len(set(keys)) == len(distinct)
