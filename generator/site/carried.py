@@ -28,6 +28,7 @@ read for another catalog. A page whose key is carried but whose row is missing o
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,9 +44,9 @@ class PageKeys:
 
     context: str  # every paper page's context but its page's path (settings, venue, taxonomy): ``context_digest``
     areas: str  # the areas' and sub-areas' links: ``areas_digest``
-    authors: dict[str, str]  # author page URL -> key
+    authors: dict[str, str]  # author slug -> its page's key (``by_slug``)
     papers: dict[str, tuple[str, str]]  # slug -> (key, page path)
-    keywords: dict[str, str] = field(default_factory=dict)  # keyword page URL -> key
+    keywords: dict[str, str] = field(default_factory=dict)  # keyword slug -> its page's key
 
 
 def areas_digest(catalog: Catalog) -> str:
@@ -62,12 +63,12 @@ class Carried:
         usable = keys is not None and update is not None
         self.update = update
         # author slug -> its page's key, but the remade ones': by slug, as an edit asks for every author's twice
-        # (a URL made 70k times was ~0.05 s of it at 11,672 papers)
-        self.author_keys = _by_slug(layout.AUTHOR, keys.authors) if usable else {}
+        # (a URL made 70k times was ~0.05 s of it at 11,672 papers), and kept so (made so once, when kept)
+        self.author_keys = dict(keys.authors) if usable else {}
         self.paper_keys = keys.papers if usable and keys.context == context and keys.areas == areas else {}
         # a keyword page shows its papers and the keywords most on them: none is carried where a keyword's
         # name or slug moved (it may be on any page's list), nor of a keyword whose papers changed
-        self.keyword_keys = _by_slug(layout.KEYWORD, keys.keywords) if usable and not update.keywords_moved else {}
+        self.keyword_keys = dict(keys.keywords) if usable and not update.keywords_moved else {}
         if usable:
             for name in update.authors_remade:
                 author = update.catalog.author_of.get(name)
@@ -83,6 +84,10 @@ class Carried:
 
     def keyword(self, keyword: Keyword) -> str | None:
         return self.keyword_keys.get(keyword.slug)
+
+    def kept_slugs(self) -> tuple[Container[str], Container[str]]:
+        """The slugs of the authors and of the keywords whose page keys are carried (``render.views.Views``' ``kept``)."""
+        return self.author_keys, self.keyword_keys
 
     def detail(self, node: Author | Keyword) -> str | None:
         """The carried key of an author's or a keyword's page."""
@@ -104,8 +109,8 @@ class Carried:
         return key
 
 
-def _by_slug(route: layout.Route, keys: dict[str, str]) -> dict[str, str]:
-    """Page URL -> key as slug -> key, for the pages of ``route``."""
+def by_slug(route: layout.Route, keys: dict[str, str]) -> dict[str, str]:
+    """Page URL -> key as slug -> key, for the pages of ``route`` (``PageKeys``' authors and keywords)."""
     head, tail = route.url("\0").split("\0")
     return {url[len(head):len(url) - len(tail)]: key for url, key in keys.items() if url.startswith(head) and url.endswith(tail)}
 

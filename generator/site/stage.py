@@ -34,7 +34,7 @@ from generator.config import ProjectConfig
 from generator.pages.folder import Page, Pages, docs_files, read_pages
 from generator.pages.record import PaperRecord
 from generator.catalog import Catalog, CatalogUpdate, build_catalog, kept_catalog, update_catalog
-from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest, context_digest
+from generator.site.carried import NO_KEYS, Carried, PageKeys, areas_digest, by_slug, context_digest
 from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
@@ -271,7 +271,7 @@ def _generate(
     context_key = context_digest(prints, context)
     carried = kept.carried(context_key) if kept is not None else NO_KEYS
     # authors, keywords and paper views known by what they are made of (but the authors whose keys are carried)
-    views = Views(catalog, prints, kept=lambda node: carried.detail(node) is not None)
+    views = Views(catalog, prints, kept=carried.kept_slugs())
 
     def paper_args(paper: PaperRecord) -> tuple:
         return (paper, views.paper(paper), context.for_paper(paper.slug))
@@ -354,9 +354,10 @@ def _generate(
                                      _row_line, prints, paper_keys, written)
         shell_data[layout.PAPERS_SECTION] = None
     if kept is not None and kept.kept_now is not None:
-        kept.keep_keys(PageKeys(context_key, areas_digest(catalog), author_keys,
+        kept.keep_keys(PageKeys(context_key, areas_digest(catalog), by_slug(layout.AUTHOR, author_keys),
                                 {p.slug: (paper_keys[url], source_of.get(p.slug))
-                                 for p in catalog.papers if (url := layout.paper_url(p.slug)) in paper_keys}, keyword_keys))
+                                 for p in catalog.papers if (url := layout.paper_url(p.slug)) in paper_keys},
+                                by_slug(layout.KEYWORD, keyword_keys)))
     # the authors' pages' keys know their co-authors: a file of them is made again where a key moved
     coauthors = coauthor_files(catalog, config, author_keys if shells else None)
     if search:

@@ -14,10 +14,11 @@ else fails at once, where a hand-kept list of its inputs would have given a stal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Container
+from typing import Any
 
 from generator.pages.record import PaperRecord
-from generator.catalog import Author, Catalog, Keyword, Link
+from generator.catalog import Catalog, Link
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class Views:
     view is its record's authors, keywords and topic as links. ``tests/site/render/test_views.py``
     checks, over edits, that equal digests are equal values."""
 
-    def __init__(self, catalog: Catalog, prints: Any = None, kept: Callable[[Author | Keyword], bool] | None = None) -> None:
+    def __init__(self, catalog: Catalog, prints: Any = None, kept: tuple[Container[str], Container[str]] = ((), ())) -> None:
         self.catalog = catalog
         self.memos = Memos(catalog.cache)
         nodes = [*catalog.authors, *catalog.keywords, *catalog.areas, *(sub for area in catalog.areas for sub in area.subareas)]
@@ -91,15 +92,16 @@ class Views:
         if prints is not None:
             self._know(prints, kept)
 
-    def _know(self, prints: Any, kept: Callable[[Author | Keyword], bool] | None) -> None:
-        """``kept``: whether an author's or keyword's page has a key carried from the last kept build
-        (``site/carried.py``): no one hashes that author or keyword, so it is not made known (nor its papers, for it)."""
+    def _know(self, prints: Any, kept: tuple[Container[str], Container[str]]) -> None:
+        """``kept``: the slugs of the authors and of the keywords whose pages have a key carried from the last kept build
+        (``site/carried.py``): no one hashes those, so they are not made known (nor their papers, for them)."""
         catalog, links = self.catalog, self._links
+        kept_authors, kept_keywords = kept
         for author in catalog.authors:
-            if kept is None or not kept(author):
+            if author.slug not in kept_authors:
                 prints.known(author, prints.of("Author", _shown(links[id(author)]), [self._made(p)[0] for p in author.papers]))
         for keyword in catalog.keywords:
-            if kept is None or not kept(keyword):
+            if keyword.slug not in kept_keywords:
                 prints.known(keyword, prints.of("Keyword", _shown(links[id(keyword)]), [prints.digest_of(p) for p in keyword.papers]))
 
     def _made(self, paper: PaperRecord) -> tuple:
