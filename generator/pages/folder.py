@@ -82,7 +82,12 @@ def page_paths(config: ProjectConfig, paths: Iterable[Path] | None = None) -> li
 def page_files(config: ProjectConfig) -> list[Path]:
     """Every ``*.md`` file of the papers dir, readable or not."""
     # by name: one folder's files in Path order, without Path comparisons (a second at 11,672 pages)
-    return [config.papers_dir / name for name in sorted(_page_names(config))]
+    return [config.papers_dir / name for name in page_names(config)]
+
+
+def page_names(config: ProjectConfig) -> list[str]:
+    """The names of ``page_files``, in their order."""
+    return sorted(_page_names(config))
 
 
 def page_count(config: ProjectConfig) -> int:
@@ -205,6 +210,10 @@ class PageLabels:
         self.folder = config.papers_dir
         inside = self.folder.is_relative_to(config.root)
         self.prefix = display_path(self.folder, config.root) + "/" if inside and self.folder != config.root else "" if inside else None
+
+    def of_name(self, name: str) -> str:
+        """``of`` the page called ``name`` in the papers folder (no path made)."""
+        return self.prefix + name if self.prefix is not None else display_path(self.folder / name, self.config.root)
 
     def of(self, path: Path, in_folder: bool = False) -> str:
         """``in_folder``: the caller knows ``path`` is in the papers folder."""
