@@ -386,7 +386,7 @@ def test_store_pieces_updated_by_the_changed_rows_are_those_of_the_whole_store(m
         store = copy.deepcopy(store)
         papers, names = store["papers"], store["authors"]
         row = papers[rng.randrange(len(papers))]
-        kind = rng.randrange(6)
+        kind = rng.randrange(7)
         if kind == 0:
             row[title] = rng.choice([f"{row[title]} {rng.choice(_WORDS)}", papers[rng.randrange(len(papers))][title], ""])
         elif kind == 1:
@@ -397,6 +397,9 @@ def test_store_pieces_updated_by_the_changed_rows_are_those_of_the_whole_store(m
             names[rng.randrange(len(names))][0] = f"{rng.choice(_NAMES)} {rng.choice(_WORDS)}"
         elif kind == 4:
             papers.insert(rng.randrange(len(papers) + 1), copy.deepcopy(row))
+        elif kind == 5:  # a keyword renamed: each paper's typed text that names it changes with no row changing
+            keyword = store["keywords"][rng.randrange(len(store["keywords"]))]
+            keyword[0] = f"{keyword[0]} {rng.choice(_WORDS)}"
         else:
             papers.pop(rng.randrange(len(papers)))
         assert state.update(store) == search.store_pieces(store)
