@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 from generator.config import ProjectConfig
 from generator.ingest.threeway import merge_fields
 from generator.inputs import InputError, lies_inside, load_json, open_regular, read_regular, readable_file
-from generator.pages.folder import Page, display_path, page_files, page_paths, read_pages
+from generator.pages.folder import Page, display_path, page_names, page_paths, read_pages
 from generator.pages.record import PaperRecord, parse_page, render_page
 from generator.problems import PapersiteError
 
@@ -219,7 +219,7 @@ def _lines_holding(data: bytes, needles: list[bytes]) -> list[bytes]:
     return lines
 
 
-def _regular(path: Path, lstat: Callable[[Path], os.stat_result]) -> os.stat_result | None:
+def _regular(path: Path | str, lstat: Callable[[Path | str], os.stat_result]) -> os.stat_result | None:
     """Its stat if it is a regular file, not a link: readable (``inputs.readable_file``) in a folder inside the project."""
     try:
         seen = lstat(path)
@@ -229,8 +229,8 @@ def _regular(path: Path, lstat: Callable[[Path], os.stat_result]) -> os.stat_res
 
 
 def pages_view(
-    config: ProjectConfig, file_hash: Callable[[Path, os.stat_result | None], str], last: Memo, memo: Callable[[], Memo] | None = None,
-    settle: list[tuple[Path, str]] | None = None, lstat: Callable[[Path], os.stat_result] = os.lstat,
+    config: ProjectConfig, file_hash: Callable[[str, os.stat_result | None], str], last: Memo, memo: Callable[[], Memo] | None = None,
+    settle: list[tuple[Path, str]] | None = None, lstat: Callable[[Path | str], os.stat_result] = os.lstat,
 ) -> str:
     """A digest of every page's view; only pages whose bytes changed since ``last`` was saved are parsed,
     through ``memo()`` (the build's check cache): after an import, which rewrites most pages, it is kept for the build.
@@ -244,17 +244,19 @@ def pages_view(
     folder_inside = lies_inside(config.papers_dir, config.root)
     views: dict[str, tuple] = {}
     changed: dict[Path, str] = {}
-    for path in page_files(config):
+    folder = str(config.papers_dir)
+    for name in page_names(config):  # by name, a page's path a string: a Path a page was a fifth of this walk
+        path = os.path.join(folder, name)
         seen = _regular(path, lstat) if folder_inside else None
-        if seen is None and not page_paths(config, [path]):
-            views[path.name] = ("", "unreadable")
+        if seen is None and not page_paths(config, [Path(path)]):
+            views[name] = ("", "unreadable")
             continue
         digest = file_hash(path, seen)
-        entry = kept.get(path.name)
+        entry = kept.get(name)
         if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == digest:
-            views[path.name] = entry
+            views[name] = entry
         else:
-            changed[path] = digest
+            changed[Path(path)] = digest
     if changed:
         cache = memo() if memo is not None else None
         parsed = {page.path: page for page in read_pages(config, paths=list(changed), cache=cache).pages}
