@@ -89,10 +89,6 @@ class Carried:
         """The slugs of the authors and of the keywords whose page keys are carried (``render.views.Views``' ``kept``)."""
         return self.author_keys, self.keyword_keys
 
-    def detail(self, node: Author | Keyword) -> str | None:
-        """The carried key of an author's or a keyword's page."""
-        return self.author(node) if isinstance(node, Author) else self.keyword(node)
-
     def paper(self, paper: PaperRecord, path: str | None) -> str | None:
         kept = self.paper_keys.get(paper.slug)
         if kept is None:
