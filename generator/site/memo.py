@@ -56,7 +56,8 @@ from generator.outputs import clear_the_way
 MEMO_DIR = "memo"
 FORMAT = "papersite-memo-1"
 # What builds before this module kept, each in a format of its own.
-OLD_FORMATS = ("cache", "stamps", "postbuild/filled.json", "memo/related-pages", "memo/map-pages")
+OLD_FORMATS = ("cache", "stamps", "postbuild/filled.json", "memo/related-pages", "memo/map-pages", "postbuild/bodies.json",
+               "postbuild/bodies-index.json")
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # generator/
 
 

@@ -70,8 +70,8 @@ DATA_DIR = "postbuild"  # under the build dir: {section}.json, deferred/, render
 DEFERRED_COPIED = "deferred-copied"  # memo.py's kind: the deferred files the last build put in the site, their stats
 OLD_DEFERRED_COPIED = "deferred-copied.json"  # under DATA_DIR: the same, as builds before the memo kept it
 OLD_PAPER_ROWS_DIR = "papers"  # under DATA_DIR: a row file per paper page, as builds before one data file kept them
-BODIES = "bodies.json"  # under DATA_DIR: [page URL, body] of each index page staged with SHELL_BODY, a line each
-BODIES_INDEX = "bodies-index.json"  # under DATA_DIR: where each of BODIES' lines is, and its hash (``bodies_files``)
+BODIES = "index-bodies.html"  # under DATA_DIR: the body of each index page staged with SHELL_BODY (``bodies_files``)
+BODIES_INDEX = "index-bodies.json"  # under DATA_DIR: where each of BODIES' bodies is, and its hash
 RENDERED_DIR = "rendered"  # under DATA_DIR: the engine's own rendering of each page filled here
 FILLED = "filled"  # memo.py's kind: what each section's pages were filled from, and their hashes: rewrite only what changed
 FILLED_BODIES = "filled-bodies"  # memo.py's kind: url -> what each index page was filled from, and its stat then
@@ -921,71 +921,71 @@ def own_shell(page_text: str) -> tuple[str, str]:
     return f"---\n{front}---\n\n{SHELL_BODY}\n", body.strip()
 
 
-def bodies_files(bodies: list[list[str]], last: Path | None = None) -> tuple[bytes, bytes]:
-    """BODIES (a line a page, [page URL, body], as ``row_line`` writes a row) and BODIES_INDEX: where each
-    line sits, its hash and its body's, so that ``fill_bodies`` reads only the bodies of the pages it fills
-    again. ``last``: the folder of the BODIES the last stage wrote, whose line of a page is taken again where the
-    page's body is the same (checked against the line's hash), not encoded again: encoding the 18 MB of the
-    index pages' bodies was 0.1 CPU s of every edit at 11,672 papers."""
-    from generator.site.memo import content_hash, kept_line, mapped
+def bodies_files(bodies: list[list[str]]) -> tuple[bytes, bytes]:
+    """BODIES and BODIES_INDEX of the index pages' ``[page URL, body]``: each body as it is (UTF-8) after a line
+    naming its page and its length (``_whole_bodies`` reads the file without its index), and where each body lies
+    with its hash, so that ``fill_bodies`` reads only the bodies of the pages it fills again. Not a line of JSON a
+    page: encoding and decoding the 18 MB of the index pages' bodies so was ~0.1 CPU s of every edit at 11,672 papers."""
+    from generator.site.memo import content_hash
 
-    kept = {url: (where, body_hash) for url, where, body_hash in _body_rows(last) or ()} if last is not None else {}
-    lines, rows, offset = [], [], 0
-    with mapped(last / BODIES if kept else None) as old:
-        for url, body in bodies:
-            body_hash = content_hash(body.encode("utf-8", "surrogatepass"))
-            where, kept_hash = kept.get(url, (None, None))
-            line = kept_line(old, where) if kept_hash == body_hash else None
-            line_hash = where[2] if line is not None else None
-            if line is None:
-                line = row_line([url, body])
-                line_hash = content_hash(line)
-            lines.append(line)
-            rows.append([url, offset, len(line), line_hash, body_hash])
-            offset += len(line)
-    return b"".join(lines), json.dumps({"size": offset, "rows": rows}, ensure_ascii=False).encode("utf-8")
+    parts: list[bytes] = []
+    rows = []
+    offset = 0
+    for url, body in bodies:
+        data = body.encode("utf-8", "surrogatepass")
+        head = json.dumps([url, len(data)], ensure_ascii=False).encode("utf-8") + b"\n"
+        offset += len(head)
+        parts += (head, data, b"\n")
+        rows.append([url, offset, len(data), content_hash(data)])
+        offset += len(data) + 1
+    return b"".join(parts), json.dumps({"size": offset, "rows": rows}, ensure_ascii=False).encode("utf-8")
 
 
 def _body_index(config: ProjectConfig) -> list[tuple[str, tuple[int, int, str]]] | None:
-    """BODIES_INDEX's rows, (url, (offset, length, line hash)), if it describes BODIES as it is; else None."""
-    rows = _body_rows(data_dir(config))
-    return None if rows is None else [(url, where) for url, where, _ in rows]
-
-
-def _body_rows(folder: Path) -> list[tuple[str, tuple[int, int, str], str | None]] | None:
-    """The rows of the BODIES_INDEX in ``folder``, (url, (offset, length, line hash), body hash or None: an index
-    before it was kept), if it describes the BODIES beside it as it is; else None."""
+    """BODIES_INDEX's rows, (url, (offset, length, body hash)), if it describes BODIES as it is; else None."""
+    folder = data_dir(config)
     try:
         index = json.loads(read_regular(folder / BODIES_INDEX))
         if index["size"] != (folder / BODIES).stat().st_size:
             return None
-        rows = [(row[0], (row[1], row[2], row[3]), row[4] if len(row) == 5 else None) for row in index["rows"] if 4 <= len(row) <= 5]
+        rows = [(row[0], (row[1], row[2], row[3])) for row in index["rows"] if len(row) == 4]
         if len(rows) != len(index["rows"]):
             return None
     except (OSError, ValueError, TypeError, KeyError, IndexError):
         return None
-    if not all(isinstance(u, str) and isinstance(s, int) and isinstance(n, int) and isinstance(d, str) and isinstance(b, (str, type(None)))
-               for u, (s, n, d), b in rows):
+    if not all(isinstance(u, str) and isinstance(s, int) and isinstance(n, int) and isinstance(d, str) for u, (s, n, d) in rows):
         return None
     return rows
 
 
 def _whole_bodies(path: Path) -> list[tuple[str, str, str]]:
-    """Every (url, line hash, body) of BODIES, read whole."""
+    """Every (url, body hash, body) of BODIES, read whole, each body after the line that names it."""
     from generator.site.memo import content_hash
 
+    data = read_regular(path)
     found = []
-    for line in read_regular(path).split(b"\n"):
-        if line.strip():
-            url, body = _row_of(path, line, 2)
-            found.append((url, content_hash(line + b"\n"), body))
+    at = 0
+    while at < len(data):
+        end = data.find(b"\n", at)
+        try:
+            url, size = json.loads(data[at:end]) if end >= 0 else (None, None)
+            if not (isinstance(url, str) and type(size) is int and size >= 0):
+                raise ValueError("not a body's line")
+            body = data[end + 1 : end + 1 + size]
+            if len(body) != size or data[end + 1 + size : end + 2 + size] != b"\n":
+                raise ValueError("not a body")
+            found.append((url, content_hash(body), body.decode("utf-8", "surrogatepass")))
+        except (ValueError, TypeError, RecursionError):
+            line = data.count(b"\n", 0, at) + 1
+            raise PapersiteError(f"{path}:{line}: staged page data is not a page body; build again") from None
+        at = end + 2 + size
     return found
 
 
 @contextmanager
 def _bodies(config: ProjectConfig) -> Iterator[list[tuple[str, str, Callable[[], str]]]]:
-    """Each index page's (url, its line's hash, a reader of its body): the line is read only if the page
-    is filled again. A line that is not as the index says (a damaged build dir) falls back to reading
+    """Each index page's (url, its body's hash, a reader of its body): the body is read only if the page
+    is filled again. A body that is not as the index says (a damaged build dir) falls back to reading
     BODIES whole."""
     from generator.site.memo import kept_line, mapped
 
@@ -996,18 +996,18 @@ def _bodies(config: ProjectConfig) -> Iterator[list[tuple[str, str, Callable[[],
         return
     whole: dict[str, str] = {}
 
-    def body_of(lines, url: str, where: tuple[int, int, str]) -> str:  # noqa: ANN001 (memo.mapped)
-        line = kept_line(lines, where)
-        if line is not None:
-            return _row_of(path, line, 2)[1]
+    def body_of(kept, url: str, where: tuple[int, int, str]) -> str:  # noqa: ANN001 (memo.mapped)
+        body = kept_line(kept, where)
+        if body is not None:
+            return body.decode("utf-8", "surrogatepass")
         if not whole:
             whole.update((u, body) for u, _, body in _whole_bodies(path))
         if url not in whole:
             raise PapersiteError(f"{path}:1: staged page data changed since the stage wrote it; build again")
         return whole[url]
 
-    with mapped(path) as lines:
-        yield [(url, where[2], partial(body_of, lines, url, where)) for url, where in index]
+    with mapped(path) as kept:
+        yield [(url, where[2], partial(body_of, kept, url, where)) for url, where in index]
 
 
 def _engine_output(config: ProjectConfig, site_file: Path, rel: str, mark: str, unmarked: bool = False, ours: bool = False) -> str:
@@ -1058,7 +1058,7 @@ def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     """Put each index page's body in place of SHELL_BODY in the page the engine wrote for it.
 
     A page whose site file is as this step last wrote it (its stat), filled from the same rendering
-    (the kept copy's stat, ``_engine_output``), body (its line's hash) and shared chrome, is not
+    (the kept copy's stat, ``_engine_output``), body (its hash) and shared chrome, is not
     read again: a build that runs no engine reads the bodies an edit changed, not the 20 MB of the
     index pages at 11,672 papers. The engine renders every index page it runs for (``incremental.py``),
     which changes the page's stat: each is then filled again."""
@@ -1072,12 +1072,12 @@ def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
     filled = 0
     made: set[Path] = set()  # the site's folders the pages go in, made (never through a link) once
     with _bodies(config) as rows:
-        for url, line_hash, body_of in rows:
+        for url, body_hash, body_of in rows:
             target = site_dir / url / "index.html"
             kept = data_dir(config) / RENDERED_DIR / f"{url}index.html"
             stamp = _stamp(target)
             if stamp and (chrome is None or chrome.parts is not None):  # else this page may give the site's shared parts
-                if memo.get(url, _body_made_from(line_hash, kept, chrome)) == stamp:
+                if memo.get(url, _body_made_from(body_hash, kept, chrome)) == stamp:
                     continue
             last = memo.old.get(url)
             ours = bool(stamp) and isinstance(last, tuple) and len(last) == 2 and last[1] == stamp
@@ -1091,16 +1091,16 @@ def fill_bodies(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
             page = text.replace(SHELL_BODY, body_of()).encode("utf-8")
             if write_if_changed(target, page, site_dir, made):
                 filled += 1
-            memo.put(url, _body_made_from(line_hash, kept, chrome), _stamp(target))
+            memo.put(url, _body_made_from(body_hash, kept, chrome), _stamp(target))
     memo.changed = True  # saved even if every page was kept: forget() removed the file
     memo.save()
     return filled
 
 
-def _body_made_from(line_hash: str, kept: Path, chrome: SharedChrome | None) -> str:
-    """What an index page is filled from: its body's line, the engine's rendering kept, the shared chrome."""
+def _body_made_from(body_hash: str, kept: Path, chrome: SharedChrome | None) -> str:
+    """What an index page is filled from: its body's hash, the engine's rendering kept, the shared chrome."""
     parts = "" if chrome is None else repr(chrome.parts)
-    return hashlib.sha1(f"{line_hash}\0{_stamp(kept)}\0{parts}".encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324
+    return hashlib.sha1(f"{body_hash}\0{_stamp(kept)}\0{parts}".encode("utf-8", "surrogatepass")).hexdigest()  # noqa: S324
 
 
 def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None, shown: dict[str, str] | None = None,  # noqa: ANN001 (stage.Pending)

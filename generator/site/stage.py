@@ -365,7 +365,7 @@ def _generate(
     for asset in sorted(ASSETS_DIR.iterdir()):
         if asset.is_file():
             files[f"assets/papersite/{asset.name}"] = shipped_asset(asset.name, asset.read_bytes())
-    bodies_data = bodies_files(bodies, data_dir(config)) if bodies else None
+    bodies_data = bodies_files(bodies) if bodies else None
     return Generated(files=files, catalog=catalog, shell_data=shell_data, staged=staged, docs_written=docs_written,
                      bodies=bodies_data, details_rendered=details_rendered, papers_rendered=papers_rendered, shown=shown,
                      coauthors=coauthors, rows=rows)

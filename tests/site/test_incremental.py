@@ -559,7 +559,7 @@ def test_the_sitemap_is_written_again_only_when_a_page_comes_or_goes(tmp_path: P
 
 # Files papersite reads and writes in its build folder and its site, each where an edit's build goes through it
 IN_THE_WAY = (
-    "build/postbuild/bodies-index.json", "build/memo/deferred-copied.pickle", "build/postbuild/deferred/manifest.json",
+    "build/postbuild/index-bodies.json", "build/memo/deferred-copied.pickle", "build/postbuild/deferred/manifest.json",
     "build/memo/catalog.pickle", "build/memo/rows-papers.pickle.tmp", "build/postbuild/rendered/papers/_shell/index.html",
     "site/papers/calibrated-flows/index.html",
 )

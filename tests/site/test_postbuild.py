@@ -7,9 +7,11 @@ from html.parser import HTMLParser
 import dataclasses
 import json
 import os
+import re
 
 import pytest
 
+from generator.problems import PapersiteError
 from generator.site import postbuild, search
 from generator.site.chrome import SharedChrome
 from generator.site.memo import Memo, memo_dir
@@ -690,33 +692,46 @@ def test_a_page_written_first_is_never_written_through_a_link_in_the_site(tmp_pa
 
 
 
-def test_the_index_pages_bodies_keep_the_lines_of_unchanged_bodies_and_are_what_encoding_them_all_gives(tmp_path, monkeypatch) -> None:
-    """``bodies_files`` takes a page's line from the last BODIES where its body is the same and the line is intact
-    (its hash), encodes it again where not: the files are those of encoding every body, either way."""
-    bodies = [[f"topics/t{n}/", f"<h1>Topic {n} “{n}”</h1>\n<p>body</p>"] for n in range(6)]
-    whole = postbuild.bodies_files(bodies)
-    (tmp_path / postbuild.BODIES).write_bytes(whole[0])
-    (tmp_path / postbuild.BODIES_INDEX).write_bytes(whole[1])
-    encoded: list[str] = []
-    real = postbuild.row_line
-    monkeypatch.setattr(postbuild, "row_line", lambda row: encoded.append(row[0]) or real(row))
+def test_the_index_pages_bodies_are_read_back_as_written_with_or_without_their_index(tmp_path) -> None:
+    """``bodies_files`` writes each body as it is after a line naming it: read through the index, each page's body
+    is the one given (any text: newlines, quotes, a line like the file's own, non-ASCII); read whole (no index, or
+    one that does not match), the same; a file that is not what it wrote stops with its path and line."""
+    from generator.config import load_config
+    from site_fixtures import write_project
 
-    assert postbuild.bodies_files(bodies, tmp_path) == whole and encoded == []
-    edited = [[url, body + "<p>edited</p>" if url == "topics/t2/" else body] for url, body in bodies]
-    assert postbuild.bodies_files(edited, tmp_path) == postbuild.bodies_files(edited)
-    encoded.clear()
-    postbuild.bodies_files(edited, tmp_path)
-    assert encoded == ["topics/t2/"]
+    config = load_config(write_project(tmp_path / "project"))
+    bodies = [[f"topics/t{n}/", f"<h1>Topic {n} “{n}”</h1>\n<p>body</p>"] for n in range(4)]
+    bodies += [["topics/odd/", '["topics/t1/", 7]\n\n"quoted" \\ \u2028 end\n'], ["topics/empty/", ""]]
+    folder = postbuild.data_dir(config)
+    folder.mkdir(parents=True)
 
-    # a kept line whose bytes changed (its size kept) is encoded again, not carried over
-    (tmp_path / postbuild.BODIES).write_bytes(whole[0].replace(b"Topic 4", b"Topic X"))
-    encoded.clear()
-    assert postbuild.bodies_files(bodies, tmp_path) == whole and encoded == ["topics/t4/"]
+    def read_back() -> list[list[str]]:
+        with postbuild._bodies(config) as rows:
+            return [[url, body_of()] for url, _, body_of in rows]
 
-    # the index of an earlier build, without the bodies' hashes, is read as before, and every body is encoded
-    index = json.loads(whole[1])
-    (tmp_path / postbuild.BODIES).write_bytes(whole[0])
-    (tmp_path / postbuild.BODIES_INDEX).write_text(json.dumps({"size": index["size"], "rows": [r[:4] for r in index["rows"]]}))
-    assert [url for url, _, _ in postbuild._body_rows(tmp_path)] == [url for url, _ in bodies]
-    encoded.clear()
-    assert postbuild.bodies_files(bodies, tmp_path) == whole and len(encoded) == len(bodies)
+    data, index = postbuild.bodies_files(bodies)
+    (folder / postbuild.BODIES).write_bytes(data)
+    (folder / postbuild.BODIES_INDEX).write_bytes(index)
+    assert read_back() == bodies
+    hashes = [where[2] for _, where in postbuild._body_index(config)]
+    assert len(set(hashes)) == len(bodies)
+    assert [(url, digest) for url, digest, _ in postbuild._whole_bodies(folder / postbuild.BODIES)] == [
+        (url, digest) for (url, _), digest in zip(bodies, hashes)]
+
+    # a body changed in place (its size kept): read whole, not taken as the index says
+    (folder / postbuild.BODIES).write_bytes(data.replace(b"Topic 2", b"Topic X"))
+    assert read_back()[2][1].startswith("<h1>Topic X")
+    (folder / postbuild.BODIES).write_bytes(data)
+    for damage in (b"{}", json.dumps({"size": len(data), "rows": [["topics/t0/", 0, 5]]}).encode()):
+        (folder / postbuild.BODIES_INDEX).write_bytes(damage)
+        assert postbuild._body_index(config) is None and read_back() == bodies
+    (folder / postbuild.BODIES_INDEX).unlink()
+    assert read_back() == bodies
+
+    third = data.index(b'["topics/t2/"')
+    cut = data.index(b"\n", third) + 5  # inside the third body
+    line = data.count(b"\n", 0, third) + 1
+    for broken, line in ((data[:cut], line), (data[:cut] + b"\n" + data[cut:], line), (b"not json\n" + data, 1), (b"[1, 2]\n", 1)):
+        (folder / postbuild.BODIES).write_bytes(broken)
+        with pytest.raises(PapersiteError, match=rf"^{re.escape(str(folder / postbuild.BODIES))}:{line}: staged page data is not a page body"):
+            read_back()
