@@ -18,6 +18,7 @@ import copyreg
 import io
 import pickle
 import re
+from array import array
 from bisect import bisect_left, insort
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -62,6 +63,22 @@ class Author:
     @property
     def url(self) -> str:
         return layout.author_url(self.slug)
+
+    def __getattr__(self, name: str) -> Any:
+        # An author read from a kept catalog holds its co-authors packed (``_KeptCoauthors``) until they are asked for:
+        # an edit asks for a few, and making the 230k (link, count) pairs of 35k authors was two thirds of reading
+        # the kept catalog at 11,672 papers.
+        if name == "coauthors":
+            kept = self.__dict__.get(_KEPT_COAUTHORS)
+            if kept is not None:
+                coauthors = self.__dict__["coauthors"] = kept[1].pairs(kept[0])
+                del self.__dict__[_KEPT_COAUTHORS]
+                return coauthors
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.coauthors  # noqa: B018 - made, if still packed: a copy or a pickle holds them as a fresh catalog does
+        return {key: value for key, value in self.__dict__.items() if key != _KEPT_COAUTHORS}
 
 
 @dataclass
@@ -189,6 +206,7 @@ def _set_coauthors(author: Author, number: int, papers_ranks: list[list[int]], l
     ordered.sort(key=counts.__getitem__, reverse=True)
     author.coauthors = [(link_at(i), counts[i]) for i in ordered[:MAX_COAUTHORS_SHOWN]]
     author.coauthor_count = len(counts)
+    author.__dict__.pop(_KEPT_COAUTHORS, None)  # (those it was read with, packed, are no more its own)
 
 
 def _areas(papers: list[PaperRecord]) -> tuple[list[Area], dict[str, Area], dict[tuple[str, str], Subarea]]:
@@ -352,13 +370,61 @@ def _paper_ref(slug: str) -> PaperRecord:  # how a kept catalog names a paper; _
     raise RuntimeError(f"paper {slug!r} of a kept catalog read without update_catalog")
 
 
+_KEPT_COAUTHORS = "_kept_coauthors"  # an Author's attribute while its co-authors are packed: (ranks, _KeptCoauthors)
+
+
+class _KeptCoauthors:
+    """The co-authors of a kept catalog's authors, packed: each author's is the bytes of an ``array("i")`` of
+    (rank, shared papers) pairs, a rank being the place in ``order`` (the authors as the catalog was kept) of the
+    author it links to; ``pairs`` makes them (``Author.__getattr__``). A rank reads its author's name and slug when
+    asked: ``update_catalog`` makes again the co-authors of each author of one whose name or slug moved, so those
+    left packed link only to authors whose name and slug are the kept ones."""
+
+    def __init__(self, order: list[Author]) -> None:
+        self.order = order
+        self._links: dict[int, Link] = {}
+
+    def __getstate__(self) -> list[Author]:
+        return self.order
+
+    def __setstate__(self, order: list[Author]) -> None:
+        self.order, self._links = order, {}
+
+    def pairs(self, packed: bytes) -> list[tuple[Link, int]]:
+        numbers = array("i")
+        numbers.frombytes(packed)
+        links, order = self._links, self.order
+        made = []
+        for at in range(0, len(numbers), 2):
+            rank = numbers[at]
+            link = links.get(rank)
+            if link is None:
+                author = order[rank]
+                link = links[rank] = Link(author.name, author.slug, author.url)
+            made.append((link, numbers[at + 1]))
+        return made
+
+
 def kept_catalog(catalog: Catalog) -> bytes:
-    """What ``update_catalog`` starts from: the catalog's papers, authors (with their co-authors) and keywords,
-    each paper named by its slug: the records are the records memo's already, and reading 11,672 of them
-    again would cost what the update saves. The areas are made whole (``_areas``)."""
+    """What ``update_catalog`` starts from: the catalog's papers, authors and keywords, each paper named by its
+    slug: the records are the records memo's already, and reading 11,672 of them again would cost what the update
+    saves. Each author's co-authors are packed (``_KeptCoauthors``). The areas are made whole (``_areas``)."""
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = {**copyreg.dispatch_table, PaperRecord: lambda record: (_paper_ref, (record.slug,))}
+    table = _KeptCoauthors(list(catalog.authors))  # a copy: an update changes the catalog's list in place
+    rank = {author.slug: number for number, author in enumerate(catalog.authors)}
+
+    def packed(author: Author) -> tuple:
+        state = author.__getstate__()
+        try:
+            ranks = array("i", [number for link, count in state["coauthors"] for number in (rank[link.slug], count)])
+        except KeyError:  # a link to no author of the catalog: kept as it is
+            return (copyreg.__newobj__, (Author,), state)
+        del state["coauthors"]
+        state[_KEPT_COAUTHORS] = (ranks.tobytes(), table)
+        return (copyreg.__newobj__, (Author,), state)
+
+    pickler.dispatch_table = {**copyreg.dispatch_table, PaperRecord: lambda record: (_paper_ref, (record.slug,)), Author: packed}
     pickler.dump((catalog.papers, catalog.authors, catalog.keywords, catalog.author_of, catalog.keyword_of, catalog.folded))
     return out.getvalue()
 

@@ -196,6 +196,25 @@ def test_the_catalog_updated_per_changed_record_is_the_whole_build(seed, start, 
             kept, made = kept_catalog(whole), dict(records)
 
 
+def test_an_updated_catalog_makes_the_coauthors_of_only_the_authors_asked_for():
+    """Read from a kept catalog, an author's co-authors stay packed until asked for (an edit's pages ask for a few):
+    an edit leaves the others packed, and each, once asked for, is what the whole build makes."""
+    from generator.catalog import _KEPT_COAUTHORS
+    from generator.site.exports import with_coauthors
+
+    records = [_paper(f"p{i}", f"Title {i}", [f"Name {i % 7}", f"Name {(i * 3) % 11}", f"Solo {i}"]) for i in range(30)]
+    now = [dataclasses.replace(records[3], title="Edited"), *records[:3], *records[4:]]
+    updated = updated_catalog(kept_catalog(build_catalog(records)), now, {r.slug for r in records} - {"p3"})
+    packed = [a for a in updated.authors if _KEPT_COAUTHORS in a.__dict__]
+    assert len(packed) > len(updated.authors) / 2
+    assert [a.slug for a in with_coauthors(updated)] == [a.slug for a in updated.authors]  # counted, not made
+    assert all(_KEPT_COAUTHORS in a.__dict__ for a in packed)
+    whole = build_catalog(now)
+    for author in packed:
+        assert author.coauthors == whole.author_of[fold(author.name)].coauthors and _KEPT_COAUTHORS not in author.__dict__
+    assert shape(updated, now) == shape(whole, now)
+
+
 def _step(records: list[PaperRecord], change: dict[str, PaperRecord | None]) -> tuple[Catalog | None, list[PaperRecord]]:
     """The update from ``records``' catalog by ``change`` (slug -> new record, None: deleted), and the new records."""
     kept = kept_catalog(build_catalog(records))

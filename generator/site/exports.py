@@ -303,8 +303,9 @@ def related_file_count(papers: list[PaperRecord]) -> int:
 
 
 def with_coauthors(catalog: Catalog) -> list[Author]:
-    """The authors a co-author file holds: those with co-authors, in the catalog's order."""
-    return [a for a in catalog.authors if a.coauthors]
+    """The authors a co-author file holds: those with co-authors, in the catalog's order (by their count: the
+    co-authors themselves are made only when asked for, ``catalog.Author``)."""
+    return [a for a in catalog.authors if a.coauthor_count]
 
 
 def coauthor_file_count(authors: list[Author]) -> int:
