@@ -64,21 +64,28 @@ class Author:
     def url(self) -> str:
         return layout.author_url(self.slug)
 
-    def __getattr__(self, name: str) -> Any:
-        # An author read from a kept catalog holds its co-authors packed (``_KeptCoauthors``) until they are asked for:
-        # an edit asks for a few, and making the 230k (link, count) pairs of 35k authors was two thirds of reading
-        # the kept catalog at 11,672 papers.
-        if name == "coauthors":
-            kept = self.__dict__.get(_KEPT_COAUTHORS)
-            if kept is not None:
-                coauthors = self.__dict__["coauthors"] = kept[1].pairs(kept[0])
-                del self.__dict__[_KEPT_COAUTHORS]
-                return coauthors
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     def __getstate__(self) -> dict[str, Any]:
         self.coauthors  # noqa: B018 - made, if still packed: a copy or a pickle holds them as a fresh catalog does
         return {key: value for key, value in self.__dict__.items() if key != _KEPT_COAUTHORS}
+
+
+class _PackedCoauthors:
+    """``Author.coauthors`` where an author has none of its own yet: one read from a kept catalog holds them packed
+    (``_KeptCoauthors``) until they are asked for, then as its own. An edit asks for a few: making the 230k (link,
+    count) pairs of 35k authors was two thirds of reading the kept catalog at 11,672 papers. (A class attribute that
+    is no data descriptor: an author's own ``coauthors`` hides it, and nothing is looked up in reading one.)"""
+
+    def __get__(self, author: Author | None, owner: type | None = None) -> Any:
+        if author is None:
+            return self
+        kept = author.__dict__.pop(_KEPT_COAUTHORS, None)
+        if kept is None:
+            raise AttributeError("coauthors")
+        coauthors = author.__dict__["coauthors"] = kept[1].pairs(kept[0])
+        return coauthors
+
+
+Author.coauthors = _PackedCoauthors()  # type: ignore[assignment]  # after @dataclass, which takes a class value for a default
 
 
 @dataclass
@@ -376,7 +383,7 @@ _KEPT_COAUTHORS = "_kept_coauthors"  # an Author's attribute while its co-author
 class _KeptCoauthors:
     """The co-authors of a kept catalog's authors, packed: each author's is the bytes of an ``array("i")`` of
     (rank, shared papers) pairs, a rank being the place in ``order`` (the authors as the catalog was kept) of the
-    author it links to; ``pairs`` makes them (``Author.__getattr__``). A rank reads its author's name and slug when
+    author it links to; ``pairs`` makes them (``_PackedCoauthors``). A rank reads its author's name and slug when
     asked: ``update_catalog`` makes again the co-authors of each author of one whose name or slug moved, so those
     left packed link only to authors whose name and slug are the kept ones."""
 
