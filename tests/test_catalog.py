@@ -215,6 +215,20 @@ def test_an_updated_catalog_makes_the_coauthors_of_only_the_authors_asked_for():
     assert shape(updated, now) == shape(whole, now)
 
 
+def test_a_kept_catalog_keeps_a_coauthor_link_to_no_author_as_it_is():
+    """Packing a co-author ranks it among the catalog's authors; a link to none of them (no update makes one) is kept
+    unpacked rather than lost or refused."""
+    from generator.catalog import Link
+
+    records = [_paper(f"p{i}", f"Title {i}", [f"Name {i % 3}", f"Name {i % 5}"]) for i in range(6)]
+    catalog = build_catalog(records)
+    ghost = (Link("Ghost", "ghost", "authors/ghost/"), 1)
+    catalog.authors[0].coauthors.append(ghost)
+    updated = updated_catalog(kept_catalog(catalog), records, {r.slug for r in records})
+    assert updated.authors[0].coauthors[-1] == ghost
+    assert [a.coauthors for a in updated.authors[1:]] == [a.coauthors for a in catalog.authors[1:]]
+
+
 def _step(records: list[PaperRecord], change: dict[str, PaperRecord | None]) -> tuple[Catalog | None, list[PaperRecord]]:
     """The update from ``records``' catalog by ``change`` (slug -> new record, None: deleted), and the new records."""
     kept = kept_catalog(build_catalog(records))

@@ -716,12 +716,12 @@ def _kept_row_of(path: Path, lines, where: tuple[int, int, str]) -> list[str]:  
     return _row_of(path, line)
 
 
-def _row_of(path: Path, source: bytes, size: int = len(PAGE_ROW)) -> list[str]:
+def _row_of(path: Path, source: bytes) -> list[str]:
     try:
         row = json.loads(source)
     except ValueError as error:
         raise PapersiteError(f"{path}:1: staged page data unreadable ({error}); build again") from None
-    if not isinstance(row, list) or len(row) != size or not all(isinstance(value, str) for value in row):
+    if not isinstance(row, list) or len(row) != len(PAGE_ROW) or not all(isinstance(value, str) for value in row):
         raise PapersiteError(f"{path}:1: staged page data is not a page row; build again")
     return row
 
