@@ -25,7 +25,7 @@ from generator.problems import PapersiteError
 from generator import layout
 
 # The version docs/ZENSICAL.md describes and pyproject's `zensical` extra pins.
-ZENSICAL_TESTED_VERSION = "0.0.73"
+ZENSICAL_TESTED_VERSION = "0.1.2"
 
 # Zensical implements its own tags plugin whose listing page needs memory that
 # grows with the square of the number of tagged pages (1.4 GB at 640 papers,
@@ -33,15 +33,15 @@ ZENSICAL_TESTED_VERSION = "0.0.73"
 _PLUGINS_DROPPED_FOR_ZENSICAL = frozenset({"tags", "material/tags"})
 
 # Plugins Zensical re-implements (zensical/config.py, _PLUGIN_UNSUPPORTED_OPTIONS
-# in 0.0.73). Any other plugin is silently skipped by Zensical, which matters to
+# in 0.1.2). Any other plugin is silently skipped by Zensical, which matters to
 # us only if it changes the site: we report it instead of staying silent.
 _PLUGINS_ZENSICAL_RUNS = frozenset(
     {
         "api-autonav", "autorefs", "awesome-nav", "blog", "callouts", "exclude",
         "gh-admonitions", "glightbox", "include-markdown", "literate-nav",
-        "llmstxt", "macros", "mkdocs-nav-weight", "markdown-exec",
+        "llmstxt", "macros", "meta-descriptions", "mkdocs-nav-weight", "markdown-exec",
         "markdownextradata", "meta", "mike", "minify", "mkdocs-audio",
-        "mkdocs-autoapi", "mkdocs-video", "mkdocstrings", "offline", "privacy",
+        "mkdocs-autoapi", "mkdocs-video", "mkdocstrings", "offline", "optimize", "privacy",
         "redirects", "rss", "search", "social", "table-reader", "tags",
     }
 )
