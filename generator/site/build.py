@@ -259,13 +259,10 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
 
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config), hashes)
-    # Decided before staging, which clears the stamp. Zensical has no dirty mode we could steer page by page.
-    dirty = (
-        engine == "mkdocs"
-        and not clean
-        and config.site_dir.is_dir()
-        and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
-    )
+    # Decided before staging, which clears the stamp: the site holds what this engine, run as now, rendered last.
+    site_as_rendered = not clean and config.site_dir.is_dir() and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
+    # Zensical has no dirty mode we could steer page by page: it renders all or, where nothing it renders changed, nothing.
+    dirty = engine == "mkdocs" and site_as_rendered
     staged = None
     try:
         with timings.stage("check"):
@@ -304,14 +301,14 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
             for worker in early.values():  # the stage took their answers; else (an error, Ctrl-C) none is wanted
                 worker.cancel()
     try:
-        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first)
+        return _engine_and_postbuild(config, staged, engine, dirty, site_as_rendered, stamp, quiet, timings, first)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
         held_to_exit(args, staged, found, checked)
 
 
-def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001
+def _engine_and_postbuild(config, staged, engine, dirty, site_as_rendered, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001
     from generator.site.postbuild import reuse_engine_output
 
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
@@ -323,7 +320,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, 
         return 1
     # Nothing the engine renders changed (an edit that shows only in paper, author, keyword and
     # index bodies): the post-build step fills from the engine's last rendering.
-    skip_engine = dirty and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
+    skip_engine = site_as_rendered and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
     touched = _Touched(first)  # set as the first write into site/ begins
     try:
         pages = _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, touched)

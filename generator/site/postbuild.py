@@ -1050,7 +1050,9 @@ def reuse_engine_output(config: ProjectConfig, site_dir: Path) -> bool:
         return False
     needed += [f"{url}index.html" for url in urls]
     if (Path(site_dir) / "sitemap.xml").exists():
-        needed += ["sitemap.xml", "sitemap.xml.gz"]
+        needed.append("sitemap.xml")
+        if (Path(site_dir) / "sitemap.xml.gz").exists():  # MkDocs writes one; Zensical does not
+            needed.append("sitemap.xml.gz")
     return Path(site_dir).is_dir() and all((kept / rel).is_file() for rel in needed)
 
 

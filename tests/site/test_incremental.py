@@ -10,6 +10,7 @@ touch must not have been written again.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import os
 import re
 import shutil
@@ -37,11 +38,11 @@ def site_files(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
-def clean_build_of(project: Path, where: Path) -> dict[str, bytes]:
+def clean_build_of(project: Path, where: Path, *options: str) -> dict[str, bytes]:
     if where.exists():
         shutil.rmtree(where)
-    shutil.copytree(project, where, ignore=shutil.ignore_patterns("site", "build"))
-    papersite(where, "build", "--no-import", "--clean", "--quiet")
+    shutil.copytree(project, where, ignore=shutil.ignore_patterns("site", "build", ".cache"))
+    papersite(where, "build", "--no-import", "--clean", "--quiet", *options)
     return site_files(where / "site")
 
 
@@ -281,6 +282,25 @@ def test_an_edit_that_shows_only_in_bodies_runs_no_engine(project: Path, tmp_pat
     result = papersite(project, "build", "--no-import")
     assert "changed pages only" in result.stderr, result.stderr
     assert site_files(project / "site") == clean_build_of(project, tmp_path / "clean-rendered-lost")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("zensical") is None, reason="zensical is not installed (pip install -e '.[zensical]')")
+def test_under_zensical_an_edit_that_shows_only_in_bodies_runs_no_engine(tmp_path: Path) -> None:
+    """Zensical renders every page or none: where nothing it renders changed, it is not run (it emptied the site,
+    which the post-build step then filled again whole). An edit it renders runs it; each ends as a clean build."""
+    root = write_project(tmp_path / "site")
+    papersite(root, "build", "--no-import", "--quiet", "--engine", "zensical")
+    edit_front_matter(root / PAPERS / "graph-transformers.md", lambda data: data.update(title="Graph Transformers, Once More"))
+    result = papersite(root, "build", "--no-import", "--engine", "zensical")
+    assert "build: zensical (nothing for it to render)" in result.stderr, result.stderr
+    assert "Graph Transformers, Once More" in (root / "site/papers/index.html").read_text(encoding="utf-8")
+    assert site_files(root / "site") == clean_build_of(root, tmp_path / "clean-title", "--engine", "zensical")
+
+    (root / "site_src" / "note.md").write_text("# A note\n\nRendered by the engine.\n", encoding="utf-8")
+    result = papersite(root, "build", "--no-import", "--engine", "zensical")
+    assert "build: zensical ->" in result.stderr, result.stderr
+    assert "Rendered by the engine." in (root / "site/note/index.html").read_text(encoding="utf-8")
+    assert site_files(root / "site") == clean_build_of(root, tmp_path / "clean-note", "--engine", "zensical")
 
 
 def _retitle_again(data: dict) -> None:
