@@ -9,7 +9,7 @@ server's own "rebuilt in" lines. With --tab, the page is open in headless Chromi
 figure is the time until the open tab shows the new title by itself (live reload). Figures only:
 nothing here asserts.
 
-    python bench/serve_edit.py PROJECT [--edits 3] [--port 8123] [--pause 2] [--tab]
+    python bench/serve_edit.py PROJECT [--edits 3] [--port 8123] [--pause 2] [--tab] [--engine zensical]
 
 The project is edited in place (use a copy): its first paper page's title is overwritten. The server is
 `python -m generator.cli`, which puts the working folder first on the path: run this from a folder holding no
@@ -57,10 +57,11 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8123)
     parser.add_argument("--pause", type=float, default=2.0, help="seconds between an edit's rebuild ended and the next edit")
     parser.add_argument("--tab", action="store_true", help="time the page open in Chromium showing the edit by itself")
+    parser.add_argument("--engine", choices=("mkdocs", "zensical"), default="mkdocs")
     args = parser.parse_args()
     page = sorted((args.project / "site_src" / "papers").glob("*.md"))[0]
     server = subprocess.Popen(
-        [sys.executable, "-m", "generator.cli", "--project", str(args.project), "serve",
+        [sys.executable, "-m", "generator.cli", "--project", str(args.project), "serve", "--engine", args.engine,
          "--dev-addr", f"127.0.0.1:{args.port}"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )

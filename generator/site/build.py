@@ -27,7 +27,7 @@ from generator.config import ProjectConfig
 from generator.outputs import check_output
 from generator.pages.folder import display_path as display
 from generator.pages.store import interrupts_deferred, project_lock, recover, write_together
-from generator.site.engines import EngineError, build_with_engine, serve_with_engine
+from generator.site.engines import EngineError, build_with_engine
 from generator.pipeline import IMPORT_STAGES, SITE_STAGES, Timings, write_timings
 from generator.site.zensical_config import read_config
 from generator.site import incremental
@@ -382,35 +382,19 @@ class _Touched:
 
 
 def run_serve(args: argparse.Namespace, config: ProjectConfig) -> int:
-    """Live preview: ``serve.py`` rebuilds incrementally on every edit (MkDocs);
-    Zensical serves a staged dir it rebuilds itself."""
-    from generator.site.stage import stage_docs, staged_overrides_dir
-
-    os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
-    if getattr(args, "engine", "mkdocs") == "zensical":
-        # Zensical runs no plugin: stage once; rerun `papersite build` after editing site_src.
-        # Nor does it run our post-build step, so every page is staged as Markdown, and what the stage
-        # wrote beside the engine (the map's data, related papers, co-authors) goes into the docs dir.
-        from generator.site.postbuild import copy_deferred_into
-
-        staged = stage_docs(config, shells=False)
-        copy_deferred_into(config, staged.docs_dir)
-        try:
-            return serve_with_engine(
-                "zensical",
-                config.root / MKDOCS_FILE,
-                docs_dir=staged.docs_dir,
-                overrides_dir=staged_overrides_dir(config),
-                settings=config.engine_settings(),
-                dev_addr=args.dev_addr,
-            )
-        except EngineError as error:
-            for line in error.lines():
-                print(f"papersite: {line}", file=sys.stderr)
-            return 1
+    """Live preview: ``serve.py`` rebuilds incrementally on every edit, with the engine asked for."""
+    from generator.site.engines import require_engine
     from generator.site.serve import serve
 
-    return serve(config, args.dev_addr)
+    engine = getattr(args, "engine", "mkdocs")
+    try:
+        require_engine(engine)
+    except EngineError as error:
+        for line in error.lines():
+            print(f"papersite: {line}", file=sys.stderr)
+        return 1
+    os.environ["SOURCE_DATE_EPOCH"] = source_date_epoch(config.root)
+    return serve(config, args.dev_addr, engine)
 
 
 __all__ = ["run_build", "run_serve", "source_date_epoch"]

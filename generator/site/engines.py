@@ -255,47 +255,6 @@ def _build_zensical(
     return result
 
 
-def serve_with_engine(
-    engine: str,
-    config_file: Path,
-    *,
-    docs_dir: Path | None = None,
-    overrides_dir: Path | None = None,
-    settings: dict[str, str] | None = None,
-    dev_addr: str = "127.0.0.1:8000",
-) -> int:
-    """Preview the site with live reload until interrupted; returns the engine's exit code.
-
-    Zensical rebuilds when the staged docs dir changes, not when site_src does:
-    restaging on edits is the caller's job (MkDocs' project plugin does it itself).
-    """
-    require_engine(engine)
-    config_file = Path(config_file).resolve()
-    docs = _config_path(Path(docs_dir), config_file.parent) if docs_dir is not None else None
-    if engine == "mkdocs":
-        used = config_file
-        if docs is not None:
-            used = config_file.with_name(f".{config_file.stem}.mkdocs.yml")
-            replace_file(used, f"INHERIT: {config_file.name}\ndocs_dir: {json.dumps(docs)}\n")
-        command = [sys.executable, "-m", "mkdocs", "serve", "-f", str(used), "-a", dev_addr]
-    else:
-        overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
-        derived_text, notes = zensical_config(
-            config_file.read_text(encoding="utf-8"), docs_dir=docs, custom_dir=overrides, settings=settings,
-            routes=layout.url_patterns(),
-        )
-        for note in notes:
-            print(f"papersite: zensical: {note}")
-        used = _derived_config_path(config_file)
-        replace_file(used, derived_text)
-        command = [sys.executable, "-m", "zensical", "serve", "-f", str(used), "-a", dev_addr]
-    try:
-        return subprocess.call(command, cwd=config_file.parent, env=_engine_env())  # Ctrl-C: killed, re-raised
-    finally:
-        if used != config_file:
-            used.unlink(missing_ok=True)
-
-
 # -- comparing ---------------------------------------------------------------
 
 

@@ -779,18 +779,6 @@ def copy_deferred(config: ProjectConfig, site_dir: Path, site_as_left: bool = Fa
     return written
 
 
-def copy_deferred_into(config: ProjectConfig, folder: Path) -> int:
-    """Copy the files the stage wrote beside the engine (``deferred/``: the search files, the map's data, the
-    related and co-author files) into ``folder`` as they are, where they differ; returns how many were written.
-    For a served docs dir no post-build step reads (``papersite serve --engine zensical``): no record is kept,
-    so ``copy_deferred`` compares the site as before."""
-    deferred = data_dir(config) / "deferred"
-    names = [rel for manifest in sorted(deferred.glob("manifest*.json")) for rel in json.loads(read_regular(manifest))]
-    folder = Path(folder)
-    made: set[Path] = set()
-    return sum(write_if_changed(folder / rel, read_regular(deferred / "files" / rel), folder, made) for rel in names)
-
-
 def _stamp(path: Path | str) -> list[int]:
     """What says a file was not written since: its size, mtime and ctime in nanoseconds ([] if none)."""
     try:

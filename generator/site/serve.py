@@ -1,4 +1,4 @@
-"""``papersite serve`` (MkDocs engine): the site in ``site/``, rebuilt incrementally on every edit.
+"""``papersite serve``: the site in ``site/``, rebuilt incrementally on every edit, with either engine.
 
 In: the project config and a host:port. Out: an HTTP server with live reload
 (MkDocs' own ``LiveReloadServer``, which injects the reload script into every
@@ -108,14 +108,14 @@ def describe_changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[
     return ", ".join(parts) or "no source changed"
 
 
-def _build_command(config: ProjectConfig) -> list[str]:
-    """``papersite build --no-import --quiet`` on the folders this server serves and watches."""
+def _build_command(config: ProjectConfig, engine: str) -> list[str]:
+    """``papersite build --no-import --quiet --engine ENGINE`` on the folders this server serves and watches."""
     folders = {key: str(getattr(config, key)) for keys in RESTART_SETTINGS.values() for key in keys}
     return [sys.executable, "-m", "generator.cli", "--project", str(config.root), "build", "--no-import", "--quiet",
-            f"{SERVED_FOLDERS}={json.dumps(folders)}"]
+            "--engine", engine, f"{SERVED_FOLDERS}={json.dumps(folders)}"]
 
 
-def build_in_child(config: ProjectConfig) -> int:
+def build_in_child(config: ProjectConfig, engine: str = "mkdocs") -> int:
     """``papersite build --no-import --quiet`` in a process of its own, on the folders this server
     serves and watches; its exit status. Its problems go to this server's stderr as they are printed.
 
@@ -123,7 +123,7 @@ def build_in_child(config: ProjectConfig) -> int:
     use both cores, which a process running the server's threads must not do. In this process, with
     the search index in a thread, an edit at 11,672 papers was served after 9.2-11.3 s, against the
     command's 7.0 s (BENCHMARKS.md, issue 31 part 7)."""
-    return subprocess.run(_build_command(config), stdin=subprocess.DEVNULL, check=False).returncode
+    return subprocess.run(_build_command(config, engine), stdin=subprocess.DEVNULL, check=False).returncode
 
 
 # A warm build process whose papersite code changed while it waited (EX_TEMPFAIL): it built nothing
@@ -214,13 +214,14 @@ class WarmBuilds:
     rebuild ends; ``close`` stops the one waiting. Each is told the sources the edit changed, and says on a pipe
     of its own which pages it wrote first (``FirstPages``): each line is given to ``heard`` as it comes."""
 
-    def __init__(self, heard: Callable[[str], None] | None = None) -> None:
+    def __init__(self, heard: Callable[[str], None] | None = None, engine: str = "mkdocs") -> None:
         self.heard = heard
+        self.engine = engine
         self.waiting: subprocess.Popen | None = None
         self.waiting_for: list[str] = []  # its command (the served folders are in it)
 
     def __call__(self, config: ProjectConfig, edited: Iterable[str] = ()) -> int:
-        command = _build_command(config)
+        command = _build_command(config, self.engine)
         child, self.waiting = self.waiting, None
         if child is not None and self.waiting_for != command:
             self._stop(child)
@@ -559,13 +560,13 @@ def live_server(root: Path, rebuild: Callable[[], None], host: str, port: int): 
     return server
 
 
-def serve(config: ProjectConfig, dev_addr: str) -> int:
+def serve(config: ProjectConfig, dev_addr: str, engine: str = "mkdocs") -> int:
     try:
         host, port = parse_dev_addr(dev_addr)
     except ValueError as error:
         print(f"papersite: --dev-addr: {error}", file=sys.stderr)
         return 2
-    rebuild = Rebuilder(config, WarmBuilds(heard=lambda line: server.hear(line)))
+    rebuild = Rebuilder(config, WarmBuilds(heard=lambda line: server.hear(line), engine=engine))
     config.site_dir.mkdir(parents=True, exist_ok=True)
     try:
         server = live_server(config.site_dir, rebuild, host, port)

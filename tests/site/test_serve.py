@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -181,6 +182,53 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
     assert staged_rows(project, "papers") == staged_rows(clean, "papers")
 
 
+@pytest.mark.skipif(importlib.util.find_spec("zensical") is None, reason="zensical is not installed (pip install -e '.[zensical]')")
+def test_under_zensical_an_edit_is_rebuilt_into_the_served_site_as_a_clean_build_makes_it(tmp_path, capsys):
+    """`papersite serve --engine zensical` is this server over `papersite build --engine zensical` (it ran `zensical
+    serve` on a docs dir staged once, so an edited page showed only after the next `papersite build`)."""
+    import shutil
+
+    import yaml
+
+    from generator.site.serve import WarmBuilds
+    from site_fixtures import write_project
+
+    project = write_project(tmp_path / "p")
+    rebuild = Rebuilder(load_config(project), WarmBuilds(engine="zensical"))
+    rebuild()
+    assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
+    page = project / "site_src" / "papers" / "graph-transformers.md"
+    _, front, body = page.read_text(encoding="utf-8").split("---\n", 2)
+    data = yaml.safe_load(front)
+    data["title"] = "Graph transformers, served again"
+    page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
+    rebuild()
+    rebuild.close()
+    assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
+    shown = (project / "site" / "papers" / "graph-transformers" / "index.html").read_text(encoding="utf-8")
+    assert "Graph transformers, served again" in shown
+    assert "assets/stylesheets/classic/" in shown  # Zensical's rendering
+
+    clean = tmp_path / "clean"
+    shutil.copytree(project, clean, ignore=shutil.ignore_patterns("build", "site", ".cache"))
+    assert build.run_build(_build_args("zensical"), load_config(clean)) == 0
+    site, clean_site = project / "site", clean / "site"
+    assert {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()} == \
+        {p.relative_to(clean_site).as_posix(): p.read_bytes() for p in sorted(clean_site.rglob("*")) if p.is_file()}
+
+
+def test_serve_with_an_engine_that_is_not_installed_says_how_to_install_it(tmp_path, capsys, monkeypatch):
+    from generator.site import engines
+
+    project = tmp_path / "p"
+    assert main(["init", str(project)]) == 0
+    monkeypatch.setattr(engines, "engine_available", lambda engine: engine != "zensical")
+    assert main(["--project", str(project), "serve", "--engine", "zensical"]) == 1
+    said = capsys.readouterr().err
+    assert "the zensical site engine is not installed" in said and "pip install -e '.[zensical]'" in said, said
+    assert "Traceback" not in said
+
+
 def test_a_page_that_fails_the_check_fails_the_rebuild_and_names_its_line(tmp_path, capfd):
     from site_fixtures import fixture_records, write_project
 
@@ -270,10 +318,10 @@ def test_served_folders_are_the_restart_settings_and_nothing_else(tmp_path):
             served_folders(config, given)
 
 
-def _build_args():  # noqa: ANN202
+def _build_args(engine: str = "mkdocs"):  # noqa: ANN202
     import argparse
 
-    return argparse.Namespace(no_import=True, quiet=True, clean=False, engine="mkdocs")
+    return argparse.Namespace(no_import=True, quiet=True, clean=False, engine=engine)
 
 
 # --------------------------------------------------------------------------- what a rebuild wrote first

@@ -12,7 +12,7 @@ from generator import layout
 from generator.catalog import build_catalog
 from generator.config import load_config
 from generator.site.exports import RELATED_SHARD
-from generator.site.memo import Fingerprints, Memo, memo_dir
+from generator.site.memo import Fingerprints, Memo
 from generator.site.related import related_papers
 from generator.site.render.map_page import MAP_DATA_FILE
 from generator.site.postbuild import data_dir
@@ -222,22 +222,6 @@ def test_an_edit_renders_again_the_map_lists_and_all_papers_rows_of_the_paper_it
     clean = load_config(write_project(tmp_path / "clean", edited))
     stage_docs(clean)
     assert pages == {rel: (staged_docs_dir(clean) / rel).read_bytes() for rel in pages}
-
-
-def test_a_docs_dir_no_post_build_step_reads_gets_what_the_stage_wrote_beside_the_engine(tmp_path: Path) -> None:
-    """`papersite serve --engine zensical` serves the staged docs dir itself: the map's data, the related and the
-    co-author files go in it (postbuild.copy_deferred_into), and no record of the site's copies is touched."""
-    from generator.site.exports import COAUTHOR_SHARD
-    from generator.site.postbuild import DEFERRED_COPIED, copy_deferred_into
-
-    config = load_config(write_project(tmp_path / "project"))
-    staged = stage_docs(config, shells=False)
-    assert copy_deferred_into(config, staged.docs_dir) > 0
-    for folder in (RELATED_SHARD, COAUTHOR_SHARD):
-        assert list((staged.docs_dir / folder.rsplit("/", 1)[0]).glob("*.json.gz")), folder
-    assert (staged.docs_dir / MAP_DATA_FILE).is_file()
-    assert copy_deferred_into(config, staged.docs_dir) == 0, "only what differs is written"
-    assert not (memo_dir(config) / f"{DEFERRED_COPIED}.pickle").exists()
 
 
 def test_after_a_settings_change_the_next_edit_carries_the_paper_keys_again(tmp_path: Path, monkeypatch) -> None:

@@ -390,7 +390,7 @@ def author_pages(catalog: Catalog) -> list[DetailPage]:
 
 
 def detail_page_markdown(detail: DetailPage) -> str:
-    """A detail page as a Markdown page of its own (small sites, ``zensical serve``)."""
+    """A detail page as a Markdown page of its own (a stage without shells: ``stage_docs(shells=False)``)."""
     return page(_detail_front(detail.title), detail.body)
 
 
