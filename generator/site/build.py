@@ -291,9 +291,10 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
                 file=sys.stderr,
             )
             return 1
-        # the pages a server's edit changed, written first (serve.FirstPages): only where the engine renders changed
-        # pages alone (a full run would clear the site under them)
-        first = getattr(args, "first_pages", None) if dirty else None
+        # the pages a server's edit changed, written first (serve.FirstPages): only where the site is this engine's last
+        # rendering, as the pages are made from its shells. (Should Zensical run after all, it empties the site: the
+        # server then holds such a page until the build has written it again.)
+        first = getattr(args, "first_pages", None) if site_as_rendered else None
         with timings.stage("stage"):
             staged = stage_docs(config, parallel=True, pages=checked, checked=found, first=first, early=early)
     finally:

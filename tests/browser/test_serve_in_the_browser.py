@@ -1,6 +1,6 @@
 """``papersite serve`` as a maintainer uses it (generator/site/serve.py).
 
-A real server process on 127.0.0.1 over a small project, a page open in
+A real server process on 127.0.0.1 over a small project (with either engine), a page open in
 Chromium, and real edits of a paper page: the open page shows each good edit
 by itself (live reload), a broken page is reported as ``path:line: message``
 while the last good site is still served, and fixing the file is enough.
@@ -9,6 +9,7 @@ Every wait is on what the server prints or serves.
 
 from __future__ import annotations
 
+import importlib.util
 import queue
 import re
 import socket
@@ -39,9 +40,10 @@ def free_port() -> int:
 class Served:
     """The server process and the lines it prints on stderr."""
 
-    def __init__(self, root: Path, port: int) -> None:
+    def __init__(self, root: Path, port: int, engine: str = "mkdocs") -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "generator.cli", "--project", str(root), "serve", "--dev-addr", f"127.0.0.1:{port}"],
+            [sys.executable, "-m", "generator.cli", "--project", str(root), "serve", "--engine", engine,
+             "--dev-addr", f"127.0.0.1:{port}"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         self.url = f"http://127.0.0.1:{port}/"
@@ -84,10 +86,14 @@ def set_title(page: Path, title: str) -> None:
     page.write_text(re.sub(r"^title: .*$", f"title: {title}", text, count=1, flags=re.MULTILINE), encoding="utf-8")
 
 
-@pytest.fixture()
-def served(tmp_path: Path):  # noqa: ANN201
+ENGINES = ["mkdocs", pytest.param("zensical", marks=pytest.mark.skipif(
+    importlib.util.find_spec("zensical") is None, reason="zensical is not installed (pip install -e '.[zensical]')"))]
+
+
+@pytest.fixture(params=ENGINES)
+def served(tmp_path: Path, request):  # noqa: ANN001, ANN201
     root = write_project(tmp_path / "site")
-    server = Served(root, free_port())
+    server = Served(root, free_port(), request.param)
     try:
         yield root, server
     finally:

@@ -185,7 +185,9 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
 @pytest.mark.skipif(importlib.util.find_spec("zensical") is None, reason="zensical is not installed (pip install -e '.[zensical]')")
 def test_under_zensical_an_edit_is_rebuilt_into_the_served_site_as_a_clean_build_makes_it(tmp_path, capsys):
     """`papersite serve --engine zensical` is this server over `papersite build --engine zensical` (it ran `zensical
-    serve` on a docs dir staged once, so an edited page showed only after the next `papersite build`)."""
+    serve` on a docs dir staged once, so an edited page showed only after the next `papersite build`). The edited page
+    is written first, as under MkDocs, and written again where Zensical ran after all and emptied the site."""
+    import hashlib
     import shutil
 
     import yaml
@@ -194,7 +196,8 @@ def test_under_zensical_an_edit_is_rebuilt_into_the_served_site_as_a_clean_build
     from site_fixtures import write_project
 
     project = write_project(tmp_path / "p")
-    rebuild = Rebuilder(load_config(project), WarmBuilds(engine="zensical"))
+    heard: list[str] = []
+    rebuild = Rebuilder(load_config(project), WarmBuilds(heard=heard.append, engine="zensical"))
     rebuild()
     assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
     page = project / "site_src" / "papers" / "graph-transformers.md"
@@ -203,11 +206,23 @@ def test_under_zensical_an_edit_is_rebuilt_into_the_served_site_as_a_clean_build
     data["title"] = "Graph transformers, served again"
     page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
     rebuild()
-    rebuild.close()
     assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
     shown = (project / "site" / "papers" / "graph-transformers" / "index.html").read_text(encoding="utf-8")
     assert "Graph transformers, served again" in shown
     assert "assets/stylesheets/classic/" in shown  # Zensical's rendering
+    # written first, as under MkDocs: its final bytes
+    assert heard == [f"shown papers/graph-transformers/ {hashlib.sha1(shown.encode('utf-8')).hexdigest()}", "writing"], heard
+    # an edit the engine renders too: Zensical empties the site after the page was written first; it is written again
+    data["title"] = "Graph transformers, served a third time"
+    page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
+    (project / "site_src" / "note.md").write_text("# A note\n\nRendered by the engine.\n", encoding="utf-8")
+    rebuild()
+    rebuild.close()
+    assert "rebuilt in" in capsys.readouterr().err and not rebuild.broken
+    assert heard[2].startswith("shown papers/graph-transformers/ "), heard
+    shown = (project / "site" / "papers" / "graph-transformers" / "index.html").read_text(encoding="utf-8")
+    assert "Graph transformers, served a third time" in shown
+    assert "Rendered by the engine." in (project / "site" / "note" / "index.html").read_text(encoding="utf-8")
 
     clean = tmp_path / "clean"
     shutil.copytree(project, clean, ignore=shutil.ignore_patterns("build", "site", ".cache"))
