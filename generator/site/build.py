@@ -259,10 +259,10 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
 
     engine = getattr(args, "engine", "mkdocs")
     stamp = incremental.engine_inputs(config, engine, _theme_dirs(config), hashes)
-    # Decided before staging, which clears the stamp: the site holds what this engine, run as now, rendered last.
-    site_as_rendered = not clean and config.site_dir.is_dir() and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
-    # Zensical has no dirty mode we could steer page by page: it renders all or, where nothing it renders changed, nothing.
-    dirty = engine == "mkdocs" and site_as_rendered
+    # Decided before staging, which clears the stamp: the site holds what this engine, run as now, rendered last, so
+    # the engine renders into it only what changed (MkDocs' --dirty; Zensical, which has no such mode, renders its
+    # few pages aside, moved over their last versions: engines.py), or nothing (``skip_engine``).
+    dirty = not clean and config.site_dir.is_dir() and incremental.stamp_matches(config, incremental.ENGINE_STAMP, stamp)
     staged = None
     try:
         with timings.stage("check"):
@@ -291,10 +291,9 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
                 file=sys.stderr,
             )
             return 1
-        # the pages a server's edit changed, written first (serve.FirstPages): only where the site is this engine's last
-        # rendering, as the pages are made from its shells. (Should Zensical run after all, it empties the site: the
-        # server then holds such a page until the build has written it again.)
-        first = getattr(args, "first_pages", None) if site_as_rendered else None
+        # the pages a server's edit changed, written first (serve.FirstPages): only where the engine renders changed
+        # pages alone (a full run would clear the site under them)
+        first = getattr(args, "first_pages", None) if dirty else None
         with timings.stage("stage"):
             staged = stage_docs(config, parallel=True, pages=checked, checked=found, first=first, early=early)
     finally:
@@ -302,14 +301,14 @@ def _checked_stages(args, config, quiet, clean, timings, checks: _CheckCache, ha
             for worker in early.values():  # the stage took their answers; else (an error, Ctrl-C) none is wanted
                 worker.cancel()
     try:
-        return _engine_and_postbuild(config, staged, engine, dirty, site_as_rendered, stamp, quiet, timings, first)
+        return _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first)
     finally:
         if staged.pending is not None:  # the engine failed: stop the search worker
             staged.pending.cancel()
         held_to_exit(args, staged, found, checked)
 
 
-def _engine_and_postbuild(config, staged, engine, dirty, site_as_rendered, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001
+def _engine_and_postbuild(config, staged, engine, dirty, stamp, quiet, timings, first=None) -> int:  # noqa: ANN001
     from generator.site.postbuild import reuse_engine_output
 
     _say(quiet, f"stage: {len(staged.catalog.papers)} papers -> {staged.docs_dir} "
@@ -321,7 +320,7 @@ def _engine_and_postbuild(config, staged, engine, dirty, site_as_rendered, stamp
         return 1
     # Nothing the engine renders changed (an edit that shows only in paper, author, keyword and
     # index bodies): the post-build step fills from the engine's last rendering.
-    skip_engine = site_as_rendered and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
+    skip_engine = dirty and not staged.docs_changed and reuse_engine_output(config, config.site_dir)
     touched = _Touched(first)  # set as the first write into site/ begins
     try:
         pages = _engine_then_postbuild(config, config_file, staged, engine, dirty, skip_engine, quiet, timings, touched)
@@ -334,7 +333,8 @@ def _engine_and_postbuild(config, staged, engine, dirty, site_as_rendered, stamp
             shutil.rmtree(config.site_dir, ignore_errors=True)
         raise KeyboardInterrupt(f"{display(config.site_dir, config.root)} was half written and is removed; build again") from None
     incremental.write_stamp(config, incremental.ENGINE_STAMP, stamp)
-    how = " (nothing for it to render)" if skip_engine else " (changed pages only)" if dirty else ""
+    how = " (nothing for it to render)" if skip_engine else "" if not dirty else " (changed pages only)" if engine == "mkdocs" \
+        else " (its pages, over the last site)"
     _say(quiet, f"build: {engine}{how} -> {config.site_dir}, "
          f"post-build {pages} files ({timings.summary()}; total {sum(timings.seconds.values()):.1f}s)")
     return 0

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import layout
-from generator.outputs import replace_file
+from generator.outputs import clear_the_way, real_folder, replace_file
 from generator.problems import PapersiteError, Problem, one_line
 from generator.site.zensical_config import read_config, zensical_config
 
@@ -157,9 +157,11 @@ def build_with_engine(
 ) -> EngineResult:
     """Build the site described by ``config_file`` with ``engine``.
 
-    ``dirty`` (MkDocs only): keep ``site_dir`` and render only the pages whose
-    source is newer than their output (MkDocs' ``--dirty``); the caller owns
-    deciding when that gives the same site as a clean build (``incremental.py``).
+    ``dirty``: keep ``site_dir``: MkDocs renders only the pages whose source is newer
+    than their output (its ``--dirty``); Zensical, which always empties the folder it
+    builds into, renders every page into a folder of its own, then moved over their
+    last versions (the site's other files, the post-build step's, stay). The caller
+    owns deciding when that gives the same site as a clean build (``incremental.py``).
 
     ``docs_dir`` (the staged docs dir) and ``site_dir`` override the config's;
     ``overrides_dir`` is the theme custom_dir Zensical uses when the config has none.
@@ -176,7 +178,7 @@ def build_with_engine(
     if engine == "mkdocs":
         return _build_mkdocs(config_file, docs, target, strict, quiet, dirty)
     overrides = _config_path(Path(overrides_dir), config_file.parent) if overrides_dir is not None else None
-    return _build_zensical(config_file, text, docs, target, strict, quiet, overrides, settings)
+    return _build_zensical(config_file, text, docs, target, strict, quiet, overrides, settings, dirty)
 
 
 def _config_path(path: Path, root: Path) -> str:
@@ -212,6 +214,24 @@ def _build_mkdocs(config_file: Path, docs: str | None, target: Path, strict: boo
     return result
 
 
+def _move_over(built: Path, site: Path) -> None:
+    """Every file of ``built`` moved into ``site`` over the one of its name, and ``built`` removed. Each folder on
+    the way is the site's own (``outputs.real_folder``: a link is refused, never written through)."""
+    made: set[Path] = set()
+    for dirpath, _, names in os.walk(built):
+        here = Path(dirpath)
+        folder = site / here.relative_to(built)
+        for name in names:
+            real_folder(site, folder, made)
+            into = folder / name
+            if into.is_dir() and not into.is_symlink():
+                shutil.rmtree(into)  # a folder an earlier output left where the engine writes a file now
+            else:
+                clear_the_way(into)
+            os.replace(here / name, into)
+    shutil.rmtree(built)
+
+
 def _derived_config_path(config_file: Path) -> Path:
     # Beside the original: Zensical resolves docs_dir, custom_dir and site_dir
     # against the config file's folder and refuses paths outside it.
@@ -220,12 +240,15 @@ def _derived_config_path(config_file: Path) -> Path:
 
 def _build_zensical(
     config_file: Path, text: str, docs: str | None, target: Path, strict: bool, quiet: bool, overrides: str | None,
-    settings: dict[str, str] | None = None,
+    settings: dict[str, str] | None = None, dirty: bool = False,
 ) -> EngineResult:
     root = config_file.parent
-    # Zensical refuses a site_dir outside the config's folder; build inside it
-    # and move the result where it was asked for.
-    staging = target if _is_within(target, root) else root / ".zensical-site"
+    # Zensical refuses a site_dir outside the config's folder, and empties the one it builds into: build inside it
+    # and move the result where it was asked for, or over the site kept (at 11,672 papers, its 93 pages against
+    # the 59k the post-build step would make again).
+    staging = target if _is_within(target, root) and not dirty else root / ".zensical-site"
+    if staging != target:
+        shutil.rmtree(staging, ignore_errors=True)  # (an interrupted run's)
     derived_text, notes = zensical_config(
         text, docs_dir=docs, site_dir=staging.relative_to(root).as_posix(), custom_dir=overrides, settings=settings,
         routes=layout.url_patterns(),
@@ -244,10 +267,13 @@ def _build_zensical(
     finally:
         derived.unlink(missing_ok=True)
     if code == 0 and staging != target:
-        if target.exists():
-            shutil.rmtree(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.move(str(staging), str(target))
+        if dirty and target.is_dir():
+            _move_over(staging, target)
+        else:
+            if target.exists():
+                shutil.rmtree(target)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(staging), str(target))
     result = EngineResult("zensical", config_file, target, time.perf_counter() - start, code, output, notes)
     if not result.ok:
         shutil.rmtree(root / ".zensical-site", ignore_errors=True)

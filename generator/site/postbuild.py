@@ -551,7 +551,7 @@ def fill_shells(config: ProjectConfig, site_dir: Path, chrome: SharedChrome | No
                 target = site_dir / url / "index.html"
                 if kept_digest == digest and target.is_file():
                     continue
-                if url in shown and target.is_file():  # (else an engine that empties the site ran after it: Zensical)
+                if url in shown and target.is_file():  # (else it went since it was written first: written again)
                     if shown[url] != digest:
                         replace_file(target, page)
                     written += 1

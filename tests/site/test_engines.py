@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -207,6 +208,35 @@ def test_zensical_build_leaves_no_derived_config_and_honours_site_dir(project: P
     assert (result.site_dir / "index.html").is_file()
     assert not list(project.glob(".*.zensical.yml"))
     assert not (project / ".zensical-site").exists()
+
+
+@needs_zensical
+def test_a_dirty_zensical_build_moves_its_pages_over_the_site_and_keeps_the_rest(project: Path, tmp_path: Path):
+    """Zensical empties the folder it builds into: kept (``dirty``), the site gets its pages moved over their last
+    versions, and the files it did not write (the post-build step's) stay; a link on the way is never written through."""
+    from generator.problems import PapersiteError
+
+    site = tmp_path / "site"
+    build_with_engine("zensical", project / "mkdocs.yml", site_dir=site, quiet=True)
+    ours = site / "keywords" / "distillation" / "index.html"
+    ours.parent.mkdir(parents=True)
+    ours.write_text("the post-build step's page\n", encoding="utf-8")
+    paper = site / "papers" / "shortcut-models" / "index.html"
+    paper.write_text("an old rendering\n", encoding="utf-8")
+    build_with_engine("zensical", project / "mkdocs.yml", site_dir=site, quiet=True, dirty=True)
+    assert ours.read_text(encoding="utf-8") == "the post-build step's page\n"
+    assert "Shortcut" in paper.read_text(encoding="utf-8")
+    assert page_urls(site) >= page_urls(build_with_engine("zensical", project / "mkdocs.yml", site_dir=tmp_path / "whole",
+                                                             quiet=True).site_dir)
+    assert not (project / ".zensical-site").exists()
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(site / "papers")
+    (site / "papers").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(PapersiteError, match="symbolic link"):
+        build_with_engine("zensical", project / "mkdocs.yml", site_dir=site, quiet=True, dirty=True)
+    assert not any(elsewhere.iterdir())
 
 
 @needs_zensical

@@ -186,7 +186,7 @@ def test_an_edit_is_built_by_a_build_process_into_the_served_folders_and_gives_a
 def test_under_zensical_an_edit_is_rebuilt_into_the_served_site_as_a_clean_build_makes_it(tmp_path, capsys):
     """`papersite serve --engine zensical` is this server over `papersite build --engine zensical` (it ran `zensical
     serve` on a docs dir staged once, so an edited page showed only after the next `papersite build`). The edited page
-    is written first, as under MkDocs, and written again where Zensical ran after all and emptied the site."""
+    is written first, as under MkDocs, also where Zensical then runs."""
     import hashlib
     import shutil
 
@@ -212,7 +212,7 @@ def test_under_zensical_an_edit_is_rebuilt_into_the_served_site_as_a_clean_build
     assert "assets/stylesheets/classic/" in shown  # Zensical's rendering
     # written first, as under MkDocs: its final bytes
     assert heard == [f"shown papers/graph-transformers/ {hashlib.sha1(shown.encode('utf-8')).hexdigest()}", "writing"], heard
-    # an edit the engine renders too: Zensical empties the site after the page was written first; it is written again
+    # an edit the engine renders too: Zensical runs, its pages moved over the site as kept (the page written first stays)
     data["title"] = "Graph transformers, served a third time"
     page.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body, encoding="utf-8")
     (project / "site_src" / "note.md").write_text("# A note\n\nRendered by the engine.\n", encoding="utf-8")
