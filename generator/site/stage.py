@@ -39,7 +39,7 @@ from generator import layout
 from generator.site.render.cite import Venue
 from generator.site.incremental import ENGINE_STAMP, clear_stamp
 from generator.site.memo import PAGE_SHARDS, Fingerprints, KnownSlugs, Memo, content_hash, RowsWritten, remove_old_formats, write_rows
-from generator.site.render.indices import DetailSource, detail_page_markdown, detail_sources, index_pages
+from generator.site.render.indices import detail_page_markdown, detail_sources, index_pages
 from generator.site.render.views import Views
 from generator.site.scripts import shipped_asset
 from generator.workers import Forked, SharedJobs, can_fork
