@@ -247,8 +247,11 @@ def _build_zensical(
     # and move the result where it was asked for, or over the site kept (at 11,672 papers, its 93 pages against
     # the 59k the post-build step would make again).
     staging = target if _is_within(target, root) and not dirty else root / ".zensical-site"
-    if staging != target:
-        shutil.rmtree(staging, ignore_errors=True)  # (an interrupted run's)
+    if staging != target:  # an interrupted run's left, or a link there: removed, never built through
+        if not clear_the_way(staging) and staging.is_dir():
+            shutil.rmtree(staging)
+        elif staging.is_file():
+            staging.unlink()
     derived_text, notes = zensical_config(
         text, docs_dir=docs, site_dir=staging.relative_to(root).as_posix(), custom_dir=overrides, settings=settings,
         routes=layout.url_patterns(),

@@ -232,6 +232,9 @@ def test_a_dirty_zensical_build_moves_its_pages_over_the_site_and_keeps_the_rest
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    (project / ".zensical-site").symlink_to(elsewhere, target_is_directory=True)  # where it builds aside: not followed
+    build_with_engine("zensical", project / "mkdocs.yml", site_dir=site, quiet=True, dirty=True)
+    assert not any(elsewhere.iterdir()) and not (project / ".zensical-site").exists()
     shutil.rmtree(site / "papers")
     (site / "papers").symlink_to(elsewhere, target_is_directory=True)
     with pytest.raises(PapersiteError, match="symbolic link"):
