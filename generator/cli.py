@@ -18,7 +18,7 @@ from generator.outputs import check_output
 from generator.problems import PapersiteError, one_line
 
 INTERRUPTED = 128 + signal.SIGINT  # 130: what a shell reports for a command stopped by Ctrl-C
-# build's options for ``papersite serve`` alone (site/serve.py, build_in_child): the folders it serves and watches;
+# build's options for ``papersite serve`` alone (site/serve.py, _build_command): the folders it serves and watches;
 # load the code, then build only when asked (``serve.WarmBuilds``)
 SERVED_FOLDERS = "--served-folders"
 WHEN_ASKED = "--when-asked"

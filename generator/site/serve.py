@@ -7,10 +7,10 @@ page it sends) over ``site_dir``, and one line per rebuild on stderr.
 Why not ``mkdocs serve``: it renders every page into a fresh temporary dir on
 each change (14 s at 635 papers), prints nothing useful, and a broken page
 stops it answering until the page is fixed. Here each change runs
-``papersite build --no-import`` in a child process (``build_in_child``) --
+``papersite build --no-import`` in a child process (``WarmBuilds``) --
 incremental, so only the pages an edit touches are rendered (``incremental.py``),
-with the command's forked workers. That process is started before the edit
-(``WarmBuilds``): it has loaded papersite's code when the edit comes. The paper pages an edit changed are
+with the command's forked workers. That process is started before the edit:
+it has loaded papersite's code when the edit comes. The paper pages an edit changed are
 written first and served at once, before the rest of the rebuild ends (``FirstPages``, ``ShownEarly``).
 A page that fails the check leaves ``site_dir`` as it was: the server keeps serving the last good site, prints the
 problem as ``path:line: message`` and rebuilds when the file changes again.
@@ -115,17 +115,6 @@ def _build_command(config: ProjectConfig, engine: str) -> list[str]:
             "--engine", engine, f"{SERVED_FOLDERS}={json.dumps(folders)}"]
 
 
-def build_in_child(config: ProjectConfig, engine: str = "mkdocs") -> int:
-    """``papersite build --no-import --quiet`` in a process of its own, on the folders this server
-    serves and watches; its exit status. Its problems go to this server's stderr as they are printed.
-
-    A fresh process, not a call: the build forks its workers (search index, related papers, map) to
-    use both cores, which a process running the server's threads must not do. In this process, with
-    the search index in a thread, an edit at 11,672 papers was served after 9.2-11.3 s, against the
-    command's 7.0 s (BENCHMARKS.md, issue 31 part 7)."""
-    return subprocess.run(_build_command(config, engine), stdin=subprocess.DEVNULL, check=False).returncode
-
-
 # A warm build process whose papersite code changed while it waited (EX_TEMPFAIL): it built nothing
 STALE = 75
 # What every rebuild runs, loaded by a warm build process while it waits (related papers and the map: numpy
@@ -209,10 +198,16 @@ def _has_word(stream: TextIO) -> bool:
 
 
 class WarmBuilds:
-    """``build_in_child``, each time in a process started before it was needed: it loaded papersite's code
+    """Each rebuild is ``papersite build --no-import --quiet --engine ENGINE`` on the folders this server serves and
+    watches (``_build_command``), run in a process of its own started before it was needed: it loaded papersite's code
     (a third to half a second of each rebuild) while the server waited for the edit. The next one starts as a
     rebuild ends; ``close`` stops the one waiting. Each is told the sources the edit changed, and says on a pipe
-    of its own which pages it wrote first (``FirstPages``): each line is given to ``heard`` as it comes."""
+    of its own which pages it wrote first (``FirstPages``): each line is given to ``heard`` as it comes. Its
+    problems go to this server's stderr as they are printed; ``__call__`` gives its exit status.
+
+    A process, not a call: the build forks its workers (search index, related papers, map) to use both cores, which
+    a process running the server's threads must not do. In this process, with the search index in a thread, an edit
+    at 11,672 papers was served after 9.2-11.3 s, against the command's 7.0 s (BENCHMARKS.md, issue 31 part 7)."""
 
     def __init__(self, heard: Callable[[str], None] | None = None, engine: str = "mkdocs") -> None:
         self.heard = heard
@@ -301,7 +296,7 @@ def _hear(reader: int, child: subprocess.Popen, heard: Callable[[str], None]) ->
 
 
 def served_folders(config: ProjectConfig, given: str) -> ProjectConfig:
-    """``config`` with the folders a server passed (``build_in_child``); PapersiteError if they are not such."""
+    """``config`` with the folders a server passed (``_build_command``); PapersiteError if they are not such."""
     names = {key for keys in RESTART_SETTINGS.values() for key in keys}
     try:
         folders = json.loads(given)
@@ -313,7 +308,7 @@ def served_folders(config: ProjectConfig, given: str) -> ProjectConfig:
 
 
 class Rebuilder:
-    """Runs ``build`` (``build_in_child`` in a process started ahead: ``WarmBuilds``), one rebuild at a time,
+    """Runs ``build`` (by default ``WarmBuilds``: the command in a process started ahead), one rebuild at a time,
     and says what it did."""
 
     def __init__(self, config: ProjectConfig, build: Callable[[ProjectConfig, Iterable[str]], int] | None = None) -> None:
