@@ -95,6 +95,15 @@ def write_project(root: Path, records: list[PaperRecord] | None = None, site_nam
     return root
 
 
+def keep_out_of_nav(root: Path, *pages: str) -> None:
+    """``pages`` (docs-dir paths, "/note.md") added to the project's ``not_in_nav``: a hand-written page no entry of
+    the nav leads to is an error (``check.nav_problems``) unless named there."""
+    path = root / "mkdocs.yml"
+    mkdocs = yaml.safe_load(path.read_text(encoding="utf-8"))
+    mkdocs["not_in_nav"] = (mkdocs.get("not_in_nav") or "") + "".join(f"{page}\n" for page in pages)
+    path.write_text(yaml.safe_dump(mkdocs, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
 def search_json(path: Path):
     """A search file as the browser reads it: stored gzipped (generator/site/search.py), then JSON."""
     import gzip

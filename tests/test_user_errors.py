@@ -165,12 +165,12 @@ def _docs_page(project: Path, kind: str) -> str:
 def _docs_folder(project: Path, kind: str) -> str:
     import os
 
-    folder = project / "site_src" / "more"
-    target = project.parent / "elsewhere" if kind == "link outside" else project / "kept" / "more"
+    folder = project / "site_src" / "about"  # its page in the nav: strict MkDocs builds it
+    target = project.parent / "elsewhere" if kind == "link outside" else project / "kept" / "about"
     target.mkdir(parents=True, exist_ok=True)
-    (target / "secret.md").write_text(f"# More\n\n{SECRET}\n", encoding="utf-8")
+    (target / "index.md").write_text(f"# About\n\n{SECRET}\n", encoding="utf-8")
     folder.symlink_to(os.path.relpath(target, folder.parent))
-    return "site_src/more"
+    return "site_src/about"
 
 
 def _listing(project: Path, kind: str) -> str:

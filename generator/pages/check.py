@@ -346,8 +346,24 @@ def project_file_problems(config: ProjectConfig) -> list[Problem]:
         where = display_path(config.papers_dir, config.root)
         return [Problem(where, 1, "the papers folder (papers_dir) does not exist; run `papersite import` first, "
                         "or check --project and papersite.yml")]
-    problems = docs_files(config, skip=(config.build_dir, config.site_dir))[1]
-    return problems + corpus_files(config)[1] + theme_config_problems(config.root)
+    pages, problems = docs_files(config, skip=(config.build_dir, config.site_dir))
+    return problems + corpus_files(config)[1] + theme_config_problems(config.root) + nav_problems(config, pages)
+
+
+def nav_problems(config: ProjectConfig, pages: dict[str, Path], name: str = "mkdocs.yml") -> list[Problem]:
+    """A hand-written page of docs_dir no entry of mkdocs.yml's nav leads to (``zensical_config.left_out_of_nav``):
+    MkDocs' strict build would fail on it with words of its own, Zensical build it unreachable; nothing when there
+    is no readable mkdocs.yml (the build says so itself)."""
+    from generator.site.zensical_config import left_out_of_nav, read_config
+
+    try:
+        settings = read_config((config.root / name).read_text(encoding="utf-8"), config.root / name)
+    except (OSError, UnicodeDecodeError, PapersiteError):
+        return []
+    return [Problem(display_path(pages[path], config.root), 1, (
+        f"no entry of the nav in {name} leads to this page; list it under nav: (or put /{path} under not_in_nav: "
+        "to keep it out of the menus): MkDocs' strict build refuses a page left out, and Zensical builds it unreachable"))
+        for path in left_out_of_nav(settings, sorted(pages))]
 
 
 def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:

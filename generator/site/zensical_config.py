@@ -16,7 +16,7 @@ as written, so the derived config means what the original meant.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -141,6 +141,37 @@ def nav_with_added_sections(nav: Any, not_in_nav: Any = None) -> Any:
         about = next((i for i, item in enumerate(nav) if isinstance(item, dict) and "About" in item), len(nav))
         nav.insert(about, {title: staged})
     return nav
+
+
+# What MkDocs counts as a page (``mkdocs.utils.markdown_extensions``), and the files it never builds whatever
+# ``exclude_docs`` says (``mkdocs.structure.files._default_exclude``)
+PAGE_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
+ALWAYS_EXCLUDED = (".*", "/templates/")
+
+
+def left_out_of_nav(config: dict, pages: list[str]) -> list[str]:
+    """The pages of ``pages`` (paths in the docs dir) no entry of the nav leads to, as MkDocs finds them: not in
+    ``nav`` (with the sections papersite adds), nor named by ``not_in_nav``, ``exclude_docs`` or ``draft_docs``.
+    MkDocs' strict build fails on one where ``validation.nav.omitted_files`` is ``warn``, and Zensical builds it
+    unreachable without a word; papersite says so under both. None where the config lets them be (no ``nav``:
+    every page is listed; ``omitted_files`` left at MkDocs' ``info``, or ``ignore``)."""
+    from pathspec import GitIgnoreSpec
+
+    validation = config.get("validation") if isinstance(config.get("validation"), dict) else {}
+    nav_checks = validation.get("nav") if isinstance(validation.get("nav"), dict) else {}
+    # (a value at validation's top applies to its nav and links parts, where they do not set it)
+    level = nav_checks.get("omitted_files", validation.get("omitted_files", "info"))
+    if not isinstance(config.get("nav"), list) or level != "warn":
+        return []
+
+    def patterns(key: str, always: tuple[str, ...] = ()) -> GitIgnoreSpec:
+        text = config.get(key)
+        return GitIgnoreSpec.from_lines([*always, *(text.splitlines() if isinstance(text, str) else [])])
+
+    named = {PurePosixPath(path).as_posix() for path in _nav_pages(nav_with_added_sections(config["nav"], config.get("not_in_nav")))}
+    kept_out = [patterns("exclude_docs", ALWAYS_EXCLUDED), patterns("draft_docs"), patterns("not_in_nav")]
+    return [path for path in pages
+            if path.endswith(PAGE_SUFFIXES) and path not in named and not any(spec.match_file(path) for spec in kept_out)]
 
 
 def _plugin_entries(plugins: Any) -> list[tuple[str, Any]]:

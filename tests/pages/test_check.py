@@ -414,3 +414,23 @@ def test_pages_checked_alone_through_the_builds_memo_give_the_checks_findings(pr
         assert found.problems == read_pages(config).problems  # a reader of the pages sees their fields' problems only
         assert all(page.checked_alone and set(page.front.data) <= {"id", "slug"} for page in found.pages)
         memo.save()
+
+
+def test_a_hand_written_page_no_nav_entry_leads_to_is_an_error_at_the_page(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """MkDocs' strict build refused it with words of its own (no path:line), Zensical built it unreachable, and
+    `papersite check` said OK: the check now names it, under either engine."""
+    write(project, make_record("first-paper"))
+    settings = "site_name: t\nnav:\n  - Home: index.md\nvalidation:\n  nav:\n    omitted_files: warn\n"
+    (project / "mkdocs.yml").write_text(settings, encoding="utf-8")
+    (project / "site_src" / "guide").mkdir()
+    (project / "site_src" / "guide" / "index.md").write_text("# Guide\n", encoding="utf-8")
+    (project / "site_src" / "guide" / "figure.png").write_bytes(b"\x89PNG")
+    capsys.readouterr()
+    assert main(["--project", str(project), "check"]) == 1
+    said = capsys.readouterr().out
+    assert "site_src/guide/index.md:1: no entry of the nav in mkdocs.yml leads to this page" in said
+    assert "/guide/index.md under not_in_nav:" in said and "figure.png" not in said
+    (project / "mkdocs.yml").write_text(settings.replace("index.md\n", "index.md\n  - Guide: guide/index.md\n", 1), encoding="utf-8")
+    assert main(["--project", str(project), "check"]) == 0
+    (project / "mkdocs.yml").write_text(settings + "not_in_nav: |\n  /guide/\n", encoding="utf-8")
+    assert main(["--project", str(project), "check"]) == 0

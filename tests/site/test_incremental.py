@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.site_fixtures import write_project
+from tests.site_fixtures import keep_out_of_nav, write_project
 
 
 def papersite(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -290,6 +290,7 @@ def test_under_zensical_an_edit_that_shows_only_in_bodies_runs_no_engine(tmp_pat
     site as kept (it empties the folder it builds into: the post-build step filled the whole site again after each
     edit, 35-52 s at 11,672 papers). Each ends as a clean build."""
     root = write_project(tmp_path / "site")
+    keep_out_of_nav(root, "/note.md")  # the hand-written page added below
     papersite(root, "build", "--no-import", "--quiet", "--engine", "zensical")
     edit_front_matter(root / PAPERS / "graph-transformers.md", lambda data: data.update(title="Graph Transformers, Once More"))
     result = papersite(root, "build", "--no-import", "--engine", "zensical")
@@ -424,8 +425,9 @@ def test_a_build_after_an_import_does_not_import_again(tmp_path: Path) -> None:
 def test_incremental_build_still_fails_on_a_real_warning(project: Path) -> None:
     """Only MkDocs' notes about --dirty itself are dropped; a broken link still fails the strict build."""
     papersite(project, "build", "--no-import", "--quiet")
-    note = project / "site_src" / "note.md"
-    note.write_text("# A note\n\nSee [the missing page](missing.md).\n", encoding="utf-8")
+    note = project / "site_src" / "about" / "index.md"  # a hand-written About page (the nav's), in place of ours
+    note.parent.mkdir()
+    note.write_text("# About\n\nSee [the missing page](../missing.md).\n", encoding="utf-8")
     try:
         result = subprocess.run(
             [sys.executable, "-m", "generator.cli", "--project", str(project), "build", "--no-import"],
@@ -434,8 +436,10 @@ def test_incremental_build_still_fails_on_a_real_warning(project: Path) -> None:
         assert result.returncode != 0
         assert "missing.md" in result.stdout + result.stderr
         assert "Traceback" not in result.stdout + result.stderr
+        assert "nav" not in result.stdout + result.stderr
     finally:
         note.unlink()
+        note.parent.rmdir()
 
 
 def test_a_changed_reference_catalogue_is_imported_again() -> None:

@@ -193,9 +193,10 @@ def test_under_zensical_an_edit_is_rebuilt_into_the_served_site_as_a_clean_build
     import yaml
 
     from generator.site.serve import WarmBuilds
-    from site_fixtures import write_project
+    from site_fixtures import keep_out_of_nav, write_project
 
     project = write_project(tmp_path / "p")
+    keep_out_of_nav(project, "/note.md")  # the hand-written page added below
     heard: list[str] = []
     rebuild = Rebuilder(load_config(project), WarmBuilds(heard=heard.append, engine="zensical"))
     rebuild()
