@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -18,7 +18,7 @@ import yaml
 from generator.ingest.authors import SOURCE_ORDERS
 from generator.ingest.csv_listing import COLUMN_NAMES
 from generator.pages.record import AUTHORITY_FIELDS  # what a reference may be made the authority for
-from generator.layout import is_web_url
+from generator.layout import MAP, SAVED, is_web_url
 from generator.inputs import InputError, load_yaml_with_lines, outside_problem, readable_file
 from generator.problems import PapersiteError, Problem
 from generator.text import invisible_characters
@@ -418,3 +418,82 @@ def theme_config_problems(root: Path, name: str = "mkdocs.yml") -> list[Problem]
                     f"{key.value} holds {' '.join(found)}: the theme writes it into every page as HTML, unescaped; "
                     "write it as plain text (\"and\" for &, no quotes or angle brackets)")))
     return problems
+
+
+# Section pages added after projects were made: a project's nav that names none of them gets them
+# (before "About" where it has one), so an older mkdocs.yml builds (strict mode fails on a page
+# left out of the nav) and shows the new page; naming the page in ``not_in_nav`` keeps it out.
+ADDED_SECTIONS = ((MAP, "Map"), (SAVED, "Saved"))  # sections an older mkdocs.yml nav lacks
+
+
+def _nav_pages(nav: Any) -> set[str]:
+    if isinstance(nav, str):
+        return {nav}
+    if isinstance(nav, dict):
+        return set().union(*map(_nav_pages, nav.values())) if nav else set()
+    if isinstance(nav, list):
+        return set().union(*map(_nav_pages, nav)) if nav else set()
+    return set()
+
+
+def nav_with_added_sections(nav: Any, not_in_nav: Any = None) -> Any:
+    """``nav`` with each of ``ADDED_SECTIONS`` it lacks; a nav that is not a list (none: MkDocs
+    lists every page itself) is returned as it is."""
+    if not isinstance(nav, list):
+        return nav
+    named, excluded = _nav_pages(nav), str(not_in_nav or "")
+    nav = list(nav)
+    for route, title in ADDED_SECTIONS:
+        staged = route.staged()
+        if staged in named or route.url() in named or f"/{route.url()}" in excluded:
+            continue
+        about = next((i for i, item in enumerate(nav) if isinstance(item, dict) and "About" in item), len(nav))
+        nav.insert(about, {title: staged})
+    return nav
+
+
+# What MkDocs counts as a page (``mkdocs.utils.markdown_extensions``), and the files it never builds whatever
+# ``exclude_docs`` says (``mkdocs.structure.files._default_exclude``)
+PAGE_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
+ALWAYS_EXCLUDED = (".*", "/templates/")
+
+
+def left_out_of_nav(config: dict, pages: list[str]) -> list[str]:
+    """The pages of ``pages`` (paths in the docs dir) no entry of the nav leads to, as MkDocs finds them: not in
+    ``nav`` (with the sections papersite adds), nor named by ``not_in_nav``, ``exclude_docs`` or ``draft_docs``.
+    MkDocs' strict build fails on one where ``validation.nav.omitted_files`` is ``warn``, and Zensical builds it
+    unreachable without a word; papersite says so under both. None where the config lets them be (no ``nav``:
+    every page is listed; ``omitted_files`` left at MkDocs' ``info``, or ``ignore``)."""
+    from pathspec import GitIgnoreSpec
+
+    validation = config.get("validation") if isinstance(config.get("validation"), dict) else {}
+    nav_checks = validation.get("nav") if isinstance(validation.get("nav"), dict) else {}
+    # (a value at validation's top applies to its nav and links parts, where they do not set it)
+    level = nav_checks.get("omitted_files", validation.get("omitted_files", "info"))
+    if not isinstance(config.get("nav"), list) or level != "warn":
+        return []
+
+    def patterns(key: str, always: tuple[str, ...] = ()) -> GitIgnoreSpec:
+        text = config.get(key)
+        return GitIgnoreSpec.from_lines([*always, *(text.splitlines() if isinstance(text, str) else [])])
+
+    named = {PurePosixPath(path).as_posix() for path in _nav_pages(nav_with_added_sections(config["nav"], config.get("not_in_nav")))}
+    kept_out = [patterns("exclude_docs", ALWAYS_EXCLUDED), patterns("draft_docs"), patterns("not_in_nav")]
+    return [path for path in pages
+            if path.endswith(PAGE_SUFFIXES) and path not in named and not any(spec.match_file(path) for spec in kept_out)]
+
+
+def nav_problems(root: Path, pages: dict[str, str], name: str = "mkdocs.yml") -> list[Problem]:
+    """Each hand-written page of docs_dir (``pages``: its path there -> the path to name it by) no entry of
+    mkdocs.yml's nav leads to (``left_out_of_nav``): MkDocs' strict build would fail on it in words of its own, and
+    Zensical build it unreachable; nothing when there is no readable mkdocs.yml (the build says so itself)."""
+    try:
+        settings = yaml.load((root / name).read_text(encoding="utf-8"), Loader=_AnyTagLoader)  # noqa: S506 - safe, tags read as nothing
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    if not isinstance(settings, dict):
+        return []
+    return [Problem(pages[path], 1, (
+        f"no entry of the nav in {name} leads to this page; list it under nav: (or put /{path} under not_in_nav: "
+        "to keep it out of the menus): MkDocs' strict build refuses a page left out, and Zensical builds it unreachable"))
+        for path in left_out_of_nav(settings, sorted(pages))]

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.cli import main
 from generator.site import zensical_config
-from generator.config import load_config
+from generator.config import left_out_of_nav, load_config
 from generator.problems import PapersiteError
 
 
@@ -168,3 +169,60 @@ def test_check_and_build_refuse_a_hostile_site_name_in_mkdocs_yml(tmp_path: Path
         out = capsys.readouterr()
         assert f"mkdocs.yml:{line}: site_name holds < >" in out.out + out.err, command
     assert not (project / "site").exists()
+
+
+# mkdocs.yml's nav settings and the pages beside them: left_out_of_nav must name the pages MkDocs' own nav names
+NAV_CASES = [
+    ("nav:\n  - Home: index.md\n", ["index.md", "note.md", "guide/index.md", "guide/pic.png"]),
+    ("nav:\n  - Home: ./index.md\n  - Guide:\n    - guide/index.md\n    - Deep: guide/deep/page.markdown\n",
+     ["index.md", "guide/index.md", "guide/deep/page.markdown", "guide/deep/other.mdown", "guide/x.txt"]),
+    ("nav:\n  - index.md\nnot_in_nav: |\n  /drafts/*.md\n  extra.md\n",
+     ["index.md", "drafts/a.md", "drafts/sub/b.md", "sub/extra.md", "extra.md", "other.md"]),
+    ("nav:\n  - index.md\nexclude_docs: |\n  private/\ndraft_docs: |\n  wip-*.md\n",
+     ["index.md", "private/a.md", "wip-one.md", "templates/t.md", "sub/templates/t.md", ".hidden.md", "kept.md"]),
+    ("nav:\n  - Home: index.md\n  - Site: https://example.org/\n  - Up: ../outside.md\n", ["index.md", "outside.md"]),
+]
+
+
+def _mkdocs_left_out(tmp_path, text: str, pages: list[str], caplog) -> list[str]:
+    """The pages MkDocs' own nav reports as left out (its files, exclusions and nav, as ``mkdocs build`` makes them)."""
+    import logging
+
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files, set_exclusions
+    from mkdocs.structure.nav import get_navigation
+
+    for page in pages:
+        (tmp_path / "docs" / page).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / page).write_text("# A page\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(f"site_name: t\n{text}validation:\n  nav:\n    omitted_files: warn\n", encoding="utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    files = get_files(config)
+    set_exclusions(files, config)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        get_navigation(files, config)
+    said = [r.getMessage() for r in caplog.records if "not included in the \"nav\"" in r.getMessage()]
+    return sorted(line.strip()[2:] for message in said for line in message.splitlines()[1:])
+
+
+@pytest.mark.parametrize("number", range(len(NAV_CASES)))
+def test_the_pages_left_out_of_the_nav_are_those_mkdocs_names(number, tmp_path, caplog):
+    text, pages = NAV_CASES[number]
+    ours = left_out_of_nav(yaml.safe_load(text + "validation:\n  nav:\n    omitted_files: warn\n"), sorted(pages))
+    assert ours == _mkdocs_left_out(tmp_path, text, pages, caplog)
+    assert ours, "each case leaves a page out"
+
+
+def test_pages_left_out_of_the_nav_only_where_mkdocs_would_refuse_them():
+    pages = ["index.md", "note.md"]
+    nav = "nav:\n  - index.md\n"
+    assert left_out_of_nav(yaml.safe_load(nav + "validation:\n  nav:\n    omitted_files: warn\n"), pages) == ["note.md"]
+    assert left_out_of_nav(yaml.safe_load(nav + "validation:\n  omitted_files: warn\n"), pages) == ["note.md"], \
+        "a value at validation's top applies to its nav part"
+    assert left_out_of_nav(yaml.safe_load(nav), pages) == [], "MkDocs' own level (info) lets the page be"
+    assert left_out_of_nav(yaml.safe_load(nav + "validation:\n  nav:\n    omitted_files: ignore\n"), pages) == []
+    assert left_out_of_nav(yaml.safe_load("validation:\n  nav:\n    omitted_files: warn\n"), pages) == [], \
+        "no nav: MkDocs lists every page"
+    assert left_out_of_nav(yaml.safe_load(nav + "validation:\n  nav:\n    omitted_files: warn\n"), ["map/index.md", "saved/index.md"]) == [], \
+        "the sections papersite adds to an older nav are in it"

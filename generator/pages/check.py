@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from generator.config import ProjectConfig, theme_config_problems
+from generator.config import ProjectConfig, nav_problems, theme_config_problems
 from generator.pages.folder import Page, Pages, display_path, docs_files, page_paths, read_pages
 from generator.pages.frontmatter import FrontMatter
 from generator.pages.markup import scan_body
@@ -347,23 +347,8 @@ def project_file_problems(config: ProjectConfig) -> list[Problem]:
         return [Problem(where, 1, "the papers folder (papers_dir) does not exist; run `papersite import` first, "
                         "or check --project and papersite.yml")]
     pages, problems = docs_files(config, skip=(config.build_dir, config.site_dir))
-    return problems + corpus_files(config)[1] + theme_config_problems(config.root) + nav_problems(config, pages)
-
-
-def nav_problems(config: ProjectConfig, pages: dict[str, Path], name: str = "mkdocs.yml") -> list[Problem]:
-    """A hand-written page of docs_dir no entry of mkdocs.yml's nav leads to (``zensical_config.left_out_of_nav``):
-    MkDocs' strict build would fail on it with words of its own, Zensical build it unreachable; nothing when there
-    is no readable mkdocs.yml (the build says so itself)."""
-    from generator.site.zensical_config import left_out_of_nav, read_config
-
-    try:
-        settings = read_config((config.root / name).read_text(encoding="utf-8"), config.root / name)
-    except (OSError, UnicodeDecodeError, PapersiteError):
-        return []
-    return [Problem(display_path(pages[path], config.root), 1, (
-        f"no entry of the nav in {name} leads to this page; list it under nav: (or put /{path} under not_in_nav: "
-        "to keep it out of the menus): MkDocs' strict build refuses a page left out, and Zensical builds it unreachable"))
-        for path in left_out_of_nav(settings, sorted(pages))]
+    hand_written = {path: display_path(file, config.root) for path, file in pages.items()}
+    return problems + corpus_files(config)[1] + theme_config_problems(config.root) + nav_problems(config.root, hand_written)
 
 
 def run_check(args: argparse.Namespace, config: ProjectConfig) -> int:

@@ -28,13 +28,12 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin
 
 from generator import layout
-from generator.config import load_config
+from generator.config import load_config, nav_with_added_sections
 from generator.pages.store import project_lock
 from generator.problems import PapersiteError
 from generator.site.build import gc_for_builds, source_date_epoch
 from generator.site.postbuild import minify_page, run_postbuild
 from generator.site.stage import TEMPLATES_DIR, stage_docs, staged_docs_dir
-from generator.site.zensical_config import nav_with_added_sections
 
 
 # Files of Material's that MkDocs copies into every site and no page of ours loads: its search box's
@@ -104,7 +103,7 @@ class PapersitePlugin(BasePlugin):
             # `mkdocs serve` points site_url at the dev server: links on it must stay there
             if key != "site_url" or self.command != "serve":
                 config[key] = value
-        # an older project's nav gets the section pages added since (zensical_config.ADDED_SECTIONS)
+        # an older project's nav gets the section pages added since (config.ADDED_SECTIONS)
         config.nav = nav_with_added_sections(config.nav, config.not_in_nav)
         # The templates build their links from the routes (layout.py), as papersite.js does.
         config.extra[layout.ROUTES_EXTRA] = layout.url_patterns()

@@ -16,13 +16,14 @@ as written, so the derived config means what the original meant.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from generator.problems import PapersiteError
 from generator import layout
+from generator.config import ADDED_SECTIONS, nav_with_added_sections
 
 # The version docs/ZENSICAL.md describes and pyproject's `zensical` extra pins.
 ZENSICAL_TESTED_VERSION = "0.1.2"
@@ -109,69 +110,6 @@ def read_config(text: str, path: str | Path = "mkdocs.yml") -> dict:
     if not isinstance(data, dict):
         raise PapersiteError.at(path, 1, "expected a mapping of settings at the top level")
     return data
-
-
-# Section pages added after projects were made: a project's nav that names none of them gets them
-# (before "About" where it has one), so an older mkdocs.yml builds (strict mode fails on a page
-# left out of the nav) and shows the new page; naming the page in ``not_in_nav`` keeps it out.
-ADDED_SECTIONS = ((layout.MAP, "Map"), (layout.SAVED, "Saved"))  # sections an older mkdocs.yml nav lacks
-
-
-def _nav_pages(nav: Any) -> set[str]:
-    if isinstance(nav, str):
-        return {nav}
-    if isinstance(nav, dict):
-        return set().union(*map(_nav_pages, nav.values())) if nav else set()
-    if isinstance(nav, list):
-        return set().union(*map(_nav_pages, nav)) if nav else set()
-    return set()
-
-
-def nav_with_added_sections(nav: Any, not_in_nav: Any = None) -> Any:
-    """``nav`` with each of ``ADDED_SECTIONS`` it lacks; a nav that is not a list (none: MkDocs
-    lists every page itself) is returned as it is."""
-    if not isinstance(nav, list):
-        return nav
-    named, excluded = _nav_pages(nav), str(not_in_nav or "")
-    nav = list(nav)
-    for route, title in ADDED_SECTIONS:
-        staged = route.staged()
-        if staged in named or route.url() in named or f"/{route.url()}" in excluded:
-            continue
-        about = next((i for i, item in enumerate(nav) if isinstance(item, dict) and "About" in item), len(nav))
-        nav.insert(about, {title: staged})
-    return nav
-
-
-# What MkDocs counts as a page (``mkdocs.utils.markdown_extensions``), and the files it never builds whatever
-# ``exclude_docs`` says (``mkdocs.structure.files._default_exclude``)
-PAGE_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
-ALWAYS_EXCLUDED = (".*", "/templates/")
-
-
-def left_out_of_nav(config: dict, pages: list[str]) -> list[str]:
-    """The pages of ``pages`` (paths in the docs dir) no entry of the nav leads to, as MkDocs finds them: not in
-    ``nav`` (with the sections papersite adds), nor named by ``not_in_nav``, ``exclude_docs`` or ``draft_docs``.
-    MkDocs' strict build fails on one where ``validation.nav.omitted_files`` is ``warn``, and Zensical builds it
-    unreachable without a word; papersite says so under both. None where the config lets them be (no ``nav``:
-    every page is listed; ``omitted_files`` left at MkDocs' ``info``, or ``ignore``)."""
-    from pathspec import GitIgnoreSpec
-
-    validation = config.get("validation") if isinstance(config.get("validation"), dict) else {}
-    nav_checks = validation.get("nav") if isinstance(validation.get("nav"), dict) else {}
-    # (a value at validation's top applies to its nav and links parts, where they do not set it)
-    level = nav_checks.get("omitted_files", validation.get("omitted_files", "info"))
-    if not isinstance(config.get("nav"), list) or level != "warn":
-        return []
-
-    def patterns(key: str, always: tuple[str, ...] = ()) -> GitIgnoreSpec:
-        text = config.get(key)
-        return GitIgnoreSpec.from_lines([*always, *(text.splitlines() if isinstance(text, str) else [])])
-
-    named = {PurePosixPath(path).as_posix() for path in _nav_pages(nav_with_added_sections(config["nav"], config.get("not_in_nav")))}
-    kept_out = [patterns("exclude_docs", ALWAYS_EXCLUDED), patterns("draft_docs"), patterns("not_in_nav")]
-    return [path for path in pages
-            if path.endswith(PAGE_SUFFIXES) and path not in named and not any(spec.match_file(path) for spec in kept_out)]
 
 
 def _plugin_entries(plugins: Any) -> list[tuple[str, Any]]:

@@ -110,7 +110,7 @@ def test_a_multi_line_string_is_written_as_a_block_and_reads_back_the_same():
 
 
 def test_an_older_nav_gets_the_saved_page_before_about_unless_it_names_or_excludes_it():
-    from generator.site.zensical_config import nav_with_added_sections
+    from generator.config import nav_with_added_sections
 
     old = "nav:\n  - Home: index.md\n  - Stats: stats/index.md\n  - About: about/index.md\n"
     text, notes = zensical_config(old)
@@ -122,63 +122,3 @@ def test_an_older_nav_gets_the_saved_page_before_about_unless_it_names_or_exclud
     assert nav_with_added_sections([{"Home": "index.md"}], "/saved/index.md\n/map/index.md\n") == [{"Home": "index.md"}]
     assert nav_with_added_sections(None) is None, "no nav: MkDocs lists every page itself"
 
-
-# mkdocs.yml's nav settings and the pages beside them: left_out_of_nav must name the pages MkDocs' own nav names
-NAV_CASES = [
-    ("nav:\n  - Home: index.md\n", ["index.md", "note.md", "guide/index.md", "guide/pic.png"]),
-    ("nav:\n  - Home: ./index.md\n  - Guide:\n    - guide/index.md\n    - Deep: guide/deep/page.markdown\n",
-     ["index.md", "guide/index.md", "guide/deep/page.markdown", "guide/deep/other.mdown", "guide/x.txt"]),
-    ("nav:\n  - index.md\nnot_in_nav: |\n  /drafts/*.md\n  extra.md\n",
-     ["index.md", "drafts/a.md", "drafts/sub/b.md", "sub/extra.md", "extra.md", "other.md"]),
-    ("nav:\n  - index.md\nexclude_docs: |\n  private/\ndraft_docs: |\n  wip-*.md\n",
-     ["index.md", "private/a.md", "wip-one.md", "templates/t.md", "sub/templates/t.md", ".hidden.md", "kept.md"]),
-    ("nav:\n  - Home: index.md\n  - Site: https://example.org/\n  - Up: ../outside.md\n", ["index.md", "outside.md"]),
-]
-
-
-def _mkdocs_left_out(tmp_path, text: str, pages: list[str], caplog) -> list[str]:
-    """The pages MkDocs' own nav reports as left out (its files, exclusions and nav, as ``mkdocs build`` makes them)."""
-    import logging
-
-    from mkdocs.config import load_config
-    from mkdocs.structure.files import get_files, set_exclusions
-    from mkdocs.structure.nav import get_navigation
-
-    for page in pages:
-        (tmp_path / "docs" / page).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "docs" / page).write_text("# A page\n", encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text(f"site_name: t\n{text}validation:\n  nav:\n    omitted_files: warn\n", encoding="utf-8")
-    config = load_config(str(tmp_path / "mkdocs.yml"))
-    files = get_files(config)
-    set_exclusions(files, config)
-    caplog.clear()
-    with caplog.at_level(logging.INFO, logger="mkdocs"):
-        get_navigation(files, config)
-    said = [r.getMessage() for r in caplog.records if "not included in the \"nav\"" in r.getMessage()]
-    return sorted(line.strip()[2:] for message in said for line in message.splitlines()[1:])
-
-
-@pytest.mark.parametrize("number", range(len(NAV_CASES)))
-def test_the_pages_left_out_of_the_nav_are_those_mkdocs_names(number, tmp_path, caplog):
-    from generator.site.zensical_config import left_out_of_nav
-
-    text, pages = NAV_CASES[number]
-    ours = left_out_of_nav(read_config(text + "validation:\n  nav:\n    omitted_files: warn\n"), sorted(pages))
-    assert ours == _mkdocs_left_out(tmp_path, text, pages, caplog)
-    assert ours, "each case leaves a page out"
-
-
-def test_pages_left_out_of_the_nav_only_where_mkdocs_would_refuse_them():
-    from generator.site.zensical_config import left_out_of_nav
-
-    pages = ["index.md", "note.md"]
-    nav = "nav:\n  - index.md\n"
-    assert left_out_of_nav(read_config(nav + "validation:\n  nav:\n    omitted_files: warn\n"), pages) == ["note.md"]
-    assert left_out_of_nav(read_config(nav + "validation:\n  omitted_files: warn\n"), pages) == ["note.md"], \
-        "a value at validation's top applies to its nav part"
-    assert left_out_of_nav(read_config(nav), pages) == [], "MkDocs' own level (info) lets the page be"
-    assert left_out_of_nav(read_config(nav + "validation:\n  nav:\n    omitted_files: ignore\n"), pages) == []
-    assert left_out_of_nav(read_config("validation:\n  nav:\n    omitted_files: warn\n"), pages) == [], \
-        "no nav: MkDocs lists every page"
-    assert left_out_of_nav(read_config(nav + "validation:\n  nav:\n    omitted_files: warn\n"), ["map/index.md", "saved/index.md"]) == [], \
-        "the sections papersite adds to an older nav are in it"
