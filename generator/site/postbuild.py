@@ -156,6 +156,33 @@ def write_stylesheet(site_dir: Path) -> int:
 
 _SOURCE_MAP = re.compile(rb"/\*# sourceMappingURL=[^*]*\*/\s*$")
 
+# The theme's script (Material's, Zensical's) loads a ResizeObserver from unpkg.com where the browser has none
+# (before 2020): a third party's script, fetched by every page such a reader opens. ``write_bundles`` has it load
+# ours from the site (assets/resize-observer.js), found beside the script itself: a page's own URL says nothing of
+# where the site's root is.
+THEME_BUNDLES = "assets/javascripts/bundle.*.min.js"  # from the site's root
+RESIZE_OBSERVER = "assets/papersite/resize-observer.js"
+_THIRD_PARTY_RESIZE_OBSERVER = re.compile(rb"([\"'`])https://unpkg\.com/resize-observer-polyfill/?\1")
+_OUR_RESIZE_OBSERVER = (
+    b"document.querySelector('script[src*=\"assets/javascripts/bundle.\"]').src"
+    b".replace(/javascripts\\/bundle\\.[^\\/]*$/,\"" + RESIZE_OBSERVER.split("/", 1)[1].encode() + b"\")"
+)
+
+
+def write_bundles(site_dir: Path) -> int:
+    """Each of the theme's scripts in the site loading our ResizeObserver where it loaded unpkg.com's (above);
+    rewritten in place, as the engine copies them again only when it writes the whole site."""
+    site_dir = Path(site_dir)
+    written = 0
+    for bundle in sorted(site_dir.glob(THEME_BUNDLES)):
+        if clear_the_way(bundle) or not bundle.is_file():  # (a link is removed, not followed)
+            continue
+        script = read_regular(bundle)
+        ours = _THIRD_PARTY_RESIZE_OBSERVER.sub(lambda _: _OUR_RESIZE_OBSERVER, script)
+        if ours != script:
+            written += write_if_changed(bundle, ours, site_dir)
+    return written
+
 
 # What the theme writes for its script alone: the drawer's toggle and overlay, the empty skip and
 # announce slots, the dialog its clipboard speaks through, and the components' names it mounts.
@@ -1101,7 +1128,7 @@ def run_postbuild(config: ProjectConfig, site_dir: Path, pending=None, shown: di
     pages the stage wrote first (``write_first``). ``engine_skipped``: the build ran no engine (``copy_deferred``)."""
     chrome = SharedChrome()
     written = fill_shells(config, site_dir, chrome, shown, rows) + fill_bodies(config, site_dir, chrome)
-    written += write_chrome(site_dir, chrome) + write_stylesheet(site_dir)
+    written += write_chrome(site_dir, chrome) + write_stylesheet(site_dir) + write_bundles(site_dir)
     if pending is not None:
         pending.wait()
     return written + copy_deferred(config, site_dir, site_as_left=engine_skipped)

@@ -166,3 +166,31 @@ def citation_shown(page, selector: str, label: str) -> str:
     block.wait_for(state="visible")
     page.wait_for_function("selector => document.querySelector(selector).textContent.length > 0", arg=selector, timeout=10_000)
     return block.inner_text()
+
+
+# Where Material sizes its sidebars from the page's size (a ResizeObserver's answers): their inline heights.
+SIDEBAR_HEIGHTS = "() => [...document.querySelectorAll('.md-sidebar__scrollwrap')].map(e => e.style.height)"
+
+
+def without_resize_observer(visit) -> list[str]:  # noqa: ANN001 (a conftest.SitePage, before its first page)
+    """Makes ``visit``'s browser one without ResizeObserver (before 2020), as the theme's script finds it; returns
+    the list each ResizeObserver script the pages then request is added to."""
+    requested: list[str] = []
+    visit.page.context.add_init_script("delete window.ResizeObserver")
+    visit.page.on("request", lambda request: requested.append(request.url) if "resize-observer" in request.url else None)
+    return requested
+
+
+def assert_sized_by_our_resize_observer(visit, requested: list[str]) -> None:  # noqa: ANN001
+    """The page, in a browser without ResizeObserver, has the site's own (no request left the site: the harness
+    fails the test on one), and the theme sizes its sidebars with it, as the window changes too."""
+    page = visit.page
+    assert page.evaluate("typeof ResizeObserver") == "function" and \
+        "[native code]" not in page.evaluate("String(window.ResizeObserver)"), "the site's ResizeObserver is not there"
+    assert requested and all(url.startswith(visit.site.base_url) and url.endswith("assets/papersite/resize-observer.js")
+                             for url in requested), requested
+    page.wait_for_function(f"({SIDEBAR_HEIGHTS})().length > 0 && ({SIDEBAR_HEIGHTS})().every(h => h.endsWith('px'))")
+    tall = page.evaluate(SIDEBAR_HEIGHTS)
+    page.set_viewport_size({"width": 1280, "height": 600})
+    page.wait_for_function(f"({SIDEBAR_HEIGHTS})().join() !== {tall!r}.join()")
+    assert not visit.log.page_errors, visit.log.page_errors

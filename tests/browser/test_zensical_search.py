@@ -66,3 +66,14 @@ def test_explore_on_a_zensical_site_answers_a_query_from_the_abstracts(page_fact
     expect(count).to_have_text("1 paper matches every word")
     assert main_paper_slugs(visit.page, "[data-ps-explore-results]") == [slugs[PAPERS[1]["title"]]]
     assert not visit.log.page_errors, visit.log.page_errors
+
+
+def test_a_browser_without_resize_observer_gets_the_sites_own_under_zensical(page_factory, zensical_site):
+    """zensical-ui's script, as Material's, fetched a ResizeObserver from unpkg.com in such a browser: now the site's."""
+    from site_ui import assert_sized_by_our_resize_observer, without_resize_observer
+
+    local, _ = zensical_site
+    visit = page_factory(local, viewport={"width": 1280, "height": 900})
+    requested = without_resize_observer(visit)
+    visit.page.goto(local.url("topics/"), wait_until="networkidle")
+    assert_sized_by_our_resize_observer(visit, requested)

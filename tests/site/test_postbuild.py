@@ -735,3 +735,37 @@ def test_the_index_pages_bodies_are_read_back_as_written_with_or_without_their_i
         (folder / postbuild.BODIES).write_bytes(broken)
         with pytest.raises(PapersiteError, match=rf"^{re.escape(str(folder / postbuild.BODIES))}:{line}: staged page data is not a page body"):
             read_back()
+
+
+@pytest.mark.parametrize("quote", ['"', "'", "`"])
+def test_the_theme_scripts_load_our_resize_observer_not_unpkgs(tmp_path, quote):
+    """Material's and Zensical's bundles fetch a ResizeObserver from unpkg.com where the browser has none; after the
+    post-build step they load the site's (the browser tests run it), each bundle rewritten once, a link not followed."""
+    from generator.site.postbuild import RESIZE_OBSERVER, write_bundles
+
+    site = tmp_path / "site"
+    scripts = site / "assets" / "javascripts"
+    scripts.mkdir(parents=True)
+    assert write_bundles(site) == 0
+    theme = f"var W=I(()=>typeof ResizeObserver==\"undefined\"?lt({quote}https://unpkg.com/resize-observer-polyfill{quote}):F(void 0));"
+    (scripts / "bundle.3cb411a8.min.js").write_text(theme, encoding="utf-8")
+    (scripts / "other.min.js").write_text(theme, encoding="utf-8")  # not the theme's bundle
+    assert write_bundles(site) == 1
+    ours = (scripts / "bundle.3cb411a8.min.js").read_text(encoding="utf-8")
+    assert "unpkg" not in ours and ours.startswith("var W=I(()=>typeof ResizeObserver==\"undefined\"?lt(document.")
+    assert RESIZE_OBSERVER.split("/", 1)[1] in ours and ours.endswith("):F(void 0));")
+    assert "unpkg" in (scripts / "other.min.js").read_text(encoding="utf-8")
+    assert write_bundles(site) == 0, "a bundle rewritten already is left as it is"
+    elsewhere = tmp_path / "elsewhere.js"
+    elsewhere.write_text(theme, encoding="utf-8")
+    (scripts / "bundle.3cb411a8.min.js").unlink()
+    (scripts / "bundle.3cb411a8.min.js").symlink_to(elsewhere)
+    write_bundles(site)
+    assert elsewhere.read_text(encoding="utf-8") == theme, "written through a link"
+
+
+def test_the_resize_observer_the_bundles_load_is_one_of_the_sites_assets():
+    from generator.site.postbuild import RESIZE_OBSERVER
+    from generator.site.stage import ASSETS_DIR
+
+    assert RESIZE_OBSERVER.startswith("assets/papersite/") and (ASSETS_DIR / RESIZE_OBSERVER.rsplit("/", 1)[1]).is_file()
