@@ -118,9 +118,26 @@ def shard_of(slug: str, starts: list[str]) -> str:
     return starts[search_index.shard_of(slug, starts)]
 
 
-def papers_by_shard(papers: list[PaperRecord]) -> dict[str, list[PaperRecord]]:
+# The key under which ``citation_files``' memo keeps the shards' starts and slugs (no "gzip ..." key is this)
+SHARD_LAYOUT = "shard layout"
+
+
+def papers_by_shard(papers: list[PaperRecord], memo: Memo | None = None) -> dict[str, list[PaperRecord]]:
     """Each shard's start (``shard_starts``) -> its papers in the browser's order, as ``shard_of`` places
-    them: one walk of the sorted papers, not a search of the starts a paper."""
+    them. With ``memo``, the starts and each shard's slugs are kept by the papers' slugs: an edit that
+    adds or removes no paper (a title, an abstract) does not order 11,672 slugs as the browser does and
+    cut them again (~0.05 s of the search worker, the end of an edit's longest path)."""
+    by_slug = {paper.slug: paper for paper in papers}
+    if memo is None or len(by_slug) != len(papers):  # (slugs are unique in any catalog a check passed)
+        return _papers_by_shard(papers)
+    slugs = content_hash("\0".join(sorted(by_slug)).encode("utf-8", "surrogatepass"))
+    kept = memo.value(SHARD_LAYOUT, slugs,
+                      lambda: [(start, [paper.slug for paper in shard]) for start, shard in _papers_by_shard(papers).items()])
+    return {start: [by_slug[slug] for slug in shard] for start, shard in kept}
+
+
+def _papers_by_shard(papers: list[PaperRecord]) -> dict[str, list[PaperRecord]]:
+    """``papers_by_shard``, made: one walk of the sorted papers, not a search of the starts a paper."""
     ordered = sorted(((_utf16(paper.slug), paper) for paper in papers), key=lambda pair: pair[0])
     starts = shard_starts([paper.slug for _, paper in ordered])
     shards: dict[str, list[PaperRecord]] = {start: [] for start in starts}
@@ -258,7 +275,7 @@ def citation_files(catalog: Catalog, site_venue: cite.Venue, site_name: str, con
     prints = prints or Fingerprints()
     repo_url = config.repo_url if config else None
     taxonomy = read_taxonomy(config) if repo_url else None
-    shards = papers_by_shard(catalog.papers)
+    shards = papers_by_shard(catalog.papers, memo)
     starts = list(shards)
     venue = prints.digest_of(site_venue)
 

@@ -183,12 +183,19 @@ def test_an_edit_makes_again_the_rows_of_its_papers_shard_and_of_no_other(tmp_pa
     made: list[str] = []
     real = exports.citation_row
     monkeypatch.setattr(exports, "citation_row", lambda p, venue: made.append(p.slug) or real(p, venue))
+    cut: list[int] = []
+    real_cut = exports._papers_by_shard
+    monkeypatch.setattr(exports, "_papers_by_shard", lambda shown: cut.append(len(shown)) or real_cut(shown))
     papers["p05"] = papers["p05"].replace(title="Paper 5, edited")
     exports.citation_files(build_catalog(list(papers.values())), SITE, "X", config)
     starts = exports.shard_starts(list(papers))
     shard = exports.shard_of("p05", starts)
     assert made == [slug for slug in sorted(papers) if exports.shard_of(slug, starts) == shard]
     assert "p05" in made and len(made) < len(papers) // 2
+    assert cut == [], "the same slugs: the shards' layout kept, not cut again"
+    papers["p99"] = paper(id="9" * 12, slug="p99", title="Paper 99")
+    exports.citation_files(build_catalog(list(papers.values())), SITE, "X", config)
+    assert cut == [len(papers)], "a paper added: cut again"
 
 
 def test_shards_hold_consecutive_slugs_of_a_bounded_number_and_each_slug_is_found_by_its_start() -> None:
