@@ -487,6 +487,8 @@ def nav_problems(root: Path, pages: dict[str, str], name: str = "mkdocs.yml") ->
     """Each hand-written page of docs_dir (``pages``: its path there -> the path to name it by) no entry of
     mkdocs.yml's nav leads to (``left_out_of_nav``): MkDocs' strict build would fail on it in words of its own, and
     Zensical build it unreachable; nothing when there is no readable mkdocs.yml (the build says so itself)."""
+    if not any(path.endswith(PAGE_SUFFIXES) for path in pages):  # (most projects: then neither file nor pathspec is read)
+        return []
     try:
         settings = yaml.load((root / name).read_text(encoding="utf-8"), Loader=_AnyTagLoader)  # noqa: S506 - safe, tags read as nothing
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
