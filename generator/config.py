@@ -7,6 +7,7 @@ passed down explicitly: no stage reads configuration on its own.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -19,7 +20,7 @@ from generator.ingest.authors import SOURCE_ORDERS
 from generator.ingest.csv_listing import COLUMN_NAMES
 from generator.pages.record import AUTHORITY_FIELDS  # what a reference may be made the authority for
 from generator.layout import MAP, SAVED, is_web_url
-from generator.inputs import InputError, load_yaml_with_lines, outside_problem, readable_file
+from generator.inputs import InputError, load_yaml_with_lines, outside_problem, read_regular_text, readable_file
 from generator.problems import PapersiteError, Problem
 from generator.text import invisible_characters
 
@@ -399,13 +400,38 @@ class _AnyTagLoader(yaml.SafeLoader):
 _AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
-def theme_config_problems(root: Path, name: str = "mkdocs.yml") -> list[Problem]:
-    """A ``THEME_TEXT_SETTINGS`` value of the project's mkdocs.yml holding a character HTML reads as
-    markup, at its line; nothing when there is no readable mkdocs.yml (the build says so itself)."""
-    path = root / name
+MKDOCS_FILE = "mkdocs.yml"  # the engine's settings, at the project's root beside papersite.yml
+
+
+def mkdocs_yml_text(root: Path, name: str = MKDOCS_FILE) -> str | None:
+    """The text of the project's mkdocs.yml; None where there is none (the engine says so). ``PapersiteError``
+    ``mkdocs.yml:1: message`` where it is no regular file inside the project: a FIFO's read would wait for ever
+    (``papersite check`` and ``build`` did), a link out of the project is read by no command."""
+    path = Path(root) / name
+    if not os.path.lexists(path):
+        return None
+    readable_file(path, Path(root).resolve(), name)
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_AnyTagLoader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return read_regular_text(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise PapersiteError.at(name, 1, f"cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise PapersiteError.at(name, 1, "is not UTF-8 text") from None
+
+
+def theme_config_problems(root: Path, name: str = MKDOCS_FILE) -> list[Problem]:
+    """A ``THEME_TEXT_SETTINGS`` value of the project's mkdocs.yml holding a character HTML reads as
+    markup, at its line; nothing when there is no mkdocs.yml, or no YAML in it (the build says so itself);
+    the file itself where papersite may not read it (``mkdocs_yml_text``)."""
+    try:
+        text = mkdocs_yml_text(root, name)
+    except PapersiteError as error:
+        return list(error.problems)
+    try:
+        node = yaml.compose(text, Loader=_AnyTagLoader) if text is not None else None
+    except yaml.YAMLError:
         return []
     if not isinstance(node, yaml.MappingNode):
         return []
@@ -483,15 +509,16 @@ def left_out_of_nav(config: dict, pages: list[str]) -> list[str]:
             if path.endswith(PAGE_SUFFIXES) and path not in named and not any(spec.match_file(path) for spec in kept_out)]
 
 
-def nav_problems(root: Path, pages: dict[str, str], name: str = "mkdocs.yml") -> list[Problem]:
+def nav_problems(root: Path, pages: dict[str, str], name: str = MKDOCS_FILE) -> list[Problem]:
     """Each hand-written page of docs_dir (``pages``: its path there -> the path to name it by) no entry of
     mkdocs.yml's nav leads to (``left_out_of_nav``): MkDocs' strict build would fail on it in words of its own, and
     Zensical build it unreachable; nothing when there is no readable mkdocs.yml (the build says so itself)."""
     if not any(path.endswith(PAGE_SUFFIXES) for path in pages):  # (most projects: then neither file nor pathspec is read)
         return []
     try:
-        settings = yaml.load((root / name).read_text(encoding="utf-8"), Loader=_AnyTagLoader)  # noqa: S506 - safe, tags read as nothing
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        text = mkdocs_yml_text(root, name)
+        settings = yaml.load(text, Loader=_AnyTagLoader) if text is not None else None  # noqa: S506 - safe, tags read as nothing
+    except (PapersiteError, yaml.YAMLError):  # (the file papersite may not read: theme_config_problems names it)
         return []
     if not isinstance(settings, dict):
         return []

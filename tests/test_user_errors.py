@@ -202,6 +202,11 @@ def _settings_file(project: Path, kind: str) -> str:
     return "papersite.yml"
 
 
+def _mkdocs_file(project: Path, kind: str) -> str:
+    _put(project, "mkdocs.yml", kind, (project / "mkdocs.yml").read_text(encoding="utf-8") + f"# {SECRET}\n")
+    return "mkdocs.yml"
+
+
 # place -> (the commands that read it, the kinds that are fine there besides a link inside)
 PLACES = {
     _page: ({"check", "import", "build"}, set()),
@@ -212,6 +217,7 @@ PLACES = {
     _taxonomy: ({"check", "import", "build"}, set()),
     _state: ({"check", "import", "build"}, set()),
     _settings_file: ({"check", "import", "build"}, set()),
+    _mkdocs_file: ({"check", "build"}, set()),  # (a FIFO there hung both, before they read it as every other input)
 }
 
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from generator.pages.folder import read_pages
-from generator.config import ProjectConfig
+from generator.config import MKDOCS_FILE, ProjectConfig, mkdocs_yml_text
 from generator.outputs import check_output
 from generator.pages.folder import display_path as display
 from generator.pages.store import interrupts_deferred, project_lock, recover, write_together
@@ -35,7 +35,6 @@ from generator.site.filehashes import FileHashes
 from generator import layout
 from generator.problems import PapersiteError, one_line
 
-MKDOCS_FILE = "mkdocs.yml"
 # 1980-01-01: the earliest date zip and friends accept; used when git has no answer.
 FALLBACK_EPOCH = "315532800"
 
@@ -83,10 +82,10 @@ def import_unless_unchanged(
 
 def _theme_dirs(config: ProjectConfig) -> list[Path]:
     """The project's own theme overrides (mkdocs.yml ``theme.custom_dir``), which reach every page."""
-    try:
-        theme = read_config((config.root / MKDOCS_FILE).read_text(encoding="utf-8"), config.root / MKDOCS_FILE).get("theme")
-    except OSError:
+    text = mkdocs_yml_text(config.root)  # (PapersiteError where papersite may not read it: the build stops, saying so)
+    if text is None:
         return []
+    theme = read_config(text, config.root / MKDOCS_FILE).get("theme")
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
     return [config.root / str(custom)] if custom else []
 

@@ -44,11 +44,10 @@ from urllib.parse import urlsplit
 import dataclasses
 from dataclasses import dataclass
 
-from generator.config import ProjectConfig, load_config
+from generator.config import MKDOCS_FILE, ProjectConfig, load_config
 from generator.cli import INTERRUPTED, SERVED_FOLDERS, SHOWN_TO, WHEN_ASKED
 from generator.problems import PapersiteError, one_line
 
-MKDOCS_FILE = "mkdocs.yml"
 # What the running server is built around: the folder it serves, and the folder it watches (with
 # the paper pages inside it). Every other setting applies from the next rebuild.
 RESTART_SETTINGS = {"site_dir": ("site_dir",), "docs_dir": ("docs_dir", "papers_dir")}
